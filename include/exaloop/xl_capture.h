@@ -1,0 +1,243 @@
+/*
+ * xl_capture.h - the on-disk capture format: the one contract between the
+ * runtime (writer, inside the profiled process) and the analyzer (reader).
+ *
+ * A capture directory holds `capture.xlc`, one file of fixed size
+ * (XL_HDR_SIZE + XL_THREAD_TABLE_SIZE + arena) that the runtime maps
+ * MAP_SHARED and writes in place.  Because the kernel owns the pages, whatever
+ * the process wrote is in the file even if it is killed with SIGKILL; the
+ * `state` word says whether the runtime got to finalize.  The file is sparse:
+ * disk and memory grow with what is written, not with buffer_size.
+ *
+ *   offset 0                    struct xl_cap_header   (XL_HDR_SIZE bytes)
+ *   XL_HDR_SIZE                 thread table: u64 offsets of thread blocks
+ *   arena_off                   arena: blocks handed out by atomic bump
+ *
+ * Every arena block starts with struct xl_cap_block.  All offsets are from
+ * the start of the file; 0 means "none".  All integers are little-endian
+ * (x86-64 and AArch64 Linux, the only targets XRay supports here).
+ *
+ * Invariants the writer keeps so that a capture cut off at any instruction
+ * still reads consistently:
+ *   - a record is fully written before the counter or link that publishes it
+ *     is stored (release order), so readers never see half a record;
+ *   - each thread block, its node chunks and its timeline chunks are written
+ *     by exactly one thread; the header's shared counters are atomics;
+ *   - nothing is ever moved or freed inside the file.
+ *
+ * Versioning: `version` increases on any incompatible change.  A reader
+ * refuses versions newer than it knows (saying which), and keeps code for
+ * the older ones it still supports.
+ */
+#ifndef XL_CAPTURE_H
+#define XL_CAPTURE_H
+
+#include <stdint.h>
+
+#define XL_CAP_MAGIC "XLCAPTUR"          /* 8 bytes, no terminator in file */
+#define XL_CAP_VERSION 1u
+#define XL_CAP_FILE "capture.xlc"
+
+#define XL_HDR_SIZE 4096u
+#define XL_MAX_THREADS 1024u
+#define XL_THREAD_TABLE_SIZE (XL_MAX_THREADS * 8u)
+
+/* Capture states (header.state). */
+enum xl_cap_state {
+	XL_STATE_INIT = 0,       /* file created, window not yet open */
+	XL_STATE_RECORDING = 1,  /* window open; a crash leaves this */
+	XL_STATE_FINALIZED = 2,  /* window closed or process exited cleanly */
+};
+
+/* Clock sources (header.clock). */
+enum xl_cap_clock {
+	XL_CLOCK_TSC = 1,        /* rdtsc; ticks_per_sec from calibration */
+	XL_CLOCK_MONOTONIC = 2,  /* clock_gettime(CLOCK_MONOTONIC) in ns */
+};
+
+/* Why the window closed / how finalization happened (header.end_reason). */
+enum xl_cap_end {
+	XL_END_NONE = 0,         /* not finalized */
+	XL_END_EXIT = 1,         /* exit()/return from main (destructor ran) */
+	XL_END_WINDOW = 2,       /* duration elapsed; program kept running */
+	XL_END_FORK_CHILD = 3,   /* never written: documented for readers */
+};
+
+/* Capture modes (header.mode). */
+enum xl_cap_mode {
+	XL_MODE_ALL = 0,         /* functions + memory */
+	XL_MODE_MEMORY = 1,      /* memory only */
+	XL_MODE_XRAY = 2,        /* functions only */
+};
+
+/* Flags (header.flags). */
+#define XL_FLAG_XRAY_PRESENT   0x1u  /* executable has an XRay runtime */
+#define XL_FLAG_GC_PRESENT     0x2u  /* Boehm GC getters resolved */
+#define XL_FLAG_TIMELINE_FULL  0x4u  /* timeline stopped: budget spent */
+#define XL_FLAG_NODES_FULL     0x8u  /* call-tree node space ran out */
+#define XL_FLAG_THREADS_FULL   0x10u /* more than XL_MAX_THREADS threads */
+#define XL_FLAG_PATCH_FAILED   0x20u /* __xray_patch did not succeed */
+
+/* Value stored for a memory metric that could not be read. */
+#define XL_UNAVAILABLE INT64_MIN
+
+struct xl_cap_header {
+	char magic[8];
+	uint32_t version;
+	uint32_t hdr_size;           /* XL_HDR_SIZE */
+	uint32_t state;              /* enum xl_cap_state (atomic) */
+	uint32_t mode;               /* enum xl_cap_mode */
+	uint32_t clock;              /* enum xl_cap_clock */
+	uint32_t end_reason;         /* enum xl_cap_end */
+	uint32_t flags;              /* XL_FLAG_* (atomic or) */
+	uint32_t pid;
+	uint64_t file_size;          /* total size of capture.xlc */
+	uint64_t arena_off;          /* first arena byte */
+	uint64_t arena_cursor;       /* next free arena byte (atomic add) */
+	uint64_t timeline_limit;     /* timeline chunks only below this offset */
+
+	/* Clock calibration: two (tick, CLOCK_MONOTONIC ns) pairs.  cal0 is
+	 * taken at start-up; cal1 is refreshed by the sampler thread and at
+	 * finalization, so a crashed capture still has a usable pair. */
+	uint64_t cal0_ticks, cal0_ns;
+	uint64_t cal1_ticks, cal1_ns;
+	uint64_t start_realtime_ns;  /* CLOCK_REALTIME at start-up */
+
+	/* Time points, in ticks.  0 = did not happen. */
+	uint64_t process_start_ticks;  /* runtime constructor */
+	uint64_t window_open_ticks;
+	uint64_t window_close_ticks;
+	uint64_t last_ticks;           /* latest timestamp seen (sampler) */
+	uint64_t timeline_full_ticks;  /* first timeline drop */
+
+	/* Settings the capture ran with. */
+	uint64_t buffer_size;
+	uint64_t memory_interval_ns;
+	uint64_t delay_ns;
+	uint64_t duration_ns;
+
+	/* Thread table. */
+	uint32_t thread_count;       /* slots claimed (atomic add) */
+	uint32_t threads_dropped;    /* threads beyond XL_MAX_THREADS */
+
+	/* Memory samples: chunks of struct xl_mem_sample, linked. */
+	uint64_t mem_first_chunk;
+	uint64_t mem_samples_missed;   /* intervals skipped (late wake-ups) */
+	int64_t peak_rss_bytes;        /* VmHWM at finalization, or UNAVAILABLE */
+	int64_t gc_first_collections;  /* gc_no at window open */
+
+	uint32_t patched_functions;    /* sleds patched at window open */
+	uint32_t max_function_id;      /* __xray_max_function_id() */
+	uint8_t reserved[XL_HDR_SIZE - 232];
+};
+
+/* Every arena block starts with this. */
+enum xl_block_kind {
+	XL_BLOCK_THREAD = 1,
+	XL_BLOCK_NODES = 2,
+	XL_BLOCK_TIMELINE = 3,
+	XL_BLOCK_MEMORY = 4,
+};
+
+struct xl_cap_block {
+	uint32_t kind;               /* enum xl_block_kind */
+	uint32_t owner;              /* thread slot, or 0 for memory */
+	uint64_t size;               /* bytes including this header */
+	uint64_t next;               /* next block of the same list, or 0 */
+	uint32_t count;              /* records published in this block */
+	uint32_t capacity;           /* records that fit */
+};
+
+/* A calling-context tree node: one per distinct call path per thread.
+ * Node 0 of every thread is the root (func 0: "thread"); real functions
+ * hang below it.  `parent` is all the reader needs; `child`/`sibling` are the
+ * writer's lookup links (a node is published only after it is complete). */
+struct xl_node {
+	int32_t func;                /* XRay function id; 0 for the root */
+	uint32_t parent;             /* node index; root points to itself */
+	uint32_t child;              /* first child (writer's index) */
+	uint32_t sibling;            /* next sibling (writer's index) */
+	uint64_t calls;              /* entries into this path */
+	uint64_t ticks;              /* inclusive ticks of completed calls */
+};
+
+#define XL_NODES_PER_CHUNK 4096u
+#define XL_MAX_NODE_CHUNKS 1024u       /* 4M distinct paths per thread */
+#define XL_MAX_DEPTH 2048u             /* deeper frames are counted, not kept */
+#define XL_THREAD_NAME_MAX 32u
+
+/* One open frame of a thread's shadow stack.  Kept in the file so that a
+ * crashed capture can close open frames at the last timestamp. */
+struct xl_frame {
+	uint32_t node;
+	int32_t func;
+	uint64_t entry_ticks;
+};
+
+/* Timeline event (16 bytes). */
+enum xl_event_kind {
+	XL_EV_ENTRY = 0,
+	XL_EV_EXIT = 1,
+	XL_EV_TAIL = 2,
+};
+
+struct xl_event {
+	uint64_t ticks;
+	int32_t func;
+	uint32_t kind;               /* enum xl_event_kind */
+};
+
+#define XL_EVENTS_PER_CHUNK 8192u      /* 128 KiB timeline chunks */
+
+/* Per-thread block.  Owned and written by its thread only; the sampler
+ * only reads it. */
+struct xl_thread_block {
+	struct xl_cap_block blk;
+	uint32_t slot;               /* index in the thread table */
+	uint32_t tid;                /* gettid() */
+	char name[XL_THREAD_NAME_MAX];
+	uint64_t first_ticks;        /* first event */
+	uint64_t last_ticks;         /* latest event (updated on every event) */
+	uint64_t exit_ticks;         /* thread ended (0 = still running) */
+	uint64_t events;             /* events handled (aggregate) */
+	uint64_t timeline_events;    /* events stored in the timeline */
+	uint64_t dropped_events;     /* timeline events dropped (budget) */
+	uint64_t dropped_from_ticks; /* first drop */
+	uint64_t repaired_exits;     /* exits with no matching entry */
+	uint64_t unwound_frames;     /* frames closed by a deeper exit */
+	uint64_t deep_events;        /* events beyond XL_MAX_DEPTH */
+	uint64_t lost_node_events;   /* events lost: node space exhausted */
+	uint32_t node_count;         /* nodes published */
+	uint32_t depth;              /* open frames in `stack` */
+	uint64_t timeline_first;     /* first timeline block, or 0 */
+	uint64_t node_chunks[XL_MAX_NODE_CHUNKS];
+	struct xl_frame stack[XL_MAX_DEPTH];
+};
+
+/* Memory sample.  Any field may be XL_UNAVAILABLE. */
+struct xl_mem_sample {
+	uint64_t ticks;
+	int64_t rss_bytes;
+	int64_t gc_heap_bytes;       /* GC_get_heap_size */
+	int64_t gc_free_bytes;       /* GC_get_free_bytes */
+	int64_t gc_total_bytes;      /* GC_get_total_bytes (cumulative) */
+	int64_t gc_collections;      /* GC_get_gc_no */
+};
+
+#define XL_SAMPLES_PER_CHUNK 1024u
+
+/* Environment the CLI sets to enable capture (read once by the runtime). */
+#define XL_ENV_DIR "EXALOOP_CAPTURE_DIR"         /* capture directory */
+#define XL_ENV_PID "EXALOOP_CAPTURE_PID"         /* pid that may capture */
+#define XL_ENV_MODE "EXALOOP_CAPTURE_MODE"       /* all | memory | xray */
+#define XL_ENV_BUFFER "EXALOOP_BUFFER_SIZE"      /* bytes */
+#define XL_ENV_INTERVAL "EXALOOP_MEMORY_INTERVAL_NS"
+#define XL_ENV_DELAY "EXALOOP_DELAY_NS"
+#define XL_ENV_DURATION "EXALOOP_DURATION_NS"
+#define XL_ENV_INCLUDE "EXALOOP_INCLUDE_IDS"     /* comma-separated ids; unset = all */
+
+_Static_assert(sizeof(struct xl_cap_header) == XL_HDR_SIZE, "header must fill its page");
+_Static_assert(sizeof(struct xl_event) == 16, "timeline events are 16 bytes");
+_Static_assert(sizeof(struct xl_node) == 32, "nodes are 32 bytes");
+
+#endif
