@@ -1,0 +1,178 @@
+/*
+ * analyze.h - the analyzer: a capture directory in, one model out.
+ *
+ * xl_model_load() reads `capture.xlc` (finalized or not), the run metadata
+ * (`run.json`, written by the CLI) and the symbols (`symbols.json`, copied
+ * from the build) into an in-memory model.  Every output format is an
+ * emitter over this model (emit.h) and needs nothing else.
+ *
+ * Ownership: the model owns everything it points to; xl_model_free()
+ * releases it all, including the read-only mapping of the capture file
+ * that the timeline iterator reads from.  Memory grows with the call tree,
+ * not with the number of events (the timeline stays in the mapped file).
+ *
+ * Times in the model are nanoseconds from the start of the profiled
+ * process (the runtime's constructor), so all views share one axis.
+ */
+#ifndef XL_ANALYZE_H
+#define XL_ANALYZE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "exaloop/xl_capture.h"
+
+#define XL_NONE (-1)
+
+/* Errors (negative return values). */
+enum {
+	XL_OK = 0,
+	XL_ENOENT = -1,     /* no capture there */
+	XL_EIO = -2,        /* could not read */
+	XL_EFORMAT = -3,    /* corrupt or truncated beyond use */
+	XL_EVERSION = -4,   /* written by a newer exaloop */
+	XL_ENOMEM = -5,
+};
+
+struct xl_func {
+	int32_t xray_id;
+	char *name;          /* never NULL ("#<id>" when unknown) */
+	char *file;          /* NULL when unknown */
+	int line;
+	uint64_t calls;
+	int64_t self_ns;
+	int64_t total_ns;    /* outermost frames only: recursion not double counted */
+};
+
+struct xl_tnode {
+	uint32_t thread;     /* index into threads */
+	int32_t parent;      /* node index, XL_NONE for a thread root */
+	int32_t func;        /* index into funcs, XL_NONE for a thread root */
+	int32_t first_child; /* XL_NONE when a leaf */
+	int32_t next_sibling;
+	uint64_t calls;
+	int64_t total_ns;
+	int64_t self_ns;
+};
+
+struct xl_thread {
+	uint32_t slot;
+	uint32_t tid;
+	char name[XL_THREAD_NAME_MAX + 1];
+	int32_t root;        /* node index of this thread's root */
+	uint32_t node_count;
+	uint64_t events, timeline_events, dropped_events, repaired_exits;
+	uint64_t unwound_frames, deep_events, lost_node_events;
+	int64_t dropped_from_ns;   /* -1 when nothing was dropped */
+	int64_t start_ns, end_ns, total_ns;
+	uint32_t open_frames;      /* frames the analyzer had to close */
+	uint64_t timeline_first;   /* file offset of first timeline block */
+};
+
+struct xl_sample {
+	int64_t t_ns;
+	int64_t rss, gc_heap, gc_free, gc_total, gc_collections;   /* XL_UNAVAILABLE */
+};
+
+struct xl_warning {
+	char *kind;
+	char *message;
+	int64_t from_ns, to_ns;    /* -1 = whole run */
+};
+
+struct xl_run {
+	char *program, *executable, *started_at, *capture_dir;
+	char **command;            /* NULL-terminated */
+	char **args;
+	int has_exit_status;
+	int exit_status;
+	int signal;                /* 0 when not killed */
+	int64_t compile_time_ns;   /* -1 unknown */
+	int64_t app_time_ns;       /* -1 unknown */
+	char **include;            /* include patterns */
+	double overhead_ns_per_call;   /* measured by the CLI, <0 unknown */
+};
+
+struct xl_model {
+	/* capture header facts */
+	uint32_t version, state, mode, clock, end_reason, flags;
+	int finalized;
+	double ticks_per_ns;
+	uint64_t t0_ticks;
+	int64_t window_start_ns, window_end_ns, last_ns;
+	uint64_t buffer_size, memory_interval_ns, delay_ns, duration_ns;
+	int64_t peak_rss;
+	uint64_t mem_samples_missed;
+	uint32_t threads_dropped;
+
+	struct xl_run run;
+
+	struct xl_thread *threads;
+	size_t nthreads;
+	struct xl_tnode *nodes;
+	size_t nnodes;
+	struct xl_func *funcs;
+	size_t nfuncs;
+	struct xl_sample *samples;
+	size_t nsamples;
+	struct xl_warning *warnings;
+	size_t nwarnings;
+
+	uint64_t total_events, total_timeline_events, total_dropped;
+
+	/* read-only mapping of capture.xlc (timeline iteration) */
+	const char *map;
+	size_t map_size;
+};
+
+/* Load a capture directory.  On failure returns a negative XL_E* and puts a
+ * one-line message (naming the file and the problem) in err. */
+int xl_model_load(const char *dir, struct xl_model **out, char *err, size_t errlen);
+void xl_model_free(struct xl_model *m);
+
+/* Convert capture ticks to ns on the model's axis. */
+int64_t xl_model_ns(const struct xl_model *m, uint64_t ticks);
+
+/* Index into funcs of an XRay id, or XL_NONE (funcs are sorted by id). */
+int32_t xl_func_index(const struct xl_model *m, int32_t xray_id);
+
+/* Timeline: iterate one thread's stored events in order. */
+struct xl_tl_iter {
+	const struct xl_model *m;
+	uint64_t block;            /* current block offset */
+	uint32_t i, count;
+};
+void xl_tl_begin(const struct xl_model *m, const struct xl_thread *t, struct xl_tl_iter *it);
+/* Returns 1 and fills *ev, or 0 at the end. */
+int xl_tl_next(struct xl_tl_iter *it, struct xl_event *ev);
+
+/* Sort orders for function tables. */
+enum xl_sort { XL_SORT_SELF, XL_SORT_TOTAL, XL_SORT_CALLS, XL_SORT_AVG, XL_SORT_NAME };
+int xl_sort_parse(const char *s, enum xl_sort *out);
+/* Fill idx[0..n) with indices of funcs[] in the given order. */
+void xl_funcs_sorted(const struct xl_func *funcs, size_t n, enum xl_sort by, size_t *idx);
+
+/* Per-thread function table: stats of one thread only (thread < 0: all). */
+void xl_funcs_for_thread(const struct xl_model *m, int thread, struct xl_func *out);
+
+/* Memory summary over the window's samples (memory.c).  A metric that no
+ * sample could read has available == 0 and a reason. */
+struct xl_metric {
+	int available;
+	int64_t value;        /* last sample (or peak for peak RSS) */
+	int64_t min, max;
+	int64_t delta;        /* last - first (cumulative metrics) */
+	double rate_per_s;    /* delta over the window's duration */
+	const char *reason;   /* static text when unavailable */
+};
+struct xl_mem_summary {
+	struct xl_metric rss, peak_rss, gc_heap, gc_free, gc_occupied, gc_allocated, gc_collections;
+};
+void xl_memory_summary(const struct xl_model *m, struct xl_mem_summary *s);
+/* GC occupied estimate of one sample: heap - free, clamped at 0. */
+int64_t xl_gc_occupied(const struct xl_sample *s);
+
+const char *xl_mode_name(uint32_t mode);
+const char *xl_strerror(int code);
+
+#endif

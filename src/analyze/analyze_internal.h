@@ -1,0 +1,24 @@
+/*
+ * analyze_internal.h - state shared by the analyzer's files while a model
+ * is being loaded (freed at the end of xl_model_load).
+ */
+#ifndef XL_ANALYZE_INTERNAL_H
+#define XL_ANALYZE_INTERNAL_H
+
+#include "analyze.h"
+
+struct xl_loader {
+	size_t threads_cap, nodes_cap, node_xray_cap, node_ticks_cap, samples_cap;
+	int32_t *node_xray;        /* XRay id per node (0 for roots) */
+	uint64_t *node_ticks;      /* inclusive ticks per node */
+	uint32_t corrupt_threads;
+};
+
+/* capture_read.c */
+int xl_capture_read(struct xl_model *m, struct xl_loader *ld, const char *path,
+		    char *err, size_t errlen);
+
+/* warnings.c */
+int xl_warnings_build(struct xl_model *m);
+
+#endif

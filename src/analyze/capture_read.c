@@ -1,0 +1,315 @@
+/*
+ * capture_read.c - read capture.xlc into the model's threads, nodes and
+ * memory samples.
+ *
+ * The file may be finalized, cut off by a crash or kill (state still
+ * RECORDING), truncated by a full disk, or corrupt.  Every offset and count
+ * read from it is bounds-checked against the mapped size before use; what
+ * fails a check is skipped and reported, and what is intact is kept.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "analyze_internal.h"
+
+static const void *at(const struct xl_model *m, uint64_t off, uint64_t size)
+{
+	if (off == 0 || off > m->map_size || size > m->map_size - off)
+		return NULL;
+	return m->map + off;
+}
+
+int64_t xl_model_ns(const struct xl_model *m, uint64_t ticks)
+{
+	if (ticks <= m->t0_ticks)
+		return 0;
+	return (int64_t)((double)(ticks - m->t0_ticks) / m->ticks_per_ns);
+}
+
+static int map_file(struct xl_model *m, const char *path, char *err, size_t errlen)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		int e = errno;
+		snprintf(err, errlen, "cannot open capture '%s': %s", path, strerror(e));
+		return e == ENOENT ? XL_ENOENT : XL_EIO;
+	}
+	struct stat st;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "cannot read capture '%s': not a regular file", path);
+		close(fd);
+		return XL_EIO;
+	}
+	if ((size_t)st.st_size < sizeof(struct xl_cap_header)) {
+		snprintf(err, errlen, "capture '%s' is truncated: %lld bytes, smaller than its %u-byte header",
+			 path, (long long)st.st_size, XL_HDR_SIZE);
+		close(fd);
+		return XL_EFORMAT;
+	}
+	void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (p == MAP_FAILED) {
+		snprintf(err, errlen, "cannot map capture '%s': %s", path, strerror(errno));
+		return XL_EIO;
+	}
+	m->map = p;
+	m->map_size = (size_t)st.st_size;
+	return XL_OK;
+}
+
+static int read_header(struct xl_model *m, const char *path, char *err, size_t errlen)
+{
+	const struct xl_cap_header *h = (const void *)m->map;
+	if (memcmp(h->magic, XL_CAP_MAGIC, 8) != 0) {
+		snprintf(err, errlen, "'%s' is not an exaloop capture (bad magic)", path);
+		return XL_EFORMAT;
+	}
+	if (h->version > XL_CAP_VERSION) {
+		snprintf(err, errlen,
+			 "capture '%s' has format version %u; this exaloop reads up to version %u: upgrade exaloop to read it",
+			 path, h->version, XL_CAP_VERSION);
+		return XL_EVERSION;
+	}
+	if (h->version == 0 || h->hdr_size != XL_HDR_SIZE || h->arena_off < XL_HDR_SIZE + XL_THREAD_TABLE_SIZE) {
+		snprintf(err, errlen, "capture '%s' is corrupt: inconsistent header (version %u, header size %u)",
+			 path, h->version, h->hdr_size);
+		return XL_EFORMAT;
+	}
+	m->version = h->version;
+	m->state = h->state;
+	m->mode = h->mode;
+	m->clock = h->clock;
+	m->end_reason = h->end_reason;
+	m->flags = h->flags;
+	m->finalized = h->state == XL_STATE_FINALIZED;
+	m->buffer_size = h->buffer_size;
+	m->memory_interval_ns = h->memory_interval_ns;
+	m->delay_ns = h->delay_ns;
+	m->duration_ns = h->duration_ns;
+	m->peak_rss = h->peak_rss_bytes;
+	m->mem_samples_missed = h->mem_samples_missed;
+	m->threads_dropped = h->threads_dropped;
+	m->t0_ticks = h->process_start_ticks;
+
+	/* Clock: ticks per ns from the widest calibration pair we have. */
+	m->ticks_per_ns = 1.0;
+	if (h->clock == XL_CLOCK_TSC) {
+		if (h->cal1_ns > h->cal0_ns && h->cal1_ticks > h->cal0_ticks)
+			m->ticks_per_ns = (double)(h->cal1_ticks - h->cal0_ticks) /
+					  (double)(h->cal1_ns - h->cal0_ns);
+		else {
+			snprintf(err, errlen, "capture '%s' is corrupt: no usable clock calibration", path);
+			return XL_EFORMAT;
+		}
+	} else if (h->clock != XL_CLOCK_MONOTONIC) {
+		snprintf(err, errlen, "capture '%s' is corrupt: unknown clock %u", path, h->clock);
+		return XL_EFORMAT;
+	}
+	return XL_OK;
+}
+
+static int grow(void **arr, size_t *cap, size_t need, size_t elem)
+{
+	if (need <= *cap)
+		return 0;
+	size_t ncap = *cap ? *cap * 2 : 64;
+	while (ncap < need)
+		ncap *= 2;
+	void *p = realloc(*arr, ncap * elem);
+	if (!p)
+		return -1;
+	*arr = p;
+	*cap = ncap;
+	return 0;
+}
+
+/* Read one thread's nodes.  Returns XL_OK or XL_ENOMEM; corruption just
+ * stops the thread's node list early. */
+static int read_thread(struct xl_model *m, struct xl_loader *ld, const struct xl_thread_block *tb,
+		       uint32_t slot, uint64_t end_ticks)
+{
+	if (grow((void **)&m->threads, &ld->threads_cap, m->nthreads + 1, sizeof(*m->threads)))
+		return XL_ENOMEM;
+	struct xl_thread *t = &m->threads[m->nthreads];
+	memset(t, 0, sizeof(*t));
+	t->slot = slot;
+	t->tid = tb->tid;
+	memcpy(t->name, tb->name, XL_THREAD_NAME_MAX);
+	t->name[XL_THREAD_NAME_MAX] = 0;
+	t->events = tb->events;
+	t->timeline_events = tb->timeline_events;
+	t->dropped_events = tb->dropped_events;
+	t->repaired_exits = tb->repaired_exits;
+	t->unwound_frames = tb->unwound_frames;
+	t->deep_events = tb->deep_events;
+	t->lost_node_events = tb->lost_node_events;
+	t->dropped_from_ns = tb->dropped_events ? xl_model_ns(m, tb->dropped_from_ticks) : -1;
+	t->start_ns = xl_model_ns(m, tb->first_ticks);
+	t->timeline_first = tb->timeline_first;
+
+	uint32_t count = tb->node_count;
+	if (count > XL_MAX_NODE_CHUNKS * XL_NODES_PER_CHUNK)
+		count = XL_MAX_NODE_CHUNKS * XL_NODES_PER_CHUNK;
+	size_t base = m->nnodes;
+	if (grow((void **)&m->nodes, &ld->nodes_cap, base + count, sizeof(*m->nodes)) ||
+	    grow((void **)&ld->node_xray, &ld->node_xray_cap, base + count, sizeof(*ld->node_xray)) ||
+	    grow((void **)&ld->node_ticks, &ld->node_ticks_cap, base + count, sizeof(*ld->node_ticks)))
+		return XL_ENOMEM;
+	uint32_t n;
+	for (n = 0; n < count; n++) {
+		const struct xl_node *chunk = at(m, tb->node_chunks[n / XL_NODES_PER_CHUNK],
+						 XL_NODES_PER_CHUNK * sizeof(struct xl_node));
+		if (!chunk)
+			break;
+		const struct xl_node *src = &chunk[n % XL_NODES_PER_CHUNK];
+		if (n > 0 && src->parent >= n)
+			break;          /* parents always precede children */
+		struct xl_tnode *d = &m->nodes[base + n];
+		d->thread = (uint32_t)m->nthreads;
+		d->parent = n == 0 ? XL_NONE : (int32_t)(base + src->parent);
+		d->func = XL_NONE;
+		d->first_child = d->next_sibling = XL_NONE;
+		d->calls = n == 0 ? 0 : src->calls;
+		ld->node_xray[base + n] = n == 0 ? 0 : src->func;
+		ld->node_ticks[base + n] = src->ticks;
+	}
+	if (n == 0) {
+		return XL_OK;   /* no usable root: the thread is dropped */
+	}
+	t->root = (int32_t)base;
+	t->node_count = n;
+
+	/* Close frames still open: at the thread's exit, or at the end of the
+	 * window / the last timestamp when the capture was cut off. */
+	uint64_t close_at = tb->exit_ticks ? tb->exit_ticks : end_ticks;
+	uint64_t last = tb->last_ticks > close_at ? tb->last_ticks : close_at;
+	if (!tb->exit_ticks)
+		close_at = last;
+	uint32_t depth = tb->depth < XL_MAX_DEPTH ? tb->depth : XL_MAX_DEPTH;
+	for (uint32_t i = 0; i < depth; i++) {
+		const struct xl_frame *f = &tb->stack[i];
+		if (f->node == 0 || f->node >= n)
+			continue;
+		if (close_at > f->entry_ticks)
+			ld->node_ticks[base + f->node] += close_at - f->entry_ticks;
+		t->open_frames++;
+	}
+	t->end_ns = xl_model_ns(m, tb->exit_ticks ? tb->exit_ticks : last);
+	m->nnodes = base + n;
+	m->nthreads++;
+	return XL_OK;
+}
+
+static int read_samples(struct xl_model *m, struct xl_loader *ld)
+{
+	const struct xl_cap_header *h = (const void *)m->map;
+	uint64_t off = h->mem_first_chunk;
+	size_t guard = 0;
+	while (off && guard++ < m->map_size / 64) {
+		const struct xl_cap_block *b = at(m, off, sizeof(*b));
+		if (!b || b->kind != XL_BLOCK_MEMORY || b->capacity > XL_SAMPLES_PER_CHUNK)
+			break;
+		uint32_t count = b->count < b->capacity ? b->count : b->capacity;
+		const struct xl_mem_sample *s = at(m, off + sizeof(*b), (uint64_t)count * sizeof(*s));
+		if (!s)
+			break;
+		if (grow((void **)&m->samples, &ld->samples_cap, m->nsamples + count, sizeof(*m->samples)))
+			return XL_ENOMEM;
+		for (uint32_t i = 0; i < count; i++) {
+			struct xl_sample *d = &m->samples[m->nsamples++];
+			d->t_ns = xl_model_ns(m, s[i].ticks);
+			d->rss = s[i].rss_bytes;
+			d->gc_heap = s[i].gc_heap_bytes;
+			d->gc_free = s[i].gc_free_bytes;
+			d->gc_total = s[i].gc_total_bytes;
+			d->gc_collections = s[i].gc_collections;
+		}
+		off = b->next;
+	}
+	return XL_OK;
+}
+
+int xl_capture_read(struct xl_model *m, struct xl_loader *ld, const char *path, char *err, size_t errlen)
+{
+	int rc = map_file(m, path, err, errlen);
+	if (rc)
+		return rc;
+	if ((rc = read_header(m, path, err, errlen)))
+		return rc;
+	const struct xl_cap_header *h = (const void *)m->map;
+
+	/* The latest time anything was seen: the end of the window when it
+	 * closed, otherwise the latest timestamp any thread or the sampler
+	 * wrote. */
+	uint64_t last = h->last_ticks;
+	const uint64_t *table = (const void *)(m->map + XL_HDR_SIZE);
+	uint32_t nslots = h->thread_count < XL_MAX_THREADS ? h->thread_count : XL_MAX_THREADS;
+	for (uint32_t i = 0; i < nslots; i++) {
+		const struct xl_thread_block *tb = at(m, table[i], sizeof(*tb));
+		if (tb && tb->last_ticks > last)
+			last = tb->last_ticks;
+	}
+	uint64_t end_ticks = h->window_close_ticks ? h->window_close_ticks : last;
+	m->window_start_ns = h->window_open_ticks ? xl_model_ns(m, h->window_open_ticks) : -1;
+	m->window_end_ns = xl_model_ns(m, end_ticks);
+	m->last_ns = xl_model_ns(m, last > end_ticks ? last : end_ticks);
+
+	for (uint32_t i = 0; i < nslots; i++) {
+		const struct xl_thread_block *tb = at(m, table[i], sizeof(*tb));
+		if (!tb || tb->blk.kind != XL_BLOCK_THREAD) {
+			if (table[i])
+				ld->corrupt_threads++;
+			continue;
+		}
+		if ((rc = read_thread(m, ld, tb, i, end_ticks)))
+			return rc;
+	}
+	return read_samples(m, ld);
+}
+
+void xl_tl_begin(const struct xl_model *m, const struct xl_thread *t, struct xl_tl_iter *it)
+{
+	it->m = m;
+	it->block = t->timeline_first;
+	it->i = it->count = 0;
+	const struct xl_cap_block *b = at(m, it->block, sizeof(*b));
+	if (!b || b->kind != XL_BLOCK_TIMELINE) {
+		it->block = 0;
+		return;
+	}
+	it->count = b->count < b->capacity ? b->count : b->capacity;
+	if (!at(m, it->block + sizeof(*b), (uint64_t)it->count * sizeof(struct xl_event)))
+		it->block = 0;
+}
+
+int xl_tl_next(struct xl_tl_iter *it, struct xl_event *ev)
+{
+	while (it->block) {
+		if (it->i < it->count) {
+			const struct xl_event *e = (const void *)(it->m->map + it->block +
+								   sizeof(struct xl_cap_block));
+			*ev = e[it->i++];
+			return 1;
+		}
+		const struct xl_cap_block *b = (const void *)(it->m->map + it->block);
+		uint64_t next = b->next;
+		const struct xl_cap_block *nb = at(it->m, next, sizeof(*nb));
+		if (!nb || nb->kind != XL_BLOCK_TIMELINE || next <= it->block) {
+			it->block = 0;
+			break;
+		}
+		it->block = next;
+		it->i = 0;
+		it->count = nb->count < nb->capacity ? nb->count : nb->capacity;
+		if (!at(it->m, next + sizeof(*nb), (uint64_t)it->count * sizeof(struct xl_event)))
+			it->block = 0;
+	}
+	return 0;
+}

@@ -1,0 +1,329 @@
+/*
+ * model.c - xl_model_load(): capture + run metadata + symbols -> model.
+ *
+ * Derived numbers are computed here once, so every emitter shows the same
+ * values: self = total - sum(children's total) per call path; a function's
+ * total counts only its outermost active frames (recursion is not counted
+ * twice); the sum of self over a tree equals its root's total.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include <jansson.h>
+
+#include "analyze_internal.h"
+#include "symbols.h"
+
+static char *dup_or_null(const char *s)
+{
+	return s ? strdup(s) : NULL;
+}
+
+static char **json_strv(json_t *arr)
+{
+	size_t n = json_is_array(arr) ? json_array_size(arr) : 0;
+	char **v = calloc(n + 1, sizeof(char *));
+	if (!v)
+		return NULL;
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		const char *s = json_string_value(json_array_get(arr, i));
+		if (s)
+			v[k++] = strdup(s);
+	}
+	return v;
+}
+
+static int64_t json_i64_or(json_t *o, const char *key, int64_t dflt)
+{
+	json_t *v = json_object_get(o, key);
+	return json_is_integer(v) ? (int64_t)json_integer_value(v) : dflt;
+}
+
+/* run.json is written by the CLI after the program ends; a capture made by
+ * hand (or a crashed CLI) may lack it, so every field is optional. */
+static void load_run(struct xl_model *m, const char *dir)
+{
+	struct xl_run *r = &m->run;
+	r->compile_time_ns = r->app_time_ns = -1;
+	r->overhead_ns_per_call = -1;
+	r->capture_dir = strdup(dir);
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/run.json", dir);
+	json_error_t jerr;
+	json_t *o = json_load_file(path, 0, &jerr);
+	if (!json_is_object(o)) {
+		json_decref(o);
+		r->command = calloc(1, sizeof(char *));
+		r->args = calloc(1, sizeof(char *));
+		r->include = calloc(1, sizeof(char *));
+		return;
+	}
+	r->program = dup_or_null(json_string_value(json_object_get(o, "program")));
+	r->executable = dup_or_null(json_string_value(json_object_get(o, "executable")));
+	r->started_at = dup_or_null(json_string_value(json_object_get(o, "started_at")));
+	r->command = json_strv(json_object_get(o, "command"));
+	r->args = json_strv(json_object_get(o, "args"));
+	r->include = json_strv(json_object_get(o, "include"));
+	json_t *es = json_object_get(o, "exit_status");
+	if (json_is_integer(es)) {
+		r->has_exit_status = 1;
+		r->exit_status = (int)json_integer_value(es);
+	}
+	r->signal = (int)json_i64_or(o, "signal", 0);
+	r->compile_time_ns = json_i64_or(o, "compile_time_ns", -1);
+	r->app_time_ns = json_i64_or(o, "app_time_ns", -1);
+	json_t *ov = json_object_get(o, "overhead_ns_per_call");
+	if (json_is_number(ov))
+		r->overhead_ns_per_call = json_number_value(ov);
+	json_decref(o);
+}
+
+static int cmp_i32(const void *a, const void *b)
+{
+	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* Distinct XRay ids -> funcs[], named from symbols.json when present. */
+static int build_funcs(struct xl_model *m, struct xl_loader *ld, const char *dir)
+{
+	int32_t *ids = malloc((m->nnodes + 1) * sizeof(int32_t));
+	if (!ids)
+		return XL_ENOMEM;
+	size_t n = 0;
+	for (size_t i = 0; i < m->nnodes; i++)
+		if (m->nodes[i].parent != XL_NONE)
+			ids[n++] = ld->node_xray[i];
+	qsort(ids, n, sizeof(int32_t), cmp_i32);
+	size_t u = 0;
+	for (size_t i = 0; i < n; i++)
+		if (u == 0 || ids[u - 1] != ids[i])
+			ids[u++] = ids[i];
+	m->funcs = calloc(u ? u : 1, sizeof(struct xl_func));
+	if (!m->funcs) {
+		free(ids);
+		return XL_ENOMEM;
+	}
+	m->nfuncs = u;
+
+	struct xl_symtab tab;
+	char path[4096], serr[256];
+	snprintf(path, sizeof(path), "%s/symbols.json", dir);
+	int have_syms = xl_symbols_load_json(path, &tab, serr, sizeof(serr)) == 0;
+	for (size_t i = 0; i < u; i++) {
+		struct xl_func *f = &m->funcs[i];
+		f->xray_id = ids[i];
+		const struct xl_symbol *s = have_syms ? xl_symtab_find(&tab, ids[i]) : NULL;
+		if (s && s->name) {
+			f->name = strdup(s->name);
+			f->file = dup_or_null(s->file);
+			f->line = s->line;
+		} else {
+			char buf[32];
+			snprintf(buf, sizeof(buf), "#%d", ids[i]);
+			f->name = strdup(buf);
+		}
+	}
+	if (have_syms)
+		xl_symtab_release(&tab);
+	for (size_t i = 0; i < m->nnodes; i++) {
+		if (m->nodes[i].parent == XL_NONE)
+			continue;
+		int32_t *hit = bsearch(&ld->node_xray[i], ids, u, sizeof(int32_t), cmp_i32);
+		m->nodes[i].func = (int32_t)(hit - ids);
+	}
+	free(ids);
+	return XL_OK;
+}
+
+/* Children lists, times, self times and the function table. */
+static int build_tree(struct xl_model *m, struct xl_loader *ld)
+{
+	/* Reverse order so that children end up in creation order. */
+	for (size_t i = m->nnodes; i-- > 0;) {
+		struct xl_tnode *nd = &m->nodes[i];
+		if (nd->parent == XL_NONE)
+			continue;
+		nd->next_sibling = m->nodes[nd->parent].first_child;
+		m->nodes[nd->parent].first_child = (int32_t)i;
+	}
+	for (size_t i = 0; i < m->nnodes; i++)
+		m->nodes[i].total_ns = (int64_t)((double)ld->node_ticks[i] / m->ticks_per_ns);
+	/* A root's total is its children's; children come after parents, so a
+	 * backwards pass sees every child before its parent. */
+	for (size_t i = m->nnodes; i-- > 0;) {
+		struct xl_tnode *nd = &m->nodes[i];
+		int64_t kids = 0;
+		for (int32_t c = nd->first_child; c != XL_NONE; c = m->nodes[c].next_sibling)
+			kids += m->nodes[c].total_ns;
+		if (nd->parent == XL_NONE)
+			nd->total_ns = kids;
+		nd->self_ns = nd->total_ns > kids ? nd->total_ns - kids : 0;
+	}
+	for (size_t t = 0; t < m->nthreads; t++)
+		m->threads[t].total_ns = m->nodes[m->threads[t].root].total_ns;
+
+	xl_funcs_for_thread(m, -1, m->funcs);
+	for (size_t t = 0; t < m->nthreads; t++) {
+		m->total_events += m->threads[t].events;
+		m->total_timeline_events += m->threads[t].timeline_events;
+		m->total_dropped += m->threads[t].dropped_events;
+	}
+	return XL_OK;
+}
+
+void xl_funcs_for_thread(const struct xl_model *m, int thread, struct xl_func *out)
+{
+	for (size_t f = 0; f < m->nfuncs; f++) {
+		out[f] = m->funcs[f];
+		out[f].calls = 0;
+		out[f].self_ns = out[f].total_ns = 0;
+	}
+	/* Depth-first over each tree with a per-function count of active
+	 * frames: only a frame with no active ancestor of the same function
+	 * adds to that function's total. */
+	uint32_t *active = calloc(m->nfuncs ? m->nfuncs : 1, sizeof(uint32_t));
+	int32_t *stack = malloc((m->nnodes + 1) * sizeof(int32_t));
+	if (!active || !stack) {
+		free(active);
+		free(stack);
+		return;
+	}
+	for (size_t t = 0; t < m->nthreads; t++) {
+		if (thread >= 0 && (size_t)thread != t)
+			continue;
+		int32_t root = m->threads[t].root;
+		size_t sp = 0;
+		int32_t cur = m->nodes[root].first_child;
+		/* Walk: descend to first child, else next sibling, else climb. */
+		while (cur != XL_NONE) {
+			const struct xl_tnode *nd = &m->nodes[cur];
+			struct xl_func *f = &out[nd->func];
+			f->calls += nd->calls;
+			f->self_ns += nd->self_ns;
+			if (active[nd->func]++ == 0)
+				f->total_ns += nd->total_ns;
+			stack[sp++] = cur;
+			int32_t next = nd->first_child;
+			while (next == XL_NONE && sp > 0) {
+				int32_t done = stack[--sp];
+				active[m->nodes[done].func]--;
+				next = m->nodes[done].next_sibling;
+			}
+			cur = next;
+		}
+	}
+	free(active);
+	free(stack);
+}
+
+int xl_model_load(const char *dir, struct xl_model **out, char *err, size_t errlen)
+{
+	*out = NULL;
+	struct xl_model *m = calloc(1, sizeof(*m));
+	struct xl_loader ld = {0};
+	if (!m) {
+		snprintf(err, errlen, "out of memory");
+		return XL_ENOMEM;
+	}
+	char path[4096];
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, XL_CAP_FILE) >= sizeof(path)) {
+		snprintf(err, errlen, "capture path too long");
+		free(m);
+		return XL_EIO;
+	}
+	int rc = xl_capture_read(m, &ld, path, err, errlen);
+	if (rc == XL_OK) {
+		load_run(m, dir);
+		rc = build_funcs(m, &ld, dir);
+	}
+	if (rc == XL_OK)
+		rc = build_tree(m, &ld);
+	if (rc == XL_OK)
+		rc = xl_warnings_build(m);
+	free(ld.node_xray);
+	free(ld.node_ticks);
+	if (rc != XL_OK) {
+		if (rc == XL_ENOMEM)
+			snprintf(err, errlen, "out of memory while reading '%s'", path);
+		xl_model_free(m);
+		return rc;
+	}
+	*out = m;
+	return XL_OK;
+}
+
+int32_t xl_func_index(const struct xl_model *m, int32_t xray_id)
+{
+	size_t lo = 0, hi = m->nfuncs;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (m->funcs[mid].xray_id < xray_id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < m->nfuncs && m->funcs[lo].xray_id == xray_id ? (int32_t)lo : XL_NONE;
+}
+
+static void free_strv(char **v)
+{
+	for (size_t i = 0; v && v[i]; i++)
+		free(v[i]);
+	free(v);
+}
+
+void xl_model_free(struct xl_model *m)
+{
+	if (!m)
+		return;
+	for (size_t i = 0; i < m->nfuncs; i++) {
+		free(m->funcs[i].name);
+		free(m->funcs[i].file);
+	}
+	for (size_t i = 0; i < m->nwarnings; i++) {
+		free(m->warnings[i].kind);
+		free(m->warnings[i].message);
+	}
+	free(m->warnings);
+	free(m->funcs);
+	free(m->nodes);
+	free(m->threads);
+	free(m->samples);
+	free(m->run.program);
+	free(m->run.executable);
+	free(m->run.started_at);
+	free(m->run.capture_dir);
+	free_strv(m->run.command);
+	free_strv(m->run.args);
+	free_strv(m->run.include);
+	if (m->map)
+		munmap((void *)m->map, m->map_size);
+	free(m);
+}
+
+const char *xl_mode_name(uint32_t mode)
+{
+	switch (mode) {
+	case XL_MODE_ALL: return "all";
+	case XL_MODE_MEMORY: return "memory";
+	case XL_MODE_XRAY: return "xray";
+	default: return "unknown";
+	}
+}
+
+const char *xl_strerror(int code)
+{
+	switch (code) {
+	case XL_OK: return "ok";
+	case XL_ENOENT: return "no capture";
+	case XL_EIO: return "cannot read";
+	case XL_EFORMAT: return "corrupt or truncated capture";
+	case XL_EVERSION: return "capture from a newer exaloop";
+	case XL_ENOMEM: return "out of memory";
+	default: return "unknown error";
+	}
+}

@@ -1,0 +1,157 @@
+/*
+ * warnings.c - capture-quality warnings, derived once from the model.
+ *
+ * Each warning names what is incomplete or estimated and the span of the
+ * run it affects, so the report can point at it.  The text is the one the
+ * user reads in every output format.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze_internal.h"
+
+/* Cost of one traced call (entry + exit) when the CLI did not measure it:
+ * the full-capture handler measured on the project's reference machines
+ * (docs/benchmarks.md). */
+#define XL_DEFAULT_NS_PER_CALL 40.0
+
+static int add(struct xl_model *m, const char *kind, int64_t from, int64_t to, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+static int add(struct xl_model *m, const char *kind, int64_t from, int64_t to, const char *fmt, ...)
+{
+	struct xl_warning *w = realloc(m->warnings, (m->nwarnings + 1) * sizeof(*w));
+	if (!w)
+		return XL_ENOMEM;
+	m->warnings = w;
+	char buf[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	w = &m->warnings[m->nwarnings];
+	w->kind = strdup(kind);
+	w->message = strdup(buf);
+	w->from_ns = from;
+	w->to_ns = to;
+	if (!w->kind || !w->message) {
+		free(w->kind);
+		free(w->message);
+		return XL_ENOMEM;
+	}
+	m->nwarnings++;
+	return XL_OK;
+}
+
+static double secs(int64_t ns)
+{
+	return (double)ns / 1e9;
+}
+
+int xl_warnings_build(struct xl_model *m)
+{
+	int rc = XL_OK;
+	uint64_t repaired = 0, unwound = 0, deep = 0, lost = 0, open = 0;
+	int64_t thread_sum = 0, dropped_from = -1;
+	for (size_t i = 0; i < m->nthreads; i++) {
+		const struct xl_thread *t = &m->threads[i];
+		repaired += t->repaired_exits;
+		unwound += t->unwound_frames;
+		deep += t->deep_events;
+		lost += t->lost_node_events;
+		open += t->open_frames;
+		thread_sum += t->total_ns;
+		if (t->dropped_events && (dropped_from < 0 || t->dropped_from_ns < dropped_from))
+			dropped_from = t->dropped_from_ns;
+	}
+	int64_t end = m->window_end_ns;
+
+	if (!m->finalized)
+		rc |= add(m, "not_finalized", m->last_ns, -1,
+			  "capture not finalized: the program stopped before exaloop could finish the capture "
+			  "(crash, signal, kill or _exit) at about %.3f s; %llu open frame%s closed at the last timestamp",
+			  secs(m->last_ns), (unsigned long long)open, open == 1 ? " was" : "s were");
+	if ((m->flags & XL_FLAG_TIMELINE_FULL) || m->total_dropped) {
+		char per[512] = "";
+		size_t len = 0;
+		for (size_t i = 0; i < m->nthreads && len < sizeof(per) - 64; i++)
+			if (m->threads[i].dropped_events)
+				len += (size_t)snprintf(per + len, sizeof(per) - len, "%s%s: %llu",
+							len ? ", " : "", m->threads[i].name,
+							(unsigned long long)m->threads[i].dropped_events);
+		rc |= add(m, "timeline_full", dropped_from, end,
+			  "timeline buffer full: events after %.3f s were not kept in the timeline "
+			  "(%llu dropped; %s); the call tree and function table are complete. "
+			  "Increase buffer_size or shorten the capture for a complete timeline",
+			  secs(dropped_from < 0 ? 0 : dropped_from), (unsigned long long)m->total_dropped, per);
+	}
+	if ((m->flags & XL_FLAG_NODES_FULL) || lost)
+		rc |= add(m, "nodes_full", -1, -1,
+			  "call-tree space ran out: %llu events could not be placed in the call tree; "
+			  "increase buffer_size", (unsigned long long)lost);
+	if (repaired || unwound)
+		rc |= add(m, "repaired_exits", -1, -1,
+			  "unmatched events repaired: %llu exits had no matching entry and were ignored, "
+			  "%llu frames were closed by an exit further up the stack (longjmp, exceptions, "
+			  "patching mid-call)", (unsigned long long)repaired, (unsigned long long)unwound);
+	if (deep)
+		rc |= add(m, "deep_recursion", -1, -1,
+			  "call depth exceeded %u frames: %llu events below that depth are included in "
+			  "their deepest kept ancestor's time but not shown as separate frames",
+			  XL_MAX_DEPTH, (unsigned long long)deep);
+	if (m->mem_samples_missed)
+		rc |= add(m, "memory_samples_missed", -1, -1,
+			  "%llu memory samples were missed or late (the sampler could not run on time)",
+			  (unsigned long long)m->mem_samples_missed);
+	if (m->mode != XL_MODE_XRAY) {
+		int gc_any = 0;
+		for (size_t i = 0; i < m->nsamples && !gc_any; i++)
+			gc_any = m->samples[i].gc_heap != XL_UNAVAILABLE;
+		if (!gc_any)
+			rc |= add(m, "gc_unavailable", -1, -1, "GC metrics unavailable: %s",
+				  (m->flags & XL_FLAG_GC_PRESENT)
+					  ? "the Boehm collector was linked but not initialised during the capture"
+					  : "the program does not use the Boehm GC (RSS is still measured)");
+	}
+	if (m->delay_ns || m->duration_ns)
+		rc |= add(m, "window_partial", m->window_start_ns, end,
+			  "capture window: only %.3f s to %.3f s of the run were captured "
+			  "(delay %.3f s, duration %s)", secs(m->window_start_ns < 0 ? 0 : m->window_start_ns),
+			  secs(end), secs((int64_t)m->delay_ns),
+			  m->duration_ns ? "limited" : "until exit");
+	if (m->mode != XL_MODE_MEMORY && m->total_events) {
+		double per_call = m->run.overhead_ns_per_call > 0 ? m->run.overhead_ns_per_call
+								  : XL_DEFAULT_NS_PER_CALL;
+		double calls = (double)m->total_events / 2.0;
+		double cost_ns = per_call * calls;
+		int64_t span = end - (m->window_start_ns < 0 ? 0 : m->window_start_ns);
+		double share = span > 0 ? 100.0 * cost_ns / ((double)span * (double)(m->nthreads ? m->nthreads : 1)) : 0;
+		if (share > 100)
+			share = 100;
+		rc |= add(m, "overhead", -1, -1,
+			  "profiling overhead: about %.0f ns per traced call (%s), %.0f calls: roughly %.1f%% "
+			  "of the captured time is the profiler's; confirm speedups with an unprofiled run",
+			  per_call, m->run.overhead_ns_per_call > 0 ? "measured" : "typical",
+			  calls, share);
+	}
+	if (m->clock == XL_CLOCK_MONOTONIC)
+		rc |= add(m, "clock_fallback", -1, -1,
+			  "timestamps use clock_gettime (no invariant TSC): higher overhead per call");
+	int64_t wall = end - (m->window_start_ns < 0 ? 0 : m->window_start_ns);
+	if (m->nthreads > 1 && wall > 0 && thread_sum > wall)
+		rc |= add(m, "threads_exceed_wall", -1, -1,
+			  "time summed across %zu threads (%.3f s) exceeds the capture's wall time (%.3f s): "
+			  "threads ran in parallel", m->nthreads, secs(thread_sum), secs(wall));
+	if (m->flags & XL_FLAG_THREADS_FULL)
+		rc |= add(m, "threads_full", -1, -1, "more than %u threads: %u threads were not recorded",
+			  XL_MAX_THREADS, m->threads_dropped);
+	if (m->flags & XL_FLAG_PATCH_FAILED)
+		rc |= add(m, "patch_failed", -1, -1,
+			  "XRay could not patch the executable: no function events were recorded");
+	if (m->mode != XL_MODE_MEMORY && m->nfuncs == 0 && !(m->flags & XL_FLAG_PATCH_FAILED))
+		rc |= add(m, "no_functions", -1, -1,
+			  "no traced function ran during the capture window");
+	return rc ? XL_ENOMEM : XL_OK;
+}

@@ -1,0 +1,154 @@
+/*
+ * args.c - split `run`/`build` command lines (see args.h).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "args.h"
+
+static int ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+	return n > k && strcmp(s + n - k, suffix) == 0;
+}
+
+enum xl_lang xl_source_lang(const char *path)
+{
+	if (ends_with(path, ".c"))
+		return XL_LANG_C;
+	if (ends_with(path, ".cc") || ends_with(path, ".cpp") || ends_with(path, ".cxx") || ends_with(path, ".C"))
+		return XL_LANG_CXX;
+	if (ends_with(path, ".codon"))
+		return XL_LANG_CODON;
+	return XL_LANG_NONE;
+}
+
+/* Options that take their value in the next argument when not attached. */
+static const char *const with_value[] = {"-I", "-D", "-U", "-l", "-L", "-isystem", "-include", "-o"};
+/* Prefixes of single-argument compiler options passed through. */
+static const char *const passthrough[] = {"-O", "-g", "-std=", "-W", "-f", "-m", "-I", "-D", "-U", "-l", "-L"};
+static const char *const exact[] = {"-pthread", "-rdynamic", "-static", "-shared", "-pie", "-no-pie"};
+static const char *const globals[] = {"--profile", "--no-open", "--target"};
+
+static int is_global(const char *a)
+{
+	for (size_t i = 0; i < sizeof(globals) / sizeof(globals[0]); i++) {
+		size_t n = strlen(globals[i]);
+		if (strncmp(a, globals[i], n) == 0 && (a[n] == 0 || a[n] == '='))
+			return 1;
+	}
+	return 0;
+}
+
+int xl_split_build_args(int argc, const char **argv, int allow_output, struct xl_build_args *out,
+			char *err, size_t errlen)
+{
+	memset(out, 0, sizeof(*out));
+	const char *cmd = argv[0];
+	out->flags = calloc((size_t)argc + 1, sizeof(char *));
+	out->sources = calloc((size_t)argc + 1, sizeof(char *));
+	out->prog_args = calloc((size_t)argc + 1, sizeof(char *));
+	if (!out->flags || !out->sources || !out->prog_args) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	int i = 1;
+	for (; i < argc; i++) {
+		const char *a = argv[i];
+		if (a[0] != '-' || a[1] == 0)
+			break;
+		if (strcmp(a, "--") == 0) {
+			i++;
+			break;
+		}
+		if (is_global(a)) {
+			size_t n = strcspn(a, "=");
+			snprintf(err, errlen, "'%.*s' must come before '%s': exaloop %s %s ...", (int)n, a, cmd, a,
+				 cmd);
+			return -1;
+		}
+		if (strcmp(a, "-release") == 0) {
+			out->release = 1;
+			continue;
+		}
+		if (strcmp(a, "-debug") == 0) {
+			out->release = 0;
+			continue;
+		}
+		int takes = 0;
+		for (size_t k = 0; k < sizeof(with_value) / sizeof(with_value[0]); k++)
+			if (strcmp(a, with_value[k]) == 0)
+				takes = 1;
+		if (strcmp(a, "-o") == 0 || strncmp(a, "-o", 2) == 0) {
+			if (!allow_output) {
+				snprintf(err, errlen, "'-o' is an option of 'build'; 'run' builds into a temporary directory");
+				return -1;
+			}
+			if (a[2]) {
+				out->output = a + 2;
+				continue;
+			}
+			if (i + 1 >= argc) {
+				snprintf(err, errlen, "'-o' needs a file name");
+				return -1;
+			}
+			out->output = argv[++i];
+			continue;
+		}
+		if (takes) {
+			if (i + 1 >= argc) {
+				snprintf(err, errlen, "'%s' needs a value", a);
+				return -1;
+			}
+			out->flags[out->nflags++] = a;
+			out->flags[out->nflags++] = argv[++i];
+			continue;
+		}
+		int ok = 0;
+		for (size_t k = 0; k < sizeof(exact) / sizeof(exact[0]) && !ok; k++)
+			ok = strcmp(a, exact[k]) == 0;
+		for (size_t k = 0; k < sizeof(passthrough) / sizeof(passthrough[0]) && !ok; k++)
+			ok = strncmp(a, passthrough[k], strlen(passthrough[k])) == 0;
+		if (!ok) {
+			snprintf(err, errlen,
+				 "unknown build option '%s' (build options are -release, -debug, -o, -I, -D, -U, -l, -L, "
+				 "-O..., -g..., -std=..., -W..., -f..., -m..., -pthread; program arguments go after the source)",
+				 a);
+			return -1;
+		}
+		if (strcmp(a, "-shared") == 0)
+			out->shared = 1;
+		out->flags[out->nflags++] = a;
+	}
+	for (; i < argc; i++) {
+		const char *a = argv[i];
+		if (strcmp(a, "--") == 0) {
+			i++;
+			break;
+		}
+		if (xl_source_lang(a) == XL_LANG_NONE)
+			break;
+		out->sources[out->nsources++] = a;
+		/* `run`: one source then program arguments unless more sources follow */
+	}
+	if (out->nsources == 0) {
+		if (i < argc)
+			snprintf(err, errlen, "'%s' is not a source file (expected .c, .cc, .cpp, .cxx or .codon)",
+				 argv[i]);
+		else
+			snprintf(err, errlen, "no source file given: exaloop %s [options] SOURCE [args...]", cmd);
+		return -1;
+	}
+	for (; i < argc; i++)
+		out->prog_args[out->nprog++] = argv[i];
+	return 0;
+}
+
+void xl_build_args_release(struct xl_build_args *a)
+{
+	free(a->flags);
+	free(a->sources);
+	free(a->prog_args);
+	memset(a, 0, sizeof(*a));
+}

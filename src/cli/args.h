@@ -1,0 +1,43 @@
+/*
+ * args.h - splitting `run`/`build` command lines.
+ *
+ *   exaloop [global options] run [build options] SOURCE... [program args...]
+ *
+ * Build options come between the subcommand and the first source; sources
+ * are the consecutive arguments with a source suffix (.c .cc .cpp .cxx
+ * .codon); everything after them goes to the program untouched.  `--`
+ * ends the sources explicitly (`run app.c -- other.c` passes other.c to
+ * the program).  Global options (--profile, --no-open, --target) given
+ * after the subcommand are refused with the right order in the message.
+ *
+ * The struct borrows the argv strings; xl_build_args_release() frees only
+ * the arrays.
+ */
+#ifndef XL_ARGS_H
+#define XL_ARGS_H
+
+#include <stddef.h>
+
+struct xl_build_args {
+	int release;             /* -release (default: debug build) */
+	int shared;              /* -shared was given */
+	const char *output;      /* -o OUT (build only) */
+	const char **flags;      /* compiler/linker flags, in order */
+	size_t nflags;
+	const char **sources;
+	size_t nsources;
+	const char **prog_args;  /* NULL-terminated */
+	size_t nprog;
+};
+
+/* Source kinds by suffix. */
+enum xl_lang { XL_LANG_NONE, XL_LANG_C, XL_LANG_CXX, XL_LANG_CODON };
+enum xl_lang xl_source_lang(const char *path);
+
+/* argv[0] is the subcommand name.  allow_output: -o is accepted (build).
+ * Returns 0, or -1 with a one-line message in err. */
+int xl_split_build_args(int argc, const char **argv, int allow_output, struct xl_build_args *out,
+			char *err, size_t errlen);
+void xl_build_args_release(struct xl_build_args *a);
+
+#endif

@@ -1,0 +1,22 @@
+/*
+ * exitcode.h - exaloop's exit codes (documented in docs/cli.md).
+ *
+ * `run` and `profile exec` exit with the program's own status (128+N when
+ * signal N killed it); the codes from 125 up are the ones a program is
+ * least likely to use, as env(1), timeout(1) and git bisect do.
+ */
+#ifndef XL_EXITCODE_H
+#define XL_EXITCODE_H
+
+enum {
+	XL_EXIT_OK = 0,
+	XL_EXIT_FAIL = 1,          /* an operation failed (I/O, report) */
+	XL_EXIT_USAGE = 2,         /* bad command line or configuration */
+	XL_EXIT_CAPTURE = 3,       /* capture missing, corrupt or too new */
+	XL_EXIT_DOCTOR = 4,        /* doctor found a blocker */
+	XL_EXIT_BUILD = 125,       /* compile/link failed, toolchain missing */
+	XL_EXIT_NOEXEC = 126,      /* program found but could not be run */
+	XL_EXIT_NOTFOUND = 127,    /* program not found */
+};
+
+#endif

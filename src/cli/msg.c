@@ -1,0 +1,56 @@
+/*
+ * msg.c - message helpers (see msg.h).
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "msg.h"
+
+static void emit(const char *prefix, const char *fmt, va_list ap)
+{
+	fputs(prefix, stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void xl_error(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	emit("exaloop: error: ", fmt, ap);
+	va_end(ap);
+}
+
+void xl_warn(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	emit("exaloop: warning: ", fmt, ap);
+	va_end(ap);
+}
+
+void xl_note(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	emit("exaloop: ", fmt, ap);
+	va_end(ap);
+}
+
+void xl_hint(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	emit("hint: ", fmt, ap);
+	va_end(ap);
+}
+
+void xl_die(int code, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	emit("exaloop: error: ", fmt, ap);
+	va_end(ap);
+	exit(code);
+}

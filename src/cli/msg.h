@@ -1,0 +1,19 @@
+/*
+ * msg.h - exaloop's own messages, all on stderr, one line each:
+ *   exaloop: error: cannot open capture 'x': No such file or directory
+ *   hint: run 'exaloop --profile run app.c' to make one
+ * Lowercase, no trailing period, subject in quotes, what failed first.
+ */
+#ifndef XL_MSG_H
+#define XL_MSG_H
+
+#define XL_PRINTF(a, b) __attribute__((format(printf, a, b)))
+
+void xl_error(const char *fmt, ...) XL_PRINTF(1, 2);
+void xl_warn(const char *fmt, ...) XL_PRINTF(1, 2);
+void xl_note(const char *fmt, ...) XL_PRINTF(1, 2);
+void xl_hint(const char *fmt, ...) XL_PRINTF(1, 2);
+/* Print an error and exit with code. */
+_Noreturn void xl_die(int code, const char *fmt, ...) XL_PRINTF(2, 3);
+
+#endif

@@ -1,0 +1,177 @@
+/*
+ * toolchain.c - compile and link with clang (see toolchain.h).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <limits.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "exitcode.h"
+#include "msg.h"
+#include "toolchain.h"
+
+extern char **environ;
+
+static const struct {
+	enum xl_lang lang;
+	const char *drivers[3];
+} drivers[] = {
+	{XL_LANG_C, {"clang-14", "clang", NULL}},
+	{XL_LANG_CXX, {"clang++-14", "clang++", NULL}},
+};
+
+static int in_path(const char *name, char *out, size_t len)
+{
+	const char *path = getenv("PATH");
+	if (!path)
+		path = "/usr/bin:/bin";
+	while (*path) {
+		size_t n = strcspn(path, ":");
+		if ((size_t)snprintf(out, len, "%.*s/%s", (int)n, n ? path : ".", name) < len &&
+		    access(out, X_OK) == 0)
+			return 0;
+		path += n;
+		if (*path == ':')
+			path++;
+	}
+	return -1;
+}
+
+int xl_find_compiler(enum xl_lang lang, char *path, size_t len)
+{
+	for (size_t i = 0; i < sizeof(drivers) / sizeof(drivers[0]); i++) {
+		if (drivers[i].lang != lang)
+			continue;
+		for (size_t k = 0; drivers[i].drivers[k]; k++)
+			if (in_path(drivers[i].drivers[k], path, len) == 0)
+				return 0;
+	}
+	return -1;
+}
+
+static int64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* Run argv, wait, return its exit status (or 128+signal, or -1). */
+static int spawn_wait(char *const argv[])
+{
+	pid_t pid;
+	int rc = posix_spawnp(&pid, argv[0], NULL, NULL, argv, environ);
+	if (rc != 0) {
+		errno = rc;
+		return -1;
+	}
+	int st;
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+static void compiler_version(const char *cc, char *out, size_t len)
+{
+	char cmd[PATH_MAX + 32];
+	snprintf(cmd, sizeof(cmd), "'%s' -dumpversion 2>/dev/null", cc);
+	out[0] = 0;
+	FILE *p = popen(cmd, "r");
+	if (!p)
+		return;
+	if (fgets(out, (int)len, p))
+		out[strcspn(out, "\n")] = 0;
+	pclose(p);
+}
+
+int xl_build_run(struct xl_build *b)
+{
+	const struct xl_build_args *a = b->args;
+	enum xl_lang lang = XL_LANG_C;
+	for (size_t i = 0; i < a->nsources; i++) {
+		enum xl_lang l = xl_source_lang(a->sources[i]);
+		if (l == XL_LANG_CODON) {
+			xl_error("'%s' is a Codon source, and no Codon toolchain is installed here", a->sources[i]);
+			xl_hint("exaloop builds C (.c) and C++ (.cc, .cpp, .cxx) with clang 14; a Codon source needs the "
+				"Codon compiler and its profiling SDK");
+			return XL_EXIT_BUILD;
+		}
+		if (l == XL_LANG_CXX)
+			lang = XL_LANG_CXX;
+		if (access(a->sources[i], R_OK) != 0) {
+			xl_error("cannot read source '%s': %s", a->sources[i], strerror(errno));
+			return XL_EXIT_BUILD;
+		}
+	}
+	if (xl_find_compiler(lang, b->compiler, sizeof(b->compiler)) != 0) {
+		xl_error("no %s compiler found (looked for %s in PATH)", lang == XL_LANG_CXX ? "C++" : "C",
+			 lang == XL_LANG_CXX ? "clang++-14, clang++" : "clang-14, clang");
+		xl_hint("install it: apt-get install clang-14 libclang-rt-14-dev");
+		return XL_EXIT_BUILD;
+	}
+	compiler_version(b->compiler, b->compiler_version, sizeof(b->compiler_version));
+
+	size_t max = a->nflags + a->nsources + 32;
+	const char **argv = calloc(max, sizeof(char *));
+	if (!argv) {
+		xl_error("out of memory");
+		return XL_EXIT_BUILD;
+	}
+	char threshold[64];
+	size_t n = 0;
+	argv[n++] = b->compiler;
+	if (a->release) {
+		argv[n++] = "-O3";
+		argv[n++] = "-g";
+	} else {
+		argv[n++] = "-O0";
+		argv[n++] = "-g";
+	}
+	if (b->mode == XL_BUILD_ALL || b->mode == XL_BUILD_XRAY) {
+		argv[n++] = "-fxray-instrument";
+		snprintf(threshold, sizeof(threshold), "-fxray-instruction-threshold=%d",
+			 b->xray_threshold > 0 ? b->xray_threshold : 1);
+		argv[n++] = threshold;
+	}
+	for (size_t i = 0; i < a->nsources; i++)
+		argv[n++] = a->sources[i];
+	argv[n++] = "-o";
+	argv[n++] = b->output;
+	if (b->mode != XL_BUILD_PLAIN) {
+		argv[n++] = "-Wl,--whole-archive";
+		argv[n++] = b->runtime;
+		argv[n++] = "-Wl,--no-whole-archive";
+		argv[n++] = "-Wl,--build-id";
+	}
+	for (size_t i = 0; i < a->nflags; i++)
+		argv[n++] = a->flags[i];
+	if (b->mode != XL_BUILD_PLAIN)
+		argv[n++] = "-pthread";
+	argv[n] = NULL;
+
+	size_t len = 0;
+	b->command[0] = 0;
+	for (size_t i = 0; i < n && len < sizeof(b->command); i++)
+		len += (size_t)snprintf(b->command + len, sizeof(b->command) - len, "%s%s", i ? " " : "", argv[i]);
+
+	int64_t t0 = now_ns();
+	int rc = spawn_wait((char *const *)argv);
+	b->compile_ns = now_ns() - t0;
+	free(argv);
+	if (rc < 0) {
+		xl_error("cannot run the compiler '%s': %s", b->compiler, strerror(errno));
+		return XL_EXIT_BUILD;
+	}
+	if (rc != 0) {
+		xl_error("compilation failed ('%s' exited with status %d)", b->compiler, rc);
+		return XL_EXIT_BUILD;
+	}
+	return 0;
+}

@@ -1,0 +1,44 @@
+/*
+ * toolchain.h - building an executable for profiling.
+ *
+ * A small table maps source kinds to compiler drivers (clang for C,
+ * clang++ for C++).  A Codon source is recognised and refused with what
+ * would be needed.  Builds run the compiler with the user's stdio so its
+ * diagnostics reach the user unchanged.
+ */
+#ifndef XL_TOOLCHAIN_H
+#define XL_TOOLCHAIN_H
+
+#include <stdint.h>
+
+#include "args.h"
+
+enum xl_build_mode {
+	XL_BUILD_PLAIN,      /* no profiling */
+	XL_BUILD_ALL,        /* XRay + runtime */
+	XL_BUILD_MEMORY,     /* runtime only */
+	XL_BUILD_XRAY,       /* XRay + runtime */
+};
+
+struct xl_build {
+	const struct xl_build_args *args;
+	enum xl_build_mode mode;
+	const char *runtime;     /* libexaloop_rt.a (profiling builds) */
+	const char *output;      /* executable to write */
+	int xray_threshold;      /* -fxray-instruction-threshold */
+	/* results */
+	int64_t compile_ns;
+	char compiler[256];      /* driver used */
+	char compiler_version[128];
+	char command[8192];      /* the compile command line, for sidecars */
+};
+
+/* Find a driver for a language: "clang-14" or "clang" (C), "clang++-14" or
+ * "clang++" (C++).  Returns 0 and fills path, or -1. */
+int xl_find_compiler(enum xl_lang lang, char *path, size_t len);
+
+/* Compile and link.  Returns 0, or an exit code (XL_EXIT_BUILD) after
+ * printing what failed. */
+int xl_build_run(struct xl_build *b);
+
+#endif

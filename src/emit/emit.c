@@ -1,0 +1,37 @@
+/*
+ * emit.c - the table of output formats.
+ */
+#include <string.h>
+
+#include "emit.h"
+
+static const struct {
+	const char *name;
+	xl_emit_fn fn;
+} formats[] = {
+	{"html", xl_emit_html},
+	{"json", xl_emit_json},
+	{"text", xl_emit_text},
+	{"chrome", xl_emit_chrome},
+	{"folded", xl_emit_folded},
+};
+
+void xl_emit_opts_init(struct xl_emit_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->sort = XL_SORT_TOTAL;
+	o->thread = -1;
+}
+
+xl_emit_fn xl_emitter(const char *format)
+{
+	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
+		if (strcmp(format, formats[i].name) == 0)
+			return formats[i].fn;
+	return NULL;
+}
+
+const char *xl_emitter_names(void)
+{
+	return "html, json, text, chrome, folded";
+}

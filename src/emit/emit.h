@@ -1,0 +1,38 @@
+/*
+ * emit.h - output formats over the analyzer's model.
+ *
+ * Each format is one row of the table in emit.c: a name and a function
+ * that writes the model to a stream.  An emitter uses only analyze.h and
+ * never changes the model.  Adding a format = one emit_<name>.c + one row.
+ */
+#ifndef XL_EMIT_H
+#define XL_EMIT_H
+
+#include <stdio.h>
+
+#include "analyze.h"
+
+struct xl_emit_opts {
+	enum xl_sort sort;      /* text: order of the function table */
+	size_t top;             /* text: rows (0 = all) */
+	int thread;             /* text/folded: one thread index, -1 = all merged */
+	int timeline;           /* json: include the "timeline" member */
+	size_t timeline_max;    /* json/html: complete calls kept (0 = default) */
+};
+
+void xl_emit_opts_init(struct xl_emit_opts *o);
+
+typedef int (*xl_emit_fn)(const struct xl_model *m, FILE *f, const struct xl_emit_opts *o);
+
+/* Look up a format by name (html, json, text, chrome, folded). */
+xl_emit_fn xl_emitter(const char *format);
+/* Comma-separated list of the format names, for messages. */
+const char *xl_emitter_names(void);
+
+int xl_emit_text(const struct xl_model *m, FILE *f, const struct xl_emit_opts *o);
+int xl_emit_json(const struct xl_model *m, FILE *f, const struct xl_emit_opts *o);
+int xl_emit_html(const struct xl_model *m, FILE *f, const struct xl_emit_opts *o);
+int xl_emit_chrome(const struct xl_model *m, FILE *f, const struct xl_emit_opts *o);
+int xl_emit_folded(const struct xl_model *m, FILE *f, const struct xl_emit_opts *o);
+
+#endif

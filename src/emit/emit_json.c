@@ -1,0 +1,367 @@
+/*
+ * emit_json.c - the JSON summary (docs/summary-json.md, "exaloop.profile/1").
+ *
+ * The same document is the HTML report's data; xl_json_document() writes it
+ * through a jsonw so the HTML emitter can ask for the html-safe escaping.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "emit_internal.h"
+#include "jsonw.h"
+#include "timeline.h"
+
+static void strv(struct jsonw *w, const char *key, char **v)
+{
+	jw_key(w, key);
+	jw_arr(w);
+	for (size_t i = 0; v && v[i]; i++)
+		jw_str(w, v[i]);
+	jw_arr_end(w);
+}
+
+static const char *end_reason(uint32_t r)
+{
+	switch (r) {
+	case XL_END_EXIT: return "exit";
+	case XL_END_WINDOW: return "window";
+	default: return "none";
+	}
+}
+
+static void run_member(const struct xl_model *m, struct jsonw *w)
+{
+	const struct xl_run *r = &m->run;
+	jw_key(w, "run");
+	jw_obj(w);
+	jw_kstr(w, "program", r->program);
+	jw_kstr(w, "executable", r->executable);
+	strv(w, "command", r->command);
+	strv(w, "args", r->args);
+	jw_key(w, "exit_status");
+	if (r->has_exit_status)
+		jw_int(w, r->exit_status);
+	else
+		jw_null(w);
+	jw_key(w, "signal");
+	if (r->signal)
+		jw_int(w, r->signal);
+	else
+		jw_null(w);
+	jw_key(w, "compile_time_ns");
+	jw_metric(w, r->compile_time_ns >= 0 ? r->compile_time_ns : XL_UNAVAILABLE);
+	jw_key(w, "app_time_ns");
+	jw_metric(w, r->app_time_ns >= 0 ? r->app_time_ns : XL_UNAVAILABLE);
+	jw_kstr(w, "mode", xl_mode_name(m->mode));
+	jw_kstr(w, "started_at", r->started_at);
+	jw_kbool(w, "finalized", m->finalized);
+	jw_kstr(w, "end_reason", end_reason(m->end_reason));
+	jw_kstr(w, "clock", m->clock == XL_CLOCK_TSC ? "tsc" : "monotonic");
+	jw_key(w, "window");
+	jw_obj(w);
+	int64_t start = m->window_start_ns < 0 ? 0 : m->window_start_ns;
+	jw_kint(w, "start_ns", start);
+	jw_kint(w, "end_ns", m->window_end_ns);
+	jw_kint(w, "duration_ns", m->window_end_ns - start);
+	jw_obj_end(w);
+	jw_key(w, "settings");
+	jw_obj(w);
+	jw_kint(w, "buffer_size", (int64_t)m->buffer_size);
+	jw_kint(w, "memory_interval_ns", (int64_t)m->memory_interval_ns);
+	jw_kint(w, "delay_ns", (int64_t)m->delay_ns);
+	jw_kint(w, "duration_ns", (int64_t)m->duration_ns);
+	strv(w, "include", r->include);
+	jw_obj_end(w);
+	jw_kstr(w, "capture", r->capture_dir);
+	jw_obj_end(w);
+}
+
+static void threads_member(const struct xl_model *m, struct jsonw *w)
+{
+	jw_key(w, "threads");
+	jw_arr(w);
+	for (size_t i = 0; i < m->nthreads; i++) {
+		const struct xl_thread *t = &m->threads[i];
+		jw_obj(w);
+		jw_kint(w, "index", (int64_t)i);
+		jw_kint(w, "tid", t->tid);
+		jw_kstr(w, "name", t->name);
+		jw_kint(w, "events", (int64_t)t->events);
+		jw_kint(w, "timeline_events", (int64_t)t->timeline_events);
+		jw_kint(w, "dropped_events", (int64_t)t->dropped_events);
+		jw_key(w, "dropped_from_ns");
+		jw_metric(w, t->dropped_from_ns >= 0 ? t->dropped_from_ns : XL_UNAVAILABLE);
+		jw_kint(w, "repaired_exits", (int64_t)t->repaired_exits);
+		jw_kint(w, "unwound_frames", (int64_t)t->unwound_frames);
+		jw_kint(w, "open_frames", t->open_frames);
+		jw_kint(w, "start_ns", t->start_ns);
+		jw_kint(w, "end_ns", t->end_ns);
+		jw_kint(w, "total_ns", t->total_ns);
+		jw_obj_end(w);
+	}
+	jw_arr_end(w);
+}
+
+static void functions_member(const struct xl_model *m, struct jsonw *w)
+{
+	jw_key(w, "functions");
+	jw_arr(w);
+	for (size_t i = 0; i < m->nfuncs; i++) {
+		const struct xl_func *f = &m->funcs[i];
+		jw_obj(w);
+		jw_kint(w, "id", (int64_t)i);
+		jw_kint(w, "xray_id", f->xray_id);
+		jw_kstr(w, "name", f->name);
+		jw_kstr(w, "file", f->file);
+		jw_kint(w, "line", f->line);
+		jw_kint(w, "calls", (int64_t)f->calls);
+		jw_kint(w, "self_ns", f->self_ns);
+		jw_kint(w, "total_ns", f->total_ns);
+		jw_obj_end(w);
+	}
+	jw_arr_end(w);
+}
+
+static void tree_member(const struct xl_model *m, struct jsonw *w)
+{
+	static const char *const cols[] = {"thread", "parent", "func", "calls", "total_ns", "self_ns"};
+	jw_key(w, "tree");
+	jw_obj(w);
+	for (size_t c = 0; c < sizeof(cols) / sizeof(cols[0]); c++) {
+		jw_key(w, cols[c]);
+		jw_arr(w);
+		for (size_t i = 0; i < m->nnodes; i++) {
+			const struct xl_tnode *n = &m->nodes[i];
+			switch (c) {
+			case 0: jw_int(w, n->thread); break;
+			case 1: jw_int(w, n->parent); break;
+			case 2: jw_int(w, n->func); break;
+			case 3: jw_int(w, (int64_t)n->calls); break;
+			case 4: jw_int(w, n->total_ns); break;
+			default: jw_int(w, n->self_ns); break;
+			}
+		}
+		jw_arr_end(w);
+	}
+	jw_obj_end(w);
+}
+
+static void metric(struct jsonw *w, const char *key, const struct xl_metric *x, int cumulative, int range)
+{
+	jw_key(w, key);
+	jw_obj(w);
+	jw_key(w, "value");
+	jw_metric(w, x->available ? x->value : XL_UNAVAILABLE);
+	if (range) {
+		jw_key(w, "min");
+		jw_metric(w, x->available ? x->min : XL_UNAVAILABLE);
+		jw_key(w, "max");
+		jw_metric(w, x->available ? x->max : XL_UNAVAILABLE);
+	}
+	if (cumulative) {
+		jw_key(w, "delta");
+		jw_metric(w, x->available ? x->delta : XL_UNAVAILABLE);
+		if (cumulative > 1) {
+			jw_key(w, "rate_per_s");
+			if (x->available)
+				jw_dbl(w, x->rate_per_s);
+			else
+				jw_null(w);
+		}
+	}
+	if (!x->available)
+		jw_kstr(w, "reason", x->reason);
+	jw_obj_end(w);
+}
+
+static void memory_member(const struct xl_model *m, struct jsonw *w)
+{
+	jw_key(w, "memory");
+	jw_obj(w);
+	jw_kint(w, "interval_ns", (int64_t)m->memory_interval_ns);
+	jw_key(w, "samples");
+	jw_obj(w);
+	static const char *const cols[] = {"t_ns", "rss", "gc_heap", "gc_free", "gc_occupied",
+					   "gc_allocated", "gc_collections"};
+	for (size_t c = 0; c < sizeof(cols) / sizeof(cols[0]); c++) {
+		jw_key(w, cols[c]);
+		jw_arr(w);
+		for (size_t i = 0; i < m->nsamples; i++) {
+			const struct xl_sample *s = &m->samples[i];
+			int64_t v;
+			switch (c) {
+			case 0: v = s->t_ns; break;
+			case 1: v = s->rss; break;
+			case 2: v = s->gc_heap; break;
+			case 3: v = s->gc_free; break;
+			case 4: v = xl_gc_occupied(s); break;
+			case 5: v = s->gc_total; break;
+			default: v = s->gc_collections; break;
+			}
+			jw_metric(w, v);
+		}
+		jw_arr_end(w);
+	}
+	jw_obj_end(w);
+	struct xl_mem_summary sum;
+	xl_memory_summary(m, &sum);
+	jw_key(w, "summary");
+	jw_obj(w);
+	metric(w, "rss", &sum.rss, 0, 1);
+	metric(w, "peak_rss", &sum.peak_rss, 0, 0);
+	metric(w, "gc_heap", &sum.gc_heap, 0, 1);
+	metric(w, "gc_free", &sum.gc_free, 0, 1);
+	metric(w, "gc_occupied", &sum.gc_occupied, 0, 1);
+	metric(w, "gc_allocated", &sum.gc_allocated, 2, 0);
+	metric(w, "gc_collections", &sum.gc_collections, 1, 0);
+	jw_obj_end(w);
+	jw_key(w, "gc_events");
+	jw_arr(w);
+	int64_t prev = XL_UNAVAILABLE;
+	for (size_t i = 0; i < m->nsamples; i++) {
+		int64_t c = m->samples[i].gc_collections;
+		if (c == XL_UNAVAILABLE)
+			continue;
+		if (prev != XL_UNAVAILABLE && c > prev) {
+			jw_obj(w);
+			jw_kint(w, "t_ns", m->samples[i].t_ns);
+			jw_kint(w, "collections", c - prev);
+			jw_obj_end(w);
+		}
+		prev = c;
+	}
+	jw_arr_end(w);
+	jw_obj_end(w);
+}
+
+static void warnings_member(const struct xl_model *m, struct jsonw *w)
+{
+	jw_key(w, "warnings");
+	jw_arr(w);
+	for (size_t i = 0; i < m->nwarnings; i++) {
+		const struct xl_warning *x = &m->warnings[i];
+		jw_obj(w);
+		jw_kstr(w, "kind", x->kind);
+		jw_kstr(w, "severity", strcmp(x->kind, "overhead") == 0 ? "info" : "warning");
+		jw_kstr(w, "message", x->message);
+		jw_key(w, "from_ns");
+		jw_metric(w, x->from_ns >= 0 ? x->from_ns : XL_UNAVAILABLE);
+		jw_key(w, "to_ns");
+		jw_metric(w, x->to_ns >= 0 ? x->to_ns : XL_UNAVAILABLE);
+		jw_obj_end(w);
+	}
+	jw_arr_end(w);
+}
+
+/* Calls collected for the timeline member, all threads. */
+struct calls {
+	struct xl_call *v;
+	size_t n, cap, max;
+	int64_t truncated_from;
+};
+
+static int collect(const struct xl_call *c, void *ctx)
+{
+	struct calls *cs = ctx;
+	if (cs->n == cs->max) {
+		if (cs->truncated_from < 0 || c->start_ns < cs->truncated_from)
+			cs->truncated_from = c->start_ns;
+		return 0;
+	}
+	if (cs->n == cs->cap) {
+		size_t ncap = cs->cap ? cs->cap * 2 : 1024;
+		struct xl_call *p = realloc(cs->v, ncap * sizeof(*p));
+		if (!p)
+			return 1;
+		cs->v = p;
+		cs->cap = ncap;
+	}
+	cs->v[cs->n++] = *c;
+	return 0;
+}
+
+static int by_start(const void *a, const void *b)
+{
+	const struct xl_call *x = a, *y = b;
+	if (x->start_ns != y->start_ns)
+		return x->start_ns < y->start_ns ? -1 : 1;
+	return (x->depth > y->depth) - (x->depth < y->depth);
+}
+
+static void timeline_member(const struct xl_model *m, struct jsonw *w, size_t max)
+{
+	jw_key(w, "timeline");
+	jw_obj(w);
+	int64_t truncated = -1;
+	for (size_t i = 0; i < m->nthreads; i++)
+		if (m->threads[i].dropped_events &&
+		    (truncated < 0 || m->threads[i].dropped_from_ns < truncated))
+			truncated = m->threads[i].dropped_from_ns;
+	size_t per_thread = m->nthreads ? max / m->nthreads : max;
+	jw_key(w, "threads");
+	jw_arr(w);
+	for (size_t i = 0; i < m->nthreads; i++) {
+		const struct xl_thread *t = &m->threads[i];
+		struct calls cs = {NULL, 0, 0, per_thread, -1};
+		xl_calls_walk(m, t, xl_timeline_end(m, t), collect, &cs);
+		if (cs.truncated_from >= 0 && (truncated < 0 || cs.truncated_from < truncated))
+			truncated = cs.truncated_from;
+		qsort(cs.v, cs.n, sizeof(*cs.v), by_start);
+		jw_obj(w);
+		jw_kint(w, "index", (int64_t)i);
+		static const char *const cols[] = {"start_ns", "dur_ns", "func", "depth"};
+		for (size_t c = 0; c < 4; c++) {
+			jw_key(w, cols[c]);
+			jw_arr(w);
+			for (size_t k = 0; k < cs.n; k++) {
+				const struct xl_call *x = &cs.v[k];
+				jw_int(w, c == 0 ? x->start_ns : c == 1 ? x->dur_ns : c == 2 ? x->func : (int64_t)x->depth);
+			}
+			jw_arr_end(w);
+		}
+		jw_obj_end(w);
+		free(cs.v);
+	}
+	jw_arr_end(w);
+	jw_key(w, "truncated_from_ns");
+	jw_metric(w, truncated >= 0 ? truncated : XL_UNAVAILABLE);
+	jw_obj_end(w);
+}
+
+void xl_json_document(const struct xl_model *m, struct jsonw *w, const struct xl_emit_opts *o)
+{
+	jw_obj(w);
+	jw_kstr(w, "schema", "exaloop.profile/1");
+	jw_kstr(w, "generator", "exaloop " XL_VERSION);
+	run_member(m, w);
+	jw_key(w, "totals");
+	jw_obj(w);
+	int64_t thread_time = 0;
+	for (size_t i = 0; i < m->nthreads; i++)
+		thread_time += m->threads[i].total_ns;
+	jw_kint(w, "threads", (int64_t)m->nthreads);
+	jw_kint(w, "functions", (int64_t)m->nfuncs);
+	jw_kint(w, "nodes", (int64_t)m->nnodes);
+	jw_kint(w, "events", (int64_t)m->total_events);
+	jw_kint(w, "timeline_events", (int64_t)m->total_timeline_events);
+	jw_kint(w, "dropped_events", (int64_t)m->total_dropped);
+	jw_kint(w, "thread_time_ns", thread_time);
+	jw_obj_end(w);
+	threads_member(m, w);
+	functions_member(m, w);
+	tree_member(m, w);
+	memory_member(m, w);
+	warnings_member(m, w);
+	if (o->timeline)
+		timeline_member(m, w, o->timeline_max ? o->timeline_max : 200000);
+	jw_obj_end(w);
+}
+
+int xl_emit_json(const struct xl_model *m, FILE *f, const struct xl_emit_opts *o)
+{
+	struct jsonw w;
+	jw_init(&w, f, 0);
+	xl_json_document(m, &w, o);
+	putc('\n', f);
+	return ferror(f) ? -1 : 0;
+}

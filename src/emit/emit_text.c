@@ -1,0 +1,140 @@
+/*
+ * emit_text.c - the terminal report: header, function table, memory
+ * summary and warnings.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "emit.h"
+#include "units.h"
+
+static double pct(int64_t part, int64_t whole)
+{
+	return whole > 0 ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+static void metric_line(FILE *f, const char *label, const struct xl_metric *x, int kind)
+{
+	char a[32], b[32];
+	fprintf(f, "  %-22s", label);
+	if (!x->available) {
+		fprintf(f, "unavailable (%s)\n", x->reason);
+		return;
+	}
+	if (kind == 2) {            /* a count */
+		fprintf(f, "%lld (+%lld in the capture)\n", (long long)x->value, (long long)x->delta);
+		return;
+	}
+	xl_fmt_size(x->value, a, sizeof(a));
+	fprintf(f, "%s", a);
+	if (kind == 1) {            /* cumulative bytes */
+		xl_fmt_size(x->delta, b, sizeof(b));
+		xl_fmt_size((int64_t)x->rate_per_s, a, sizeof(a));
+		fprintf(f, " (+%s in the capture, %s/s)", b, a);
+	} else if (kind == 0 && x->max != x->value) {
+		xl_fmt_size(x->max, b, sizeof(b));
+		fprintf(f, " (max %s)", b);
+	}
+	putc('\n', f);
+}
+
+int xl_emit_text(const struct xl_model *m, FILE *f, const struct xl_emit_opts *o)
+{
+	const struct xl_run *r = &m->run;
+	char a[32], b[32], c[32];
+	fprintf(f, "exaloop profile: %s\n", r->program ? r->program : r->capture_dir);
+	if (r->command && r->command[0]) {
+		fputs("command:", f);
+		for (size_t i = 0; r->command[i]; i++)
+			fprintf(f, " %s", r->command[i]);
+		putc('\n', f);
+	}
+	if (r->signal)
+		fprintf(f, "killed by signal %d", r->signal);
+	else if (r->has_exit_status)
+		fprintf(f, "exit status %d", r->exit_status);
+	else
+		fputs("exit status unknown", f);
+	if (r->compile_time_ns >= 0) {
+		xl_fmt_duration(r->compile_time_ns, a, sizeof(a));
+		fprintf(f, " | compile %s", a);
+	}
+	if (r->app_time_ns >= 0) {
+		xl_fmt_duration(r->app_time_ns, a, sizeof(a));
+		fprintf(f, " | app %s", a);
+	}
+	int64_t wstart = m->window_start_ns < 0 ? 0 : m->window_start_ns;
+	xl_fmt_duration(wstart, a, sizeof(a));
+	xl_fmt_duration(m->window_end_ns, b, sizeof(b));
+	fprintf(f, " | mode %s | window %s .. %s | %zu thread%s | %llu events%s\n", xl_mode_name(m->mode),
+		a, b, m->nthreads, m->nthreads == 1 ? "" : "s", (unsigned long long)m->total_events,
+		m->finalized ? "" : " | NOT FINALIZED");
+
+	if (m->mode != XL_MODE_MEMORY) {
+		struct xl_func *funcs = m->funcs;
+		struct xl_func *own = NULL;
+		int64_t whole = 0;
+		if (o->thread >= 0) {
+			own = malloc((m->nfuncs ? m->nfuncs : 1) * sizeof(*own));
+			if (!own)
+				return -1;
+			xl_funcs_for_thread(m, o->thread, own);
+			funcs = own;
+			if ((size_t)o->thread < m->nthreads)
+				whole = m->threads[o->thread].total_ns;
+			fprintf(f, "thread %d: %s\n", o->thread,
+				(size_t)o->thread < m->nthreads ? m->threads[o->thread].name : "(none)");
+		} else {
+			for (size_t i = 0; i < m->nthreads; i++)
+				whole += m->threads[i].total_ns;
+		}
+		size_t *idx = malloc((m->nfuncs ? m->nfuncs : 1) * sizeof(size_t));
+		if (!idx) {
+			free(own);
+			return -1;
+		}
+		xl_funcs_sorted(funcs, m->nfuncs, o->sort, idx);
+		fprintf(f, "\n%14s %11s %7s %11s %7s %11s  %s\n", "calls", "self", "self%", "total", "total%",
+			"avg", "function");
+		size_t shown = 0;
+		for (size_t k = 0; k < m->nfuncs; k++) {
+			const struct xl_func *fn = &funcs[idx[k]];
+			if (!fn->calls)
+				continue;
+			if (o->top && shown == o->top)
+				break;
+			shown++;
+			xl_fmt_duration(fn->self_ns, a, sizeof(a));
+			xl_fmt_duration(fn->total_ns, b, sizeof(b));
+			xl_fmt_duration(fn->calls ? fn->total_ns / (int64_t)fn->calls : 0, c, sizeof(c));
+			fprintf(f, "%14llu %11s %6.1f%% %11s %6.1f%% %11s  %s", (unsigned long long)fn->calls, a,
+				pct(fn->self_ns, whole), b, pct(fn->total_ns, whole), c, fn->name);
+			if (fn->file)
+				fprintf(f, "  %s:%d", fn->file, fn->line);
+			putc('\n', f);
+		}
+		if (!shown)
+			fputs("  (no traced calls in the capture)\n", f);
+		free(idx);
+		free(own);
+	}
+
+	if (m->mode != XL_MODE_XRAY) {
+		struct xl_mem_summary s;
+		xl_memory_summary(m, &s);
+		fputs("\nmemory:\n", f);
+		metric_line(f, "RSS", &s.rss, 0);
+		metric_line(f, "peak RSS", &s.peak_rss, 0);
+		metric_line(f, "GC heap", &s.gc_heap, 0);
+		metric_line(f, "GC free", &s.gc_free, 0);
+		metric_line(f, "GC occupied estimate", &s.gc_occupied, 0);
+		metric_line(f, "GC allocated", &s.gc_allocated, 1);
+		metric_line(f, "GC collections", &s.gc_collections, 2);
+	}
+	if (m->nwarnings) {
+		fputs("\nwarnings:\n", f);
+		for (size_t i = 0; i < m->nwarnings; i++)
+			fprintf(f, "  - %s\n", m->warnings[i].message);
+	}
+	return ferror(f) ? -1 : 0;
+}

@@ -1,0 +1,53 @@
+/*
+ * jsonw.h - streaming JSON writer for the emitters.
+ *
+ * Writes straight to a FILE* (the emitters produce documents far larger
+ * than they keep in memory).  Commas are tracked per nesting level; keys
+ * and strings are escaped, invalid UTF-8 bytes become U+FFFD, and in
+ * html_safe mode `<`, `>`, `&`, U+2028 and U+2029 are written as \u escapes
+ * so the document can sit inside a <script> element.
+ */
+#ifndef XL_JSONW_H
+#define XL_JSONW_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#define JW_MAX_DEPTH 64
+
+struct jsonw {
+	FILE *f;
+	int html_safe;
+	int depth;
+	int need_comma[JW_MAX_DEPTH];
+	int after_key;
+};
+
+void jw_init(struct jsonw *w, FILE *f, int html_safe);
+void jw_obj(struct jsonw *w);
+void jw_obj_end(struct jsonw *w);
+void jw_arr(struct jsonw *w);
+void jw_arr_end(struct jsonw *w);
+void jw_key(struct jsonw *w, const char *k);
+void jw_str(struct jsonw *w, const char *s);       /* NULL -> null */
+void jw_int(struct jsonw *w, int64_t v);
+void jw_uint(struct jsonw *w, uint64_t v);
+void jw_dbl(struct jsonw *w, double v);             /* non-finite -> null */
+void jw_bool(struct jsonw *w, int v);
+void jw_null(struct jsonw *w);
+/* Metric value: XL_UNAVAILABLE (INT64_MIN) -> null. */
+void jw_metric(struct jsonw *w, int64_t v);
+/* Raw, already valid JSON text. */
+void jw_raw(struct jsonw *w, const char *json);
+
+/* Shorthands for "key": value. */
+void jw_kstr(struct jsonw *w, const char *k, const char *s);
+void jw_kint(struct jsonw *w, const char *k, int64_t v);
+void jw_kdbl(struct jsonw *w, const char *k, double v);
+void jw_kbool(struct jsonw *w, const char *k, int v);
+void jw_knull(struct jsonw *w, const char *k);
+
+/* Escape one string to f (no quotes): shared with other text writers. */
+void jw_escape(FILE *f, const char *s, int html_safe);
+
+#endif

@@ -1,0 +1,182 @@
+/*
+ * rt_control.c - the capture window and the memory sampler.
+ *
+ * One control thread per capture.  It opens the window after `delay`
+ * (patching the sleds), closes it after `duration` (unpatching and
+ * finalizing while the program keeps running), samples memory every
+ * `memory_interval` while the window is open, and refreshes the clock
+ * calibration so that even a crashed capture converts ticks to time.
+ * The thread is an ordinary pthread that never runs instrumented code, so
+ * it never appears in the call trees.
+ */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <time.h>
+
+#include "rt_internal.h"
+
+static pthread_t ctl_thread;
+static int ctl_started;
+static pthread_mutex_t ctl_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t ctl_cv;
+static int ctl_stop;                 /* under ctl_mu */
+static _Atomic int window_opened;
+static _Atomic int finalized;
+
+static struct xl_cap_block *mem_blk;     /* control thread (or destructor after join) */
+static struct xl_mem_sample *mem_arr;
+
+static void calibrate(void)
+{
+	uint64_t ns = rt__mono_ns();
+	uint64_t ticks = rt__ticks();
+	rt__hdr->cal1_ns = ns;
+	rt__hdr->cal1_ticks = ticks;
+	__atomic_store_n(&rt__hdr->last_ticks, ticks, __ATOMIC_RELEASE);
+}
+
+static void take_sample(void)
+{
+	if (rt__cfg.mode == XL_MODE_XRAY)
+		return;
+	if (!mem_blk || mem_blk->count == mem_blk->capacity) {
+		struct xl_cap_block *b = rt__alloc_block(XL_BLOCK_MEMORY, 0,
+			sizeof(*b) + XL_SAMPLES_PER_CHUNK * sizeof(struct xl_mem_sample),
+			rt__hdr->file_size);
+		if (!b) {
+			rt__hdr->mem_samples_missed++;
+			return;
+		}
+		b->capacity = XL_SAMPLES_PER_CHUNK;
+		uint64_t off = (uint64_t)((char *)b - rt__base);
+		if (mem_blk)
+			__atomic_store_n(&mem_blk->next, off, __ATOMIC_RELEASE);
+		else
+			__atomic_store_n(&rt__hdr->mem_first_chunk, off, __ATOMIC_RELEASE);
+		mem_blk = b;
+		mem_arr = (struct xl_mem_sample *)(b + 1);
+	}
+	struct xl_mem_sample *s = &mem_arr[mem_blk->count];
+	rt__mem_sample(s);
+	s->ticks = rt__ticks();
+	__atomic_store_n(&mem_blk->count, mem_blk->count + 1, __ATOMIC_RELEASE);
+}
+
+void rt__window_open(void)
+{
+	if (atomic_exchange(&window_opened, 1))
+		return;
+	uint64_t now = rt__ticks();
+	rt__hdr->window_open_ticks = now;
+	struct xl_mem_sample s;
+	rt__mem_sample(&s);
+	rt__hdr->gc_first_collections = s.gc_collections;
+	__atomic_store_n(&rt__hdr->state, XL_STATE_RECORDING, __ATOMIC_RELEASE);
+	if (rt__cfg.mode != XL_MODE_MEMORY) {
+		atomic_store(&rt__on, 1);
+		if (rt__patch() != 0) {
+			atomic_store(&rt__on, 0);
+			__atomic_fetch_or(&rt__hdr->flags, XL_FLAG_PATCH_FAILED, __ATOMIC_RELAXED);
+		}
+	}
+}
+
+void rt__finalize(uint32_t reason)
+{
+	if (atomic_exchange(&finalized, 1))
+		return;
+	atomic_store(&rt__on, 0);
+	if (rt__cfg.mode != XL_MODE_MEMORY && atomic_load(&window_opened))
+		rt__unpatch();
+	if (atomic_load(&window_opened))
+		take_sample();
+	calibrate();
+	uint64_t now = rt__hdr->cal1_ticks;
+	rt__hdr->window_close_ticks = atomic_load(&window_opened) ? now : 0;
+	rt__hdr->peak_rss_bytes = rt__peak_rss();
+	rt__threads_finalize(now);
+	rt__hdr->end_reason = reason;
+	__atomic_store_n(&rt__hdr->state, XL_STATE_FINALIZED, __ATOMIC_RELEASE);
+}
+
+static uint64_t min_u64(uint64_t a, uint64_t b)
+{
+	return a < b ? a : b;
+}
+
+static void *control_main(void *arg)
+{
+	(void)arg;
+	const uint64_t never = UINT64_MAX;
+	uint64_t start = rt__hdr->cal0_ns;
+	uint64_t open_at = start + rt__cfg.delay_ns;
+	uint64_t close_at = rt__cfg.duration_ns ? open_at + rt__cfg.duration_ns : never;
+	uint64_t interval = rt__cfg.interval_ns;
+	uint64_t next_sample = rt__mono_ns();
+
+	pthread_mutex_lock(&ctl_mu);
+	while (!ctl_stop) {
+		pthread_mutex_unlock(&ctl_mu);
+		uint64_t now = rt__mono_ns();
+		if (!atomic_load(&window_opened) && now >= open_at) {
+			rt__window_open();
+			next_sample = now;
+		}
+		if (atomic_load(&window_opened) && now >= close_at) {
+			rt__finalize(XL_END_WINDOW);
+			pthread_mutex_lock(&ctl_mu);
+			break;
+		}
+		if (now >= next_sample) {
+			if (atomic_load(&window_opened))
+				take_sample();
+			calibrate();
+			next_sample += interval;
+			if (next_sample <= now) {   /* woke up late: count whole intervals lost */
+				uint64_t late = (now - next_sample) / interval + 1;
+				if (atomic_load(&window_opened))
+					rt__hdr->mem_samples_missed += late;
+				next_sample += late * interval;
+			}
+		}
+		uint64_t wake = next_sample;
+		if (!atomic_load(&window_opened))
+			wake = min_u64(wake, open_at);
+		else
+			wake = min_u64(wake, close_at);
+		struct timespec ts = {(time_t)(wake / 1000000000u), (long)(wake % 1000000000u)};
+		pthread_mutex_lock(&ctl_mu);
+		if (!ctl_stop)
+			pthread_cond_timedwait(&ctl_cv, &ctl_mu, &ts);
+	}
+	pthread_mutex_unlock(&ctl_mu);
+	return NULL;
+}
+
+int rt__control_start(void)
+{
+	pthread_condattr_t ca;
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&ctl_cv, &ca);
+	pthread_condattr_destroy(&ca);
+	if (rt__cfg.interval_ns == 0)
+		rt__cfg.interval_ns = 100000000u;
+	if (pthread_create(&ctl_thread, NULL, control_main, NULL) != 0)
+		return -1;
+	pthread_setname_np(ctl_thread, "exaloop-ctl");
+	ctl_started = 1;
+	return 0;
+}
+
+void rt__control_stop(void)
+{
+	if (!ctl_started)
+		return;
+	pthread_mutex_lock(&ctl_mu);
+	ctl_stop = 1;
+	pthread_cond_signal(&ctl_cv);
+	pthread_mutex_unlock(&ctl_mu);
+	pthread_join(ctl_thread, NULL);
+	ctl_started = 0;
+}

@@ -1,0 +1,202 @@
+/*
+ * rt_init.c - start-up and shut-down of the runtime.
+ *
+ * The constructor reads the capture environment once (set by `exaloop run`
+ * or `exaloop profile exec`).  Without it, or when it names another pid
+ * (a child that inherited the environment), the runtime stays inert: no
+ * thread, no patching, no file.  With it, the constructor creates and maps
+ * the capture file, opens the window unless a delay was asked for, and
+ * starts the control thread.  The destructor (normal exit) finalizes.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "rt_internal.h"
+
+char *rt__base;
+struct xl_cap_header *rt__hdr;
+_Atomic int rt__on;
+struct rt_config rt__cfg;
+
+static int active;          /* this process owns the capture */
+
+static uint64_t env_u64(const char *name, uint64_t dflt)
+{
+	const char *v = getenv(name);
+	if (!v || !*v)
+		return dflt;
+	char *end;
+	unsigned long long x = strtoull(v, &end, 10);
+	return *end ? dflt : (uint64_t)x;
+}
+
+static void parse_include(const char *list)
+{
+	size_t n = 1;
+	for (const char *p = list; *p; p++)
+		n += *p == ',';
+	rt__cfg.include_ids = calloc(n, sizeof(int32_t));
+	if (!rt__cfg.include_ids)
+		return;
+	const char *p = list;
+	while (*p) {
+		char *end;
+		long id = strtol(p, &end, 10);
+		if (end == p)
+			break;
+		rt__cfg.include_ids[rt__cfg.include_count++] = (int32_t)id;
+		p = *end == ',' ? end + 1 : end;
+	}
+}
+
+static void read_config(void)
+{
+	const char *mode = getenv(XL_ENV_MODE);
+	rt__cfg.mode = XL_MODE_ALL;
+	if (mode && strcmp(mode, "memory") == 0)
+		rt__cfg.mode = XL_MODE_MEMORY;
+	else if (mode && strcmp(mode, "xray") == 0)
+		rt__cfg.mode = XL_MODE_XRAY;
+	rt__cfg.buffer_size = env_u64(XL_ENV_BUFFER, 64u << 20);
+	if (rt__cfg.buffer_size < (1u << 20))
+		rt__cfg.buffer_size = 1u << 20;
+	rt__cfg.interval_ns = env_u64(XL_ENV_INTERVAL, 100000000u);
+	rt__cfg.delay_ns = env_u64(XL_ENV_DELAY, 0);
+	rt__cfg.duration_ns = env_u64(XL_ENV_DURATION, 0);
+	const char *inc = getenv(XL_ENV_INCLUDE);
+	if (inc)
+		parse_include(inc);
+}
+
+static void fork_child(void)
+{
+	/* The child shares the parent's mapping: it must never write to it. */
+	atomic_store(&rt__on, 0);
+	active = 0;
+}
+
+static int map_capture(const char *dir)
+{
+	char path[4096];
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, XL_CAP_FILE) >= sizeof(path)) {
+		fprintf(stderr, "exaloop: capture disabled: capture directory path too long\n");
+		return -1;
+	}
+	int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		fprintf(stderr, "exaloop: capture disabled: cannot create '%s': %s\n", path, strerror(errno));
+		return -1;
+	}
+	uint64_t size = XL_HDR_SIZE + XL_THREAD_TABLE_SIZE + rt__cfg.buffer_size;
+	/* Reserve the blocks now: writing into a hole of a full file system
+	 * through a shared mapping would kill the program with SIGBUS. */
+	int rc = posix_fallocate(fd, 0, (off_t)size);
+	if (rc == EOPNOTSUPP || rc == EINVAL)
+		rc = ftruncate(fd, (off_t)size) == 0 ? 0 : errno;
+	if (rc != 0) {
+		fprintf(stderr, "exaloop: capture disabled: cannot reserve %llu bytes for '%s': %s\n",
+			(unsigned long long)size, path, strerror(rc));
+		close(fd);
+		unlink(path);
+		return -1;
+	}
+	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	close(fd);
+	if (p == MAP_FAILED) {
+		fprintf(stderr, "exaloop: capture disabled: cannot map '%s': %s\n", path, strerror(errno));
+		unlink(path);
+		return -1;
+	}
+	rt__base = p;
+	rt__hdr = p;
+	struct xl_cap_header *h = rt__hdr;
+	h->version = XL_CAP_VERSION;
+	h->hdr_size = XL_HDR_SIZE;
+	h->mode = rt__cfg.mode;
+	h->pid = (uint32_t)getpid();
+	h->file_size = size;
+	h->arena_off = XL_HDR_SIZE + XL_THREAD_TABLE_SIZE;
+	h->arena_cursor = h->arena_off;
+	/* The timeline may use up to 3/4 of the budget; the rest is kept for
+	 * the call trees and memory samples so they stay complete. */
+	uint64_t reserve = rt__cfg.buffer_size / 4;
+	if (reserve < (512u << 10))
+		reserve = 512u << 10;
+	h->timeline_limit = size - reserve;
+	h->buffer_size = rt__cfg.buffer_size;
+	h->memory_interval_ns = rt__cfg.interval_ns;
+	h->delay_ns = rt__cfg.delay_ns;
+	h->duration_ns = rt__cfg.duration_ns;
+	h->peak_rss_bytes = XL_UNAVAILABLE;
+	h->gc_first_collections = XL_UNAVAILABLE;
+	return 0;
+}
+
+static void calibrate_start(void)
+{
+	struct xl_cap_header *h = rt__hdr;
+	struct timespec rt;
+	clock_gettime(CLOCK_REALTIME, &rt);
+	h->start_realtime_ns = (uint64_t)rt.tv_sec * 1000000000u + (uint64_t)rt.tv_nsec;
+	h->clock = rt__use_tsc ? XL_CLOCK_TSC : XL_CLOCK_MONOTONIC;
+	h->cal0_ns = rt__mono_ns();
+	h->cal0_ticks = rt__ticks();
+	h->process_start_ticks = h->cal0_ticks;
+	/* A first calibration pair 2 ms apart, so a capture that dies before
+	 * the control thread's first refresh still converts ticks to time. */
+	uint64_t ns;
+	do
+		ns = rt__mono_ns();
+	while (ns - h->cal0_ns < 2000000u);
+	h->cal1_ticks = rt__ticks();
+	h->cal1_ns = ns;
+	h->last_ticks = h->cal1_ticks;
+}
+
+__attribute__((constructor)) static void rt_init(void)
+{
+	const char *dir = getenv(XL_ENV_DIR);
+	const char *pid = getenv(XL_ENV_PID);
+	if (!dir || !*dir || !pid || strtol(pid, NULL, 10) != (long)getpid())
+		return;
+	int saved_errno = errno;
+	read_config();
+	rt__clock_init();
+	if (map_capture(dir) != 0)
+		goto out;
+	calibrate_start();
+	if (rt__xray_available())
+		rt__hdr->flags |= XL_FLAG_XRAY_PRESENT;
+	rt__mem_init();
+	if (rt__gc_present())
+		rt__hdr->flags |= XL_FLAG_GC_PRESENT;
+	rt__thread_key_init();
+	pthread_atfork(NULL, NULL, fork_child);
+	memcpy(rt__hdr->magic, XL_CAP_MAGIC, 8);   /* the file is now readable */
+	active = 1;
+	if (rt__cfg.delay_ns == 0)
+		rt__window_open();
+	if (rt__control_start() != 0)
+		fprintf(stderr, "exaloop: warning: cannot start the capture control thread: memory samples and windows are off\n");
+out:
+	errno = saved_errno;
+}
+
+__attribute__((destructor)) static void rt_fini(void)
+{
+	if (!active)
+		return;
+	int saved_errno = errno;
+	rt__control_stop();
+	rt__finalize(XL_END_EXIT);
+	active = 0;
+	errno = saved_errno;
+}

@@ -1,0 +1,97 @@
+/*
+ * rt_internal.h - private state of the exaloop runtime (libexaloop_rt.a).
+ *
+ * The runtime is the only exaloop code inside the profiled process.  It is
+ * linked into the executable (whole-archive) and stays inert unless the CLI
+ * set the capture environment (XL_ENV_DIR and a matching XL_ENV_PID).
+ *
+ * Globals below are written once by the constructor (rt__init) before any
+ * handler can run, and read-only afterwards, except where noted.  The hot
+ * path (rt_xray.c) takes no lock, calls no malloc, stdio or syscall.
+ */
+#ifndef RT_INTERNAL_H
+#define RT_INTERNAL_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "exaloop/xl_capture.h"
+
+#if defined(__clang__)
+#define RT_NOINSTR __attribute__((xray_never_instrument))
+#else
+#define RT_NOINSTR
+#endif
+#define RT_HIDDEN __attribute__((visibility("hidden")))
+
+/* Capture file mapping: set by rt__init, never unmapped while the process
+ * lives (late handler calls must still find valid memory). */
+extern RT_HIDDEN char *rt__base;
+extern RT_HIDDEN struct xl_cap_header *rt__hdr;
+
+/* 1 while the capture window is open; the handler's first check.  Written
+ * by the control thread and the destructor; cleared in a fork child. */
+extern RT_HIDDEN _Atomic int rt__on;
+
+/* Capture settings, read from the environment once. */
+struct rt_config {
+	uint32_t mode;               /* enum xl_cap_mode */
+	uint64_t buffer_size;
+	uint64_t interval_ns;
+	uint64_t delay_ns;
+	uint64_t duration_ns;
+	int32_t *include_ids;        /* NULL: patch everything */
+	size_t include_count;
+};
+extern RT_HIDDEN struct rt_config rt__cfg;
+
+/* rt_clock.c */
+extern RT_HIDDEN int rt__use_tsc;
+RT_HIDDEN void rt__clock_init(void);
+RT_HIDDEN uint64_t rt__mono_ns(void);
+
+static inline RT_NOINSTR uint64_t rt__ticks(void)
+{
+#if defined(__x86_64__)
+	if (__builtin_expect(rt__use_tsc, 1))
+		return __builtin_ia32_rdtsc();
+#elif defined(__aarch64__)
+	if (__builtin_expect(rt__use_tsc, 1)) {
+		uint64_t v;
+		__asm__ volatile("mrs %0, cntvct_el0" : "=r"(v));
+		return v;
+	}
+#endif
+	return rt__mono_ns();
+}
+
+/* rt_arena.c: bump allocation inside the capture file.  Returns the block
+ * (header filled in) or NULL when the budget (`limit`) is spent. */
+RT_HIDDEN struct xl_cap_block *rt__alloc_block(uint32_t kind, uint32_t owner,
+					       uint64_t size, uint64_t limit);
+
+/* rt_xray.c */
+RT_HIDDEN void rt__xray_handler(int32_t func, int type);
+RT_HIDDEN void rt__threads_finalize(uint64_t now);
+RT_HIDDEN void rt__thread_key_init(void);
+
+/* rt_patch.c: XRay control through weak references (absent in memory-only
+ * builds).  Return 0 on success. */
+RT_HIDDEN int rt__xray_available(void);
+RT_HIDDEN int rt__patch(void);
+RT_HIDDEN void rt__unpatch(void);
+
+/* rt_control.c: the control thread (capture window + memory sampling). */
+RT_HIDDEN int rt__control_start(void);
+RT_HIDDEN void rt__control_stop(void);
+RT_HIDDEN void rt__window_open(void);
+RT_HIDDEN void rt__finalize(uint32_t reason);
+
+/* rt_mem.c */
+RT_HIDDEN void rt__mem_init(void);
+RT_HIDDEN void rt__mem_sample(struct xl_mem_sample *s);
+RT_HIDDEN int64_t rt__peak_rss(void);
+RT_HIDDEN int rt__gc_present(void);
+
+#endif
