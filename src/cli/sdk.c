@@ -1,9 +1,11 @@
 /*
  * sdk.c - find the profiling SDK (see sdk.h).
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 

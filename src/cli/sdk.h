@@ -12,7 +12,7 @@
 
 struct xl_sdk {
 	char dir[4096];
-	char runtime[4096];      /* libexaloop_rt.a */
+	char runtime[4096 + 32];  /* libexaloop_rt.a */
 	int registered;          /* came from the user's config */
 };
 

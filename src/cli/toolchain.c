@@ -26,7 +26,7 @@ static const struct {
 	{XL_LANG_CXX, {"clang++-14", "clang++", NULL}},
 };
 
-static int in_path(const char *name, char *out, size_t len)
+int xl_which(const char *name, char *out, size_t len)
 {
 	const char *path = getenv("PATH");
 	if (!path)
@@ -49,7 +49,7 @@ int xl_find_compiler(enum xl_lang lang, char *path, size_t len)
 		if (drivers[i].lang != lang)
 			continue;
 		for (size_t k = 0; drivers[i].drivers[k]; k++)
-			if (in_path(drivers[i].drivers[k], path, len) == 0)
+			if (xl_which(drivers[i].drivers[k], path, len) == 0)
 				return 0;
 	}
 	return -1;
@@ -91,6 +91,31 @@ static void compiler_version(const char *cc, char *out, size_t len)
 	pclose(p);
 }
 
+int xl_xray_runtime(const char *cc, char *path, size_t len)
+{
+	char cmd[PATH_MAX + 64], dir[PATH_MAX] = "";
+	snprintf(cmd, sizeof(cmd), "'%s' --print-runtime-dir 2>/dev/null", cc);
+	FILE *p = popen(cmd, "r");
+	if (!p)
+		return -1;
+	if (!fgets(dir, sizeof(dir), p))
+		dir[0] = 0;
+	pclose(p);
+	dir[strcspn(dir, "\n")] = 0;
+	const char *arch =
+#if defined(__aarch64__)
+		"aarch64";
+#else
+		"x86_64";
+#endif
+	if (!dir[0] || (size_t)snprintf(path, len, "%s/libclang_rt.xray-%s.a", dir, arch) >= len)
+		return -1;
+	if (access(path, R_OK) == 0)
+		return 0;
+	/* Older layouts put the archive in <resource-dir>/lib/linux/. */
+	return -1;
+}
+
 int xl_build_run(struct xl_build *b)
 {
 	const struct xl_build_args *a = b->args;
@@ -117,6 +142,16 @@ int xl_build_run(struct xl_build *b)
 		return XL_EXIT_BUILD;
 	}
 	compiler_version(b->compiler, b->compiler_version, sizeof(b->compiler_version));
+	if (b->mode == XL_BUILD_ALL || b->mode == XL_BUILD_XRAY) {
+		char rt[PATH_MAX];
+		if (getenv("EXALOOP_XRAY_RUNTIME") ? access(getenv("EXALOOP_XRAY_RUNTIME"), R_OK) != 0
+						   : xl_xray_runtime(b->compiler, rt, sizeof(rt)) != 0) {
+			xl_error("function tracing needs LLVM's XRay runtime, which '%s' cannot find", b->compiler);
+			xl_hint("install it (apt-get install libclang-rt-14-dev); memory capture is still available: "
+				"exaloop --profile=memory run ...");
+			return XL_EXIT_BUILD;
+		}
+	}
 
 	size_t max = a->nflags + a->nsources + 32;
 	const char **argv = calloc(max, sizeof(char *));

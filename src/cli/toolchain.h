@@ -37,6 +37,13 @@ struct xl_build {
  * "clang++" (C++).  Returns 0 and fills path, or -1. */
 int xl_find_compiler(enum xl_lang lang, char *path, size_t len);
 
+/* Path of clang's XRay runtime archive for this machine, found through the
+ * driver's runtime directory.  Returns 0 when it exists. */
+int xl_xray_runtime(const char *cc, char *path, size_t len);
+
+/* Search PATH for an executable.  Returns 0 and fills out. */
+int xl_which(const char *name, char *out, size_t len);
+
 /* Compile and link.  Returns 0, or an exit code (XL_EXIT_BUILD) after
  * printing what failed. */
 int xl_build_run(struct xl_build *b);

@@ -1,0 +1,24 @@
+/*
+ * cmd.h - subcommands.  Each lives in its own cmd_<name>.c and is one row
+ * of the table in main.c.  A command gets its own argv (argv[0] is the
+ * command name) and the global options, and returns the exit code.
+ */
+#ifndef XL_CMD_H
+#define XL_CMD_H
+
+#include <stdint.h>
+
+struct xl_ctx {
+	int profile;             /* --profile given */
+	uint32_t mode;           /* XL_MODE_* (when profile) */
+	int no_open;             /* --no-open */
+	const char *target;      /* --target NAME */
+	int argc;                /* exaloop's whole command line */
+	const char **argv;
+};
+
+int cmd_run(int argc, const char **argv, struct xl_ctx *ctx);
+int cmd_build(int argc, const char **argv, struct xl_ctx *ctx);
+int cmd_profile(int argc, const char **argv, struct xl_ctx *ctx);
+
+#endif

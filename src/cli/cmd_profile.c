@@ -1,0 +1,295 @@
+/*
+ * cmd_profile.c - `exaloop profile exec|report|export`.
+ *
+ *   profile exec ./app [args...]         capture from a program built with --profile build
+ *   profile report CAPTURE [--text|--json] [--sort K] [--top N] [--thread I]
+ *   profile export CAPTURE --format F [-o OUT] [--thread I]
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "analyze.h"
+#include "cmd.h"
+#include "emit.h"
+#include "exitcode.h"
+#include "msg.h"
+#include "report_out.h"
+#include "session.h"
+#include "symbols.h"
+
+static int load(const char *dir, struct xl_model **m)
+{
+	char err[512];
+	struct stat st;
+	if (stat(dir, &st) != 0) {
+		xl_error("cannot open capture '%s': %s", dir, strerror(errno));
+		return XL_EXIT_CAPTURE;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		xl_error("'%s' is not a capture directory (expected profiles/capture-...)", dir);
+		return XL_EXIT_CAPTURE;
+	}
+	int rc = xl_model_load(dir, m, err, sizeof(err));
+	if (rc != XL_OK) {
+		xl_error("%s", err);
+		return rc == XL_ENOMEM ? XL_EXIT_FAIL : XL_EXIT_CAPTURE;
+	}
+	return 0;
+}
+
+/* Options shared by report and export. */
+struct view_opts {
+	const char *dir;
+	const char *format;
+	const char *output;
+	struct xl_emit_opts emit;
+};
+
+static int parse_view(int argc, const char **argv, int is_export, struct view_opts *v)
+{
+	memset(v, 0, sizeof(*v));
+	xl_emit_opts_init(&v->emit);
+	v->format = is_export ? NULL : "html";
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+		if (!is_export && strcmp(a, "--text") == 0)
+			v->format = "text";
+		else if (!is_export && strcmp(a, "--json") == 0)
+			v->format = "json";
+		else if (!is_export && strcmp(a, "--html") == 0)
+			v->format = "html";
+		else if (is_export && strcmp(a, "--format") == 0 && val)
+			v->format = argv[++i];
+		else if (is_export && strncmp(a, "--format=", 9) == 0)
+			v->format = a + 9;
+		else if (strcmp(a, "-o") == 0 && val)
+			v->output = argv[++i];
+		else if (strcmp(a, "--sort") == 0 && val) {
+			if (xl_sort_parse(argv[++i], &v->emit.sort) != 0) {
+				xl_error("invalid sort key '%s' (use self, total, calls, avg or name)", argv[i]);
+				return -1;
+			}
+		} else if (strcmp(a, "--top") == 0 && val) {
+			char *end;
+			long n = strtol(argv[++i], &end, 10);
+			if (*end || n < 0) {
+				xl_error("invalid --top '%s': expected a number of rows", argv[i]);
+				return -1;
+			}
+			v->emit.top = (size_t)n;
+		} else if (strcmp(a, "--thread") == 0 && val) {
+			char *end;
+			long n = strtol(argv[++i], &end, 10);
+			if (*end || n < 0) {
+				xl_error("invalid --thread '%s': expected a thread index (see the report's thread list)",
+					 argv[i]);
+				return -1;
+			}
+			v->emit.thread = (int)n;
+		} else if (a[0] == '-' && a[1]) {
+			xl_error("unknown option '%s' for 'profile %s'%s", a, argv[0],
+				 (strcmp(a, "--sort") == 0 || strcmp(a, "--top") == 0 || strcmp(a, "--thread") == 0 ||
+				  strcmp(a, "--format") == 0 || strcmp(a, "-o") == 0) ? " (missing value)" : "");
+			return -1;
+		} else if (!v->dir)
+			v->dir = a;
+		else {
+			xl_error("unexpected argument '%s' (one capture directory at a time)", a);
+			return -1;
+		}
+	}
+	if (!v->dir) {
+		xl_error("no capture given: exaloop profile %s profiles/capture-... %s", argv[0],
+			 is_export ? "--format html|json|chrome|folded|text -o OUT" : "[--text|--json]");
+		return -1;
+	}
+	if (is_export && !v->format) {
+		xl_error("'profile export' needs --format (%s)", xl_emitter_names());
+		return -1;
+	}
+	if (!xl_emitter(v->format)) {
+		xl_error("unknown format '%s' (use %s)", v->format, xl_emitter_names());
+		return -1;
+	}
+	return 0;
+}
+
+static int check_thread(const struct xl_model *m, const struct view_opts *v)
+{
+	if (v->emit.thread >= 0 && (size_t)v->emit.thread >= m->nthreads) {
+		xl_error("no thread %d in this capture (it has %zu: 0..%zu)", v->emit.thread, m->nthreads,
+			 m->nthreads ? m->nthreads - 1 : 0);
+		return -1;
+	}
+	return 0;
+}
+
+static int profile_report(int argc, const char **argv, struct xl_ctx *ctx)
+{
+	struct view_opts v;
+	if (parse_view(argc, argv, 0, &v) != 0)
+		return XL_EXIT_USAGE;
+	struct xl_model *m;
+	int rc = load(v.dir, &m);
+	if (rc)
+		return rc;
+	if (check_thread(m, &v) != 0) {
+		xl_model_free(m);
+		return XL_EXIT_USAGE;
+	}
+	if (strcmp(v.format, "html") == 0) {
+		char path[PATH_MAX];
+		snprintf(path, sizeof(path), "%s/index.html", v.dir);
+		rc = xl_write_output(m, "html", &v.emit, v.output ? v.output : path) ? XL_EXIT_FAIL : 0;
+		if (!rc) {
+			printf("%s\n", v.output ? v.output : path);
+			xl_open_browser(v.output ? v.output : path, ctx->no_open);
+		}
+	} else {
+		rc = xl_write_output(m, v.format, &v.emit, v.output ? v.output : "-") ? XL_EXIT_FAIL : 0;
+	}
+	xl_model_free(m);
+	return rc;
+}
+
+static int profile_export(int argc, const char **argv, struct xl_ctx *ctx)
+{
+	(void)ctx;
+	struct view_opts v;
+	if (parse_view(argc, argv, 1, &v) != 0)
+		return XL_EXIT_USAGE;
+	struct xl_model *m;
+	int rc = load(v.dir, &m);
+	if (rc)
+		return rc;
+	if (check_thread(m, &v) != 0) {
+		xl_model_free(m);
+		return XL_EXIT_USAGE;
+	}
+	rc = xl_write_output(m, v.format, &v.emit, v.output ? v.output : "-") ? XL_EXIT_FAIL : 0;
+	if (!rc && v.output && strcmp(v.output, "-") != 0)
+		xl_note("wrote %s", v.output);
+	xl_model_free(m);
+	return rc;
+}
+
+/* Read OUT.profile.json; returns the build's mode or -1. */
+static int read_build_mode(const char *path, char *build_id, size_t len)
+{
+	json_error_t jerr;
+	json_t *o = json_load_file(path, 0, &jerr);
+	if (!json_is_object(o)) {
+		if (access(path, F_OK) != 0)
+			xl_error("'%s' is missing: the executable was not built with 'exaloop --profile ... build', "
+				 "or its sidecar files were not kept with it", path);
+		else
+			xl_error("'%s' is not a valid build sidecar: %s (line %d)", path, jerr.text, jerr.line);
+		json_decref(o);
+		return -1;
+	}
+	const char *mode = json_string_value(json_object_get(o, "mode"));
+	const char *id = json_string_value(json_object_get(o, "build_id"));
+	int m = -1;
+	if (mode && strcmp(mode, "all") == 0)
+		m = XL_MODE_ALL;
+	else if (mode && strcmp(mode, "memory") == 0)
+		m = XL_MODE_MEMORY;
+	else if (mode && strcmp(mode, "xray") == 0)
+		m = XL_MODE_XRAY;
+	if (m < 0 || !id)
+		xl_error("'%s' is not a valid build sidecar: %s", path, m < 0 ? "missing or unknown 'mode'" : "missing 'build_id'");
+	else
+		snprintf(build_id, len, "%s", id);
+	json_decref(o);
+	return id ? m : -1;
+}
+
+static int profile_exec(int argc, const char **argv, struct xl_ctx *ctx)
+{
+	if (argc < 2) {
+		xl_error("no program given: exaloop profile exec ./app [args...]");
+		return XL_EXIT_USAGE;
+	}
+	const char *exe = argv[1];
+	if (access(exe, F_OK) != 0) {
+		xl_error("cannot run '%s': %s", exe, strerror(errno));
+		return XL_EXIT_NOTFOUND;
+	}
+	char path[PATH_MAX], sidecar_id[XL_BUILD_ID_HEX_SIZE] = "", exe_id[XL_BUILD_ID_HEX_SIZE] = "";
+	snprintf(path, sizeof(path), "%s.profile.json", exe);
+	int built = read_build_mode(path, sidecar_id, sizeof(sidecar_id));
+	if (built < 0)
+		return XL_EXIT_USAGE;
+	if (xl_build_id(exe, exe_id, sizeof(exe_id)) <= 0 || strcmp(exe_id, sidecar_id) != 0) {
+		xl_error("'%s' does not belong to '%s' (build id %s, sidecar %s): rebuild with "
+			 "'exaloop --profile build' and keep the sidecars with the executable",
+			 path, exe, exe_id[0] ? exe_id : "none", sidecar_id);
+		return XL_EXIT_USAGE;
+	}
+	uint32_t mode = ctx->profile ? ctx->mode : (uint32_t)built;
+	if (built == XL_MODE_MEMORY && mode != XL_MODE_MEMORY) {
+		xl_error("'%s' was built with --profile=memory: it can capture memory only, not function tracing", exe);
+		xl_hint("rebuild with 'exaloop --profile build' for function tracing");
+		return XL_EXIT_USAGE;
+	}
+	struct xl_symtab tab = {0};
+	char err[512];
+	snprintf(path, sizeof(path), "%s.symbols.json", exe);
+	if (xl_symbols_load_json(path, &tab, err, sizeof(err)) != 0) {
+		xl_error("%s", err);
+		return XL_EXIT_USAGE;
+	}
+	if (strcmp(tab.build_id, exe_id) != 0) {
+		xl_error("'%s' does not belong to '%s' (different build id): keep the sidecars of the same build",
+			 path, exe);
+		xl_symtab_release(&tab);
+		return XL_EXIT_USAGE;
+	}
+	char run_exe[PATH_MAX];
+	snprintf(run_exe, sizeof(run_exe), "%s%s", strchr(exe, '/') ? "" : "./", exe);
+	struct xl_session s = {0};
+	s.exe = run_exe;
+	s.args = argv + 2;
+	s.capture = 1;
+	s.mode = mode;
+	s.buffer_size = 64u << 20;
+	s.interval_ns = 100000000u;
+	s.symtab = &tab;
+	s.program = exe;
+	s.command = ctx->argv;
+	s.compile_ns = -1;
+	s.no_open = ctx->no_open;
+	int rc = xl_session_run(&s);
+	xl_symtab_release(&tab);
+	return rc;
+}
+
+int cmd_profile(int argc, const char **argv, struct xl_ctx *ctx)
+{
+	static const struct {
+		const char *name;
+		int (*fn)(int, const char **, struct xl_ctx *);
+	} subs[] = {
+		{"exec", profile_exec},
+		{"report", profile_report},
+		{"export", profile_export},
+	};
+	if (argc < 2) {
+		xl_error("'profile' needs a subcommand: exec, report or export");
+		return XL_EXIT_USAGE;
+	}
+	for (size_t i = 0; i < sizeof(subs) / sizeof(subs[0]); i++)
+		if (strcmp(argv[1], subs[i].name) == 0)
+			return subs[i].fn(argc - 1, argv + 1, ctx);
+	xl_error("'%s' is not a profile subcommand (use exec, report or export)", argv[1]);
+	return XL_EXIT_USAGE;
+}

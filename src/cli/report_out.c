@@ -1,0 +1,104 @@
+/*
+ * report_out.c - outputs to files and the browser opener.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "msg.h"
+#include "report_out.h"
+#include "toolchain.h"
+
+int xl_write_output(const struct xl_model *m, const char *format, const struct xl_emit_opts *o,
+		    const char *path)
+{
+	xl_emit_fn fn = xl_emitter(format);
+	if (!fn) {
+		xl_error("unknown format '%s' (use %s)", format, xl_emitter_names());
+		return -1;
+	}
+	if (strcmp(path, "-") == 0) {
+		int rc = fn(m, stdout, o);
+		if (fflush(stdout) != 0 || rc != 0) {
+			xl_error("cannot write %s output to stdout: %s", format, strerror(errno));
+			return -1;
+		}
+		return 0;
+	}
+	char tmp[PATH_MAX];
+	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid()) >= sizeof(tmp)) {
+		xl_error("output path too long: '%s'", path);
+		return -1;
+	}
+	FILE *f = fopen(tmp, "we");
+	if (!f) {
+		xl_error("cannot create '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	static char buf[1 << 16];
+	setvbuf(f, buf, _IOFBF, sizeof(buf));
+	int rc = fn(m, f, o);
+	int e = errno;
+	if (fflush(f) != 0 || ferror(f))
+		rc = -1, e = errno;
+	if (fsync(fileno(f)) != 0 && errno != EINVAL && rc == 0)
+		rc = -1, e = errno;
+	if (fclose(f) != 0 && rc == 0)
+		rc = -1, e = errno;
+	if (rc != 0) {
+		unlink(tmp);
+		xl_error("cannot write '%s': %s", path, strerror(e ? e : EIO));
+		return -1;
+	}
+	if (rename(tmp, path) != 0) {
+		e = errno;
+		unlink(tmp);
+		xl_error("cannot write '%s': %s", path, strerror(e));
+		return -1;
+	}
+	return 0;
+}
+
+int xl_open_browser(const char *path, int no_open)
+{
+	if (no_open || getenv("CI"))
+		return 0;
+	if (!getenv("DISPLAY") && !getenv("WAYLAND_DISPLAY"))
+		return 0;
+	const char *opener = getenv("EXALOOP_BROWSER");
+	if (!opener || !*opener)
+		opener = "xdg-open";
+	/* Double fork: the browser is never our child, so we never wait. */
+	pid_t pid = fork();
+	if (pid < 0)
+		return 0;
+	if (pid == 0) {
+		if (fork() != 0)
+			_exit(0);
+		int fd = open("/dev/null", O_RDWR);
+		if (fd >= 0) {
+			dup2(fd, 0);
+			dup2(fd, 1);
+			dup2(fd, 2);
+		}
+		setsid();
+		execlp(opener, opener, path, (char *)NULL);
+		_exit(127);
+	}
+	int st;
+	waitpid(pid, &st, 0);
+	/* (checked after the fork so the common case costs one fork only) */
+	/* Whether the opener exists is checked here, cheaply, for the note. */
+	char found[PATH_MAX];
+	if (strchr(opener, '/') ? access(opener, X_OK) != 0 : xl_which(opener, found, sizeof(found)) != 0) {
+		xl_note("no browser opener '%s'; open the report yourself", opener);
+		return 0;
+	}
+	return 1;
+}

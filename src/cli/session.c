@@ -1,0 +1,344 @@
+/*
+ * session.c - run the program, collect the capture, write the report.
+ *
+ * Order of work, chosen so that nothing already captured can be lost:
+ * the capture directory and its symbols exist before the program starts;
+ * the runtime writes capture.xlc in place while the program runs; after
+ * the program ends (however it ends) run.json is written, the capture file
+ * is trimmed to what was used, and only then is the report rendered.  A
+ * failure to render leaves the capture intact for `exaloop profile report`.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "analyze.h"
+#include "emit.h"
+#include "exitcode.h"
+#include "msg.h"
+#include "report_out.h"
+#include "session.h"
+#include "strbuf.h"
+#include "units.h"
+
+static int64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* profiles/capture-YYYYMMDD-HHMMSS[-N] */
+static int make_capture_dir(const char *profiles, char *dir, size_t len)
+{
+	if (mkdir(profiles, 0755) != 0 && errno != EEXIST) {
+		xl_error("cannot create '%s': %s", profiles, strerror(errno));
+		return -1;
+	}
+	time_t t = time(NULL);
+	struct tm tm;
+	localtime_r(&t, &tm);
+	char stamp[32];
+	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
+	for (int n = 1; n < 1000; n++) {
+		if (n == 1)
+			snprintf(dir, len, "%s/capture-%s", profiles, stamp);
+		else
+			snprintf(dir, len, "%s/capture-%s-%d", profiles, stamp, n);
+		if (mkdir(dir, 0755) == 0)
+			return 0;
+		if (errno != EEXIST) {
+			xl_error("cannot create capture directory '%s': %s", dir, strerror(errno));
+			return -1;
+		}
+	}
+	xl_error("cannot create a capture directory in '%s': too many captures this second", profiles);
+	return -1;
+}
+
+/* Resolve include globs to XRay ids ("3,7,12"); -1 when nothing matches. */
+static int include_ids(const struct xl_session *s, struct strbuf *ids)
+{
+	size_t matched = 0;
+	for (size_t i = 0; s->symtab && i < s->symtab->count; i++) {
+		const struct xl_symbol *sym = &s->symtab->syms[i];
+		int hit = 0;
+		for (size_t k = 0; s->include[k] && !hit; k++)
+			hit = fnmatch(s->include[k], sym->name, 0) == 0 ||
+			      (sym->linkage_name && fnmatch(s->include[k], sym->linkage_name, 0) == 0);
+		if (hit) {
+			strbuf_addf(ids, "%s%d", matched ? "," : "", sym->id);
+			matched++;
+		}
+	}
+	return matched ? 0 : -1;
+}
+
+static void set_env_u64(const char *name, uint64_t v)
+{
+	char buf[32];
+	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)v);
+	setenv(name, buf, 1);
+}
+
+static const char *mode_env(uint32_t mode)
+{
+	return mode == XL_MODE_MEMORY ? "memory" : mode == XL_MODE_XRAY ? "xray" : "all";
+}
+
+static pid_t child_pid;
+
+static void forward(int sig)
+{
+	if (child_pid > 0)
+		kill(child_pid, sig);
+}
+
+/* Start the program.  In the child the capture environment names the
+ * child's own pid, so programs it starts in turn stay uncaptured. */
+static pid_t launch(const struct xl_session *s, const char *dir, const char *ids)
+{
+	pid_t pid = fork();
+	if (pid != 0)
+		return pid;
+	if (dir) {
+		setenv(XL_ENV_DIR, dir, 1);
+		set_env_u64(XL_ENV_PID, (uint64_t)getpid());
+		setenv(XL_ENV_MODE, mode_env(s->mode), 1);
+		set_env_u64(XL_ENV_BUFFER, s->buffer_size);
+		set_env_u64(XL_ENV_INTERVAL, s->interval_ns);
+		set_env_u64(XL_ENV_DELAY, s->delay_ns);
+		set_env_u64(XL_ENV_DURATION, s->duration_ns);
+		if (ids)
+			setenv(XL_ENV_INCLUDE, ids, 1);
+	}
+	size_t n = 0;
+	while (s->args && s->args[n])
+		n++;
+	char **argv = calloc(n + 2, sizeof(char *));
+	if (!argv)
+		_exit(XL_EXIT_NOEXEC);
+	argv[0] = (char *)s->exe;
+	for (size_t i = 0; i < n; i++)
+		argv[i + 1] = (char *)s->args[i];
+	execv(s->exe, argv);
+	int e = errno;
+	fprintf(stderr, "exaloop: error: cannot run '%s': %s\n", s->exe, strerror(e));
+	_exit(e == ENOENT ? XL_EXIT_NOTFOUND : XL_EXIT_NOEXEC);
+}
+
+/* Trim capture.xlc to the bytes the runtime used (it was sized for the
+ * whole buffer up front).  Returns 1 when a capture exists. */
+static int trim_capture(const char *dir)
+{
+	char path[PATH_MAX];
+	snprintf(path, sizeof(path), "%s/%s", dir, XL_CAP_FILE);
+	int fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	struct xl_cap_header h;
+	if (pread(fd, &h, sizeof(h), 0) == (ssize_t)sizeof(h) && memcmp(h.magic, XL_CAP_MAGIC, 8) == 0 &&
+	    h.arena_cursor >= h.arena_off && h.arena_cursor <= h.file_size)
+		if (ftruncate(fd, (off_t)h.arena_cursor) != 0)
+			xl_warn("cannot trim '%s': %s", path, strerror(errno));
+	close(fd);
+	return 1;
+}
+
+static json_t *strv_json(const char *const *v)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; v && v[i]; i++)
+		json_array_append_new(a, json_string(v[i]));
+	return a;
+}
+
+/* finished == 0: the program is still running (long-running targets). */
+static void write_run_json(const struct xl_session *s, const char *dir, int finished, int status,
+			   int64_t app_ns, const char *started_at, long maxrss_kb)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "schema", json_string("exaloop.run/1"));
+	json_object_set_new(o, "program", json_string(s->program));
+	char abs[PATH_MAX];
+	json_object_set_new(o, "executable", json_string(realpath(s->exe, abs) ? abs : s->exe));
+	json_object_set_new(o, "command", strv_json(s->command));
+	json_object_set_new(o, "args", strv_json(s->args));
+	if (!finished) {
+		json_object_set_new(o, "exit_status", json_null());
+		json_object_set_new(o, "signal", json_null());
+		json_object_set_new(o, "running", json_true());
+	} else if (WIFEXITED(status)) {
+		json_object_set_new(o, "exit_status", json_integer(WEXITSTATUS(status)));
+		json_object_set_new(o, "signal", json_null());
+	} else {
+		json_object_set_new(o, "exit_status", json_null());
+		json_object_set_new(o, "signal", json_integer(WTERMSIG(status)));
+	}
+	json_object_set_new(o, "compile_time_ns", s->compile_ns >= 0 ? json_integer(s->compile_ns) : json_null());
+	json_object_set_new(o, "app_time_ns", json_integer(app_ns));
+	json_object_set_new(o, "started_at", json_string(started_at));
+	json_object_set_new(o, "include", strv_json(s->include));
+	json_object_set_new(o, "peak_rss_rusage", json_integer((json_int_t)maxrss_kb * 1024));
+	char path[PATH_MAX];
+	snprintf(path, sizeof(path), "%s/run.json", dir);
+	if (json_dump_file(o, path, JSON_INDENT(2)) != 0)
+		xl_warn("cannot write '%s': %s", path, strerror(errno));
+	json_decref(o);
+}
+
+/* Render the report of a capture directory and print where it is. */
+static int render(const char *dir, int no_open)
+{
+	struct xl_model *m;
+	char err[512];
+	int rc = xl_model_load(dir, &m, err, sizeof(err));
+	if (rc != XL_OK) {
+		xl_error("%s", err);
+		return -1;
+	}
+	char path[PATH_MAX];
+	snprintf(path, sizeof(path), "%s/index.html", dir);
+	struct xl_emit_opts o;
+	xl_emit_opts_init(&o);
+	rc = xl_write_output(m, "html", &o, path);
+	if (rc == 0) {
+		for (size_t i = 0; i < m->nwarnings; i++)
+			if (strcmp(m->warnings[i].kind, "overhead") != 0)
+				xl_warn("%s", m->warnings[i].message);
+		xl_note("report: %s", path);
+		xl_note("reports contain source paths and function names; review them before sharing outside your team");
+		xl_open_browser(path, no_open);
+	}
+	xl_model_free(m);
+	return rc;
+}
+
+static int exit_code(int status)
+{
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+int xl_session_run(const struct xl_session *s)
+{
+	char dir[PATH_MAX] = "";
+	struct strbuf ids;
+	strbuf_init(&ids);
+	if (s->capture) {
+		if (s->include && s->include[0] && include_ids(s, &ids) != 0) {
+			xl_error("no function matches the include pattern%s:", s->include[1] ? "s" : "");
+			for (size_t k = 0; s->include[k]; k++)
+				fprintf(stderr, "  %s\n", s->include[k]);
+			xl_hint("patterns are shell globs matched against function names, e.g. '*process_batch*'");
+			strbuf_release(&ids);
+			return XL_EXIT_USAGE;
+		}
+		if (make_capture_dir(s->profiles_dir ? s->profiles_dir : "profiles", dir, sizeof(dir)) != 0) {
+			strbuf_release(&ids);
+			return XL_EXIT_FAIL;
+		}
+		if (s->symtab) {
+			char path[PATH_MAX + 16], err[512];
+			snprintf(path, sizeof(path), "%s/symbols.json", dir);
+			if (xl_symbols_write_json(s->symtab, path, err, sizeof(err)) != 0)
+				xl_warn("%s", err);
+		}
+	}
+
+	time_t wall = time(NULL);
+	struct tm tm;
+	gmtime_r(&wall, &tm);
+	char started_at[32];
+	strftime(started_at, sizeof(started_at), "%Y-%m-%dT%H:%M:%SZ", &tm);
+
+	/* Like system(3): a terminal's ^C reaches the program (same process
+	 * group); exaloop ignores it so it can still write the report.  A
+	 * SIGTERM/SIGHUP sent to exaloop alone is passed on. */
+	struct sigaction ign = {0}, fwd = {0}, old_int, old_quit, old_term, old_hup;
+	ign.sa_handler = SIG_IGN;
+	fwd.sa_handler = forward;
+	sigaction(SIGINT, &ign, &old_int);
+	sigaction(SIGQUIT, &ign, &old_quit);
+	sigaction(SIGTERM, &fwd, &old_term);
+	sigaction(SIGHUP, &fwd, &old_hup);
+
+	fflush(NULL);
+	int64_t t0 = now_ns();
+	child_pid = launch(s, s->capture ? dir : NULL, ids.len ? ids.buf : NULL);
+	strbuf_release(&ids);
+	if (child_pid < 0) {
+		xl_error("cannot start '%s': %s", s->exe, strerror(errno));
+		return XL_EXIT_NOEXEC;
+	}
+	int status = 0, reported = 0;
+	struct rusage ru;
+	memset(&ru, 0, sizeof(ru));
+	for (;;) {
+		pid_t r = wait4(child_pid, &status, s->long_running && !reported ? WNOHANG : 0, &ru);
+		if (r == child_pid)
+			break;
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			xl_error("lost track of the program: %s", strerror(errno));
+			return XL_EXIT_FAIL;
+		}
+		/* Long-running program: report as soon as the window closes. */
+		char path[PATH_MAX + 16];
+		snprintf(path, sizeof(path), "%s/%s", dir, XL_CAP_FILE);
+		int fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd >= 0) {
+			struct xl_cap_header h;
+			if (pread(fd, &h, sizeof(h), 0) == (ssize_t)sizeof(h) &&
+			    memcmp(h.magic, XL_CAP_MAGIC, 8) == 0 && h.state == XL_STATE_FINALIZED) {
+				xl_note("capture window closed; the program keeps running");
+				write_run_json(s, dir, 0, 0, now_ns() - t0, started_at, 0);
+				render(dir, s->no_open);
+				reported = 1;
+			}
+			close(fd);
+		}
+		if (!reported) {
+			struct timespec ts = {0, 50 * 1000 * 1000};
+			nanosleep(&ts, NULL);
+		}
+	}
+	int64_t app_ns = now_ns() - t0;
+	child_pid = 0;
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGQUIT, &old_quit, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	sigaction(SIGHUP, &old_hup, NULL);
+
+	char took[32];
+	xl_fmt_duration(app_ns, took, sizeof(took));
+	if (WIFSIGNALED(status))
+		xl_note("application ran %s and was killed by signal %d (%s)", took, WTERMSIG(status),
+			strsignal(WTERMSIG(status)));
+	else if (s->capture || s->compile_ns >= 0)
+		xl_note("application ran %s, exit status %d", took, WEXITSTATUS(status));
+	if (!s->capture)
+		return exit_code(status);
+
+	if (!trim_capture(dir)) {
+		xl_error("the program wrote no capture in '%s'", dir);
+		xl_hint("was it built with 'exaloop --profile ... build'? did it start at all?");
+		return exit_code(status);
+	}
+	write_run_json(s, dir, 1, status, app_ns, started_at, ru.ru_maxrss);
+	render(dir, s->no_open);
+	return exit_code(status);
+}
