@@ -181,7 +181,7 @@ show_events() {
 }
 
 run_one() { # name args flags mode
-    local name=$1 args=$2 flags=$3 mode=$4 bin dir opts status log pid b
+    local name=$1 args=$2 flags=$3 mode=$4 bin dir opts status log pid
     bin=$(build "$name" "$mode") || { echo "*** build failed: $name ($mode)"; return 1; }
     dir=$(mktemp -d "$tmp/run.XXXXXX")
     opts="func_duration_threshold_us=0 max_stack_depth=200000"
