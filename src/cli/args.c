@@ -41,6 +41,72 @@ static int is_global(const char *a)
 	return 0;
 }
 
+/* One build option at argv[*i] (advancing *i past its value). */
+static int parse_option(int argc, const char **argv, int *ip, int allow_output, const char *cmd,
+			struct xl_build_args *out, char *err, size_t errlen)
+{
+	int i = *ip;
+	const char *a = argv[i];
+	if (is_global(a)) {
+		size_t n = strcspn(a, "=");
+		snprintf(err, errlen, "'%.*s' must come before '%s': exaloop %s %s ...", (int)n, a, cmd, a, cmd);
+		return -1;
+	}
+	if (strcmp(a, "-release") == 0) {
+		out->release = 1;
+		return 0;
+	}
+	if (strcmp(a, "-debug") == 0) {
+		out->release = 0;
+		return 0;
+	}
+	if (strncmp(a, "-o", 2) == 0) {
+		if (!allow_output) {
+			snprintf(err, errlen, "'-o' is an option of 'build'; 'run' builds into a temporary directory");
+			return -1;
+		}
+		if (a[2]) {
+			out->output = a + 2;
+			return 0;
+		}
+		if (i + 1 >= argc) {
+			snprintf(err, errlen, "'-o' needs a file name");
+			return -1;
+		}
+		out->output = argv[++i];
+		*ip = i;
+		return 0;
+	}
+	for (size_t k = 0; k < sizeof(with_value) / sizeof(with_value[0]); k++) {
+		if (strcmp(a, with_value[k]) != 0)
+			continue;
+		if (i + 1 >= argc) {
+			snprintf(err, errlen, "'%s' needs a value", a);
+			return -1;
+		}
+		out->flags[out->nflags++] = a;
+		out->flags[out->nflags++] = argv[++i];
+		*ip = i;
+		return 0;
+	}
+	int ok = 0;
+	for (size_t k = 0; k < sizeof(exact) / sizeof(exact[0]) && !ok; k++)
+		ok = strcmp(a, exact[k]) == 0;
+	for (size_t k = 0; k < sizeof(passthrough) / sizeof(passthrough[0]) && !ok; k++)
+		ok = strncmp(a, passthrough[k], strlen(passthrough[k])) == 0;
+	if (!ok) {
+		snprintf(err, errlen,
+			 "unknown build option '%s' (build options are -release, -debug, -o, -I, -D, -U, -l, -L, "
+			 "-O..., -g..., -std=..., -W..., -f..., -m..., -pthread; program arguments go after the source)",
+			 a);
+		return -1;
+	}
+	if (strcmp(a, "-shared") == 0)
+		out->shared = 1;
+	out->flags[out->nflags++] = a;
+	return 0;
+}
+
 int xl_split_build_args(int argc, const char **argv, int allow_output, struct xl_build_args *out,
 			char *err, size_t errlen)
 {
@@ -53,91 +119,41 @@ int xl_split_build_args(int argc, const char **argv, int allow_output, struct xl
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
+	/* `run`: options, then sources, then program arguments.  `build` has no
+	 * program arguments, so options and sources may come in any order
+	 * (`build -release app.c -o app`). */
 	int i = 1;
 	for (; i < argc; i++) {
 		const char *a = argv[i];
-		if (a[0] != '-' || a[1] == 0)
-			break;
+		int is_opt = a[0] == '-' && a[1] != 0;
 		if (strcmp(a, "--") == 0) {
+			if (allow_output) {
+				snprintf(err, errlen, "'--': 'build' takes no program arguments");
+				return -1;
+			}
 			i++;
 			break;
 		}
-		if (is_global(a)) {
-			size_t n = strcspn(a, "=");
-			snprintf(err, errlen, "'%.*s' must come before '%s': exaloop %s %s ...", (int)n, a, cmd, a,
-				 cmd);
-			return -1;
-		}
-		if (strcmp(a, "-release") == 0) {
-			out->release = 1;
-			continue;
-		}
-		if (strcmp(a, "-debug") == 0) {
-			out->release = 0;
-			continue;
-		}
-		int takes = 0;
-		for (size_t k = 0; k < sizeof(with_value) / sizeof(with_value[0]); k++)
-			if (strcmp(a, with_value[k]) == 0)
-				takes = 1;
-		if (strcmp(a, "-o") == 0 || strncmp(a, "-o", 2) == 0) {
-			if (!allow_output) {
-				snprintf(err, errlen, "'-o' is an option of 'build'; 'run' builds into a temporary directory");
-				return -1;
-			}
-			if (a[2]) {
-				out->output = a + 2;
+		if (!is_opt) {
+			if (xl_source_lang(a) != XL_LANG_NONE) {
+				out->sources[out->nsources++] = a;
 				continue;
 			}
-			if (i + 1 >= argc) {
-				snprintf(err, errlen, "'-o' needs a file name");
-				return -1;
-			}
-			out->output = argv[++i];
-			continue;
-		}
-		if (takes) {
-			if (i + 1 >= argc) {
-				snprintf(err, errlen, "'%s' needs a value", a);
-				return -1;
-			}
-			out->flags[out->nflags++] = a;
-			out->flags[out->nflags++] = argv[++i];
-			continue;
-		}
-		int ok = 0;
-		for (size_t k = 0; k < sizeof(exact) / sizeof(exact[0]) && !ok; k++)
-			ok = strcmp(a, exact[k]) == 0;
-		for (size_t k = 0; k < sizeof(passthrough) / sizeof(passthrough[0]) && !ok; k++)
-			ok = strncmp(a, passthrough[k], strlen(passthrough[k])) == 0;
-		if (!ok) {
-			snprintf(err, errlen,
-				 "unknown build option '%s' (build options are -release, -debug, -o, -I, -D, -U, -l, -L, "
-				 "-O..., -g..., -std=..., -W..., -f..., -m..., -pthread; program arguments go after the source)",
-				 a);
+			if (out->nsources && !allow_output)
+				break;   /* the program's first argument */
+			if (out->nsources)
+				snprintf(err, errlen, "'%s' is not a source file or build option ('build' takes no program arguments)", a);
+			else
+				snprintf(err, errlen, "'%s' is not a source file (expected .c, .cc, .cpp, .cxx or .codon)", a);
 			return -1;
 		}
-		if (strcmp(a, "-shared") == 0)
-			out->shared = 1;
-		out->flags[out->nflags++] = a;
-	}
-	for (; i < argc; i++) {
-		const char *a = argv[i];
-		if (strcmp(a, "--") == 0) {
-			i++;
-			break;
-		}
-		if (xl_source_lang(a) == XL_LANG_NONE)
-			break;
-		out->sources[out->nsources++] = a;
-		/* `run`: one source then program arguments unless more sources follow */
+		if (out->nsources && !allow_output)
+			break;   /* options after the source belong to the program */
+		if (parse_option(argc, argv, &i, allow_output, cmd, out, err, errlen) != 0)
+			return -1;
 	}
 	if (out->nsources == 0) {
-		if (i < argc)
-			snprintf(err, errlen, "'%s' is not a source file (expected .c, .cc, .cpp, .cxx or .codon)",
-				 argv[i]);
-		else
-			snprintf(err, errlen, "no source file given: exaloop %s [options] SOURCE [args...]", cmd);
+		snprintf(err, errlen, "no source file given: exaloop %s [options] SOURCE [args...]", cmd);
 		return -1;
 	}
 	for (; i < argc; i++)

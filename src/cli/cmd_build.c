@@ -71,11 +71,6 @@ int cmd_build(int argc, const char **argv, struct xl_ctx *ctx)
 		xl_build_args_release(&a);
 		return XL_EXIT_USAGE;
 	}
-	if (a.nprog) {
-		xl_error("'%s' is not a build option or source; 'build' takes no program arguments", a.prog_args[0]);
-		xl_build_args_release(&a);
-		return XL_EXIT_USAGE;
-	}
 	if (ctx->profile && a.shared) {
 		xl_error("'-shared' cannot be profiled: profiling applies to standalone applications");
 		xl_build_args_release(&a);

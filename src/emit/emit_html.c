@@ -11,6 +11,8 @@
 
 #include "emit_internal.h"
 
+#define XL_HTML_TIMELINE_CALLS 20000
+
 static const char *const MARK_CSS = "/*@XL_CSS@*/";
 static const char *const MARK_JS = "/*@XL_JS@*/";
 static const char *const MARK_DATA = "@XL_DATA@";
@@ -40,6 +42,11 @@ int xl_emit_html(const struct xl_model *m, FILE *f, const struct xl_emit_opts *o
 		} else {
 			struct xl_emit_opts jo = *o;
 			jo.timeline = 1;
+			/* The report's flame chart is an overview; the complete
+			 * timeline is the Chrome export's job.  This keeps the
+			 * report small (docs/report.md). */
+			if (!jo.timeline_max)
+				jo.timeline_max = XL_HTML_TIMELINE_CALLS;
 			struct jsonw w;
 			jw_init(&w, f, 1);
 			xl_json_document(m, &w, &jo);

@@ -1,0 +1,128 @@
+/* XRay function-id symbolization.
+ *
+ * `exaloop build` reads the freshly linked executable with xl_symbols_read()
+ * and writes APP.symbols.json beside it with xl_symbols_write_json(); the
+ * reporting side loads that sidecar with xl_symbols_load_json() and maps the
+ * XRay function ids found in a capture back to names and source locations.
+ *
+ * Function ids are the ids the XRay runtime (compiler-rt 14) hands to its
+ * handlers: the sleds of the `xray_instr_map` section are walked in section
+ * order and a new id (1, 2, ...) starts whenever a sled's function address
+ * differs from the previous sled's.  This is what __xray_patch() writes into
+ * the sleds and what `llvm-xray extract` prints.
+ *
+ * Addresses are file-relative virtual addresses (the st_value space of the
+ * ELF symbol table); for a PIE add the load bias to get a run-time address.
+ *
+ * Sidecar format (schema "exaloop.symbols/1"; fields are only added within a
+ * version, a removal or change of meaning bumps it):
+ *
+ *   {"schema": "exaloop.symbols/1",
+ *    "build_id": "3f1c...",          lowercase hex of NT_GNU_BUILD_ID, "" if none
+ *    "executable": "/abs/app",       string or null
+ *    "xray": {"sleds": 24, "sled_version": 2, "fn_idx": 0},   optional, informational
+ *    "functions": [
+ *     {"id": 1, "addr": "0x1d40", "name": "ns::Klass::method(int)",
+ *      "linkage_name": "_ZN2ns5Klass6methodEi", "file": "/src/k.cpp", "line": 12},
+ *     ...]}
+ *
+ * Rules enforced by the loader: `schema`, `build_id`, `functions` are
+ * required; every function has `id` (integer), `addr` (string "0x" + 1..16 hex
+ * digits) and `name` (non-empty string); `linkage_name` and `file` are a string
+ * or null/absent; `line` is an integer 0..INT_MAX (absent means 0).  The ids of
+ * N functions are exactly 1..N, each once, in any order.  Unknown members are
+ * ignored.  Strings are UTF-8; the writer replaces bytes that are not valid
+ * UTF-8 (possible in ELF symbol names) with '?'.
+ *
+ * All functions return 0 (XL_SYM_OK) on success or a negative enum
+ * xl_sym_status, and then leave a one-line message in err (if err != NULL).
+ * They never print and never exit.  Not async-signal-safe; thread-safe as
+ * long as different threads use different xl_symtab objects.
+ */
+#ifndef EXALOOP_CLI_SYMBOLS_H
+#define EXALOOP_CLI_SYMBOLS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define XL_SYMBOLS_SCHEMA "exaloop.symbols/1"
+
+/* Longest build id kept (bytes); a longer note is treated as absent. */
+#define XL_BUILD_ID_MAX_BYTES 64
+#define XL_BUILD_ID_HEX_SIZE (2 * XL_BUILD_ID_MAX_BYTES + 1)
+
+enum xl_sym_status {
+	XL_SYM_OK = 0,
+	XL_SYM_EIO = -1,      /* cannot open/read/write a file */
+	XL_SYM_EFORMAT = -2,  /* not an ELF executable, malformed section, bad JSON */
+	XL_SYM_ENOMEM = -3,
+	XL_SYM_EINVAL = -4,   /* bad argument (NULL pointer, buffer too small) */
+};
+
+struct xl_symbol {
+	int32_t id;          /* XRay function id: 1..count */
+	uint64_t addr;       /* function entry, file-relative virtual address */
+	char *name;          /* display name, demangled for C++; never NULL
+	                      * ("0x<addr>" when no symbol or DWARF name exists) */
+	char *linkage_name;  /* name as linked (mangled for C++); NULL if unknown */
+	char *file;          /* declaring source file (absolute when the compiler
+	                      * recorded a comp_dir); NULL without debug info */
+	int line;            /* declaration line; 0 if unknown */
+};
+
+struct xl_symtab {
+	struct xl_symbol *syms;   /* syms[i].id == i + 1; NULL when count == 0 */
+	size_t count;
+	char build_id[XL_BUILD_ID_HEX_SIZE];  /* lowercase hex, "" if none */
+	char *executable;         /* path of the executable (realpath when
+	                           * known), or NULL */
+
+	/* Informational (sidecar "xray" member). */
+	uint64_t sleds;           /* entries of xray_instr_map */
+	int sled_version;         /* highest sled version seen; 0 if no sleds */
+	uint64_t fn_idx;          /* entries of xray_fn_idx; 0 when absent */
+
+	/* Non-fatal findings of xl_symbols_read(), "" if none: e.g. no DWARF, or
+	 * an xray_fn_idx that disagrees with the sled walk (the runtime then
+	 * reports __xray_max_function_id()/__xray_function_address() from the
+	 * index while handlers still see walk ids). */
+	char warning[256];
+};
+
+/* Read an ELF executable (ET_EXEC or ET_DYN).  With no xray_instr_map the
+ * result has count == 0 (memory-only build) but still the build id.
+ * Missing DWARF leaves file == NULL, line == 0 and says so in warning.
+ * On failure *out is left empty (safe to release). */
+int xl_symbols_read(const char *exe_path, struct xl_symtab *out, char *err,
+		    size_t errlen);
+
+/* Write the sidecar atomically (temporary file + rename). */
+int xl_symbols_write_json(const struct xl_symtab *tab, const char *path,
+			  char *err, size_t errlen);
+
+/* Load and validate a sidecar.  On failure *out is left empty. */
+int xl_symbols_load_json(const char *path, struct xl_symtab *out, char *err,
+			 size_t errlen);
+
+/* The function with that id, or NULL.  O(1). */
+const struct xl_symbol *xl_symtab_find(const struct xl_symtab *tab,
+				       int32_t id);
+
+/* Free everything *tab owns and reset it to empty.  NULL is fine. */
+void xl_symtab_release(struct xl_symtab *tab);
+
+/* The GNU build id of an ELF file as lowercase hex into hex[len]
+ * (len >= 2 * bytes + 1; XL_BUILD_ID_HEX_SIZE always suffices).
+ * Returns the number of id bytes (> 0), 0 when the file has no build id
+ * (hex = ""), or a negative enum xl_sym_status (hex = "" when len > 0). */
+int xl_build_id(const char *exe_path, char *hex, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,151 @@
+"""Helpers for exaloop's end-to-end tests (Python 3 standard library only).
+
+Each test file is one CTest test (e2e.<file name>).  Tests run the real
+build/bin/exaloop on the programs in tests/progs/, whose call counts are
+known exactly (tests/progs/README.md), and read captures back through
+`exaloop profile report --json`.
+"""
+import glob
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+EXALOOP = os.environ.get("EXALOOP", "")
+SRC = os.environ.get("XL_SOURCE_DIR", os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..")))
+PROGS = os.path.join(SRC, "tests", "progs")
+
+failures = []
+
+
+def check(cond, what):
+    """Record a failed expectation without stopping the test."""
+    if cond:
+        print("ok   " + what)
+    else:
+        print("FAIL " + what)
+        failures.append(what)
+
+
+def eq(actual, expected, what):
+    check(actual == expected, "%s: %r == %r" % (what, actual, expected))
+
+
+def done():
+    if failures:
+        print("%d check(s) failed" % len(failures))
+        sys.exit(1)
+    print("all checks passed")
+    sys.exit(0)
+
+
+class Workdir:
+    """A private working directory (captures land in its profiles/)."""
+
+    def __init__(self):
+        self.path = tempfile.mkdtemp(prefix="xl-e2e-")
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        if not failures:
+            shutil.rmtree(self.path, ignore_errors=True)
+        else:
+            print("kept work directory: " + self.path)
+
+    def run(self, args, timeout=300, env=None, stdin=None):
+        """Run exaloop; returns CompletedProcess with text stdout/stderr."""
+        e = dict(os.environ)
+        e["CI"] = "1"
+        if env:
+            e.update(env)
+        p = subprocess.run([EXALOOP] + args, cwd=self.path, env=e, timeout=timeout,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                           stdin=stdin if stdin is not None else subprocess.DEVNULL)
+        sys.stdout.write("$ exaloop %s\n-> %d\n%s" % (" ".join(args), p.returncode, p.stderr))
+        return p
+
+    def captures(self):
+        return sorted(glob.glob(os.path.join(self.path, "profiles", "capture-*")))
+
+    def latest(self):
+        c = self.captures()
+        return c[-1] if c else None
+
+    def summary(self, capture=None):
+        capture = capture or self.latest()
+        p = subprocess.run([EXALOOP, "profile", "report", capture, "--json"], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True, timeout=300)
+        if p.returncode != 0:
+            raise RuntimeError("profile report --json failed: " + p.stderr)
+        return Summary(json.loads(p.stdout))
+
+
+def prog(name):
+    return os.path.join(PROGS, name)
+
+
+class Summary:
+    """The JSON summary with helpers to read call paths."""
+
+    def __init__(self, doc):
+        self.doc = doc
+        self.funcs = doc["functions"]
+        self.tree = doc["tree"]
+
+    def func(self, name):
+        for f in self.funcs:
+            if f["name"] == name:
+                return f
+        return None
+
+    def calls(self, name):
+        f = self.func(name)
+        return f["calls"] if f else 0
+
+    def paths(self, thread=None):
+        """{('main','fib'): calls} summed over threads (or for one thread)."""
+        t = self.tree
+        names = [f["name"] for f in self.funcs]
+        out = {}
+        cache = {}
+        for i in range(len(t["parent"])):
+            if t["parent"][i] < 0:
+                cache[i] = ()
+                continue
+            if thread is not None and t["thread"][i] != thread:
+                continue
+            path = cache[t["parent"][i]] + (names[t["func"][i]],)
+            cache[i] = path
+            out[path] = out.get(path, 0) + t["calls"][i]
+        return out
+
+    def warning(self, kind):
+        for w in self.doc["warnings"]:
+            if w["kind"] == kind:
+                return w
+        return None
+
+
+def xray_basic_counts(exe, args=()):
+    """Call counts of exe per function from LLVM XRay's own basic mode."""
+    d = tempfile.mkdtemp(prefix="xl-xray-")
+    try:
+        env = dict(os.environ)
+        env["XRAY_OPTIONS"] = "patch_premain=true xray_mode=xray-basic verbosity=0 xray_logfile_base=%s/xray-log." % d
+        env["XRAY_BASIC_OPTIONS"] = "func_duration_threshold_us=0"
+        subprocess.run([exe] + list(args), env=env, stdout=subprocess.DEVNULL, check=True, timeout=300)
+        logs = glob.glob(os.path.join(d, "xray-log.*"))
+        out = subprocess.run(["llvm-xray", "account", "-instr_map=" + exe, "-format=csv", "-sort=count",
+                              logs[0]], stdout=subprocess.PIPE, text=True, check=True).stdout
+        counts = {}
+        for line in out.splitlines()[1:]:
+            cols = line.split(",")
+            # funcid,count,min,median,90%ile,99%ile,max,sum,function
+            counts[cols[-1].strip('"')] = int(cols[1])
+        return counts
+    finally:
+        shutil.rmtree(d, ignore_errors=True)

@@ -1,0 +1,206 @@
+/*
+ * Unit tests: call-tree building from synthetic XRay event streams.
+ *
+ * Drives the real runtime handler (src/rt) with hand-written entry/exit/tail
+ * sequences, one scenario per thread, then reads the capture back with the
+ * real analyzer.  The runtime starts from its constructor, so the test
+ * re-executes itself once with the capture environment set.
+ */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "analyze.h"
+#include "rt_internal.h"
+
+enum { E = 0, X = 1, T = 2 };
+enum { MAIN = 1, FIB = 2, MID = 3, LEAF = 4, TOP = 5 };
+
+struct ev {
+	int32_t id;
+	int type;
+};
+
+struct scenario {
+	const char *name;
+	const struct ev *evs;
+	size_t n;
+	const char *tree;      /* expected tree, see render() */
+};
+
+#define SC(nm, tr, ...) {nm, (const struct ev[]){__VA_ARGS__}, \
+	sizeof((const struct ev[]){__VA_ARGS__}) / sizeof(struct ev), tr}
+
+static const struct scenario scenarios[] = {
+	SC("recursion", "1x1(2x1(2x1(2x1)))",
+	   {MAIN, E}, {FIB, E}, {FIB, E}, {FIB, E}, {FIB, X}, {FIB, X}, {FIB, X}, {MAIN, X}),
+	SC("repeat", "1x1(2x5)",
+	   {MAIN, E}, {FIB, E}, {FIB, X}, {FIB, E}, {FIB, X}, {FIB, E}, {FIB, X}, {FIB, E}, {FIB, X},
+	   {FIB, E}, {FIB, X}, {MAIN, X}),
+	/* mid ends in `jmp leaf`: XRay reports mid TAIL before leaf's entry,
+	 * and leaf's exit returns straight to top. */
+	SC("tail", "5x1(3x1,4x1)",
+	   {TOP, E}, {MID, E}, {MID, T}, {LEAF, E}, {LEAF, X}, {TOP, X}),
+	SC("two-parents", "1x1(3x1(4x2),5x1(4x3))",
+	   {MAIN, E}, {MID, E}, {LEAF, E}, {LEAF, X}, {LEAF, E}, {LEAF, X}, {MID, X},
+	   {TOP, E}, {LEAF, E}, {LEAF, X}, {LEAF, E}, {LEAF, X}, {LEAF, E}, {LEAF, X}, {TOP, X}, {MAIN, X}),
+	SC("unmatched-exit", "1x1",
+	   {FIB, X}, {MAIN, E}, {LEAF, X}, {MAIN, X}),
+	SC("unwind", "1x1(2x1(3x1))",
+	   {MAIN, E}, {FIB, E}, {MID, E}, {MAIN, X}),
+	SC("open-at-end", "1x1(2x1)",
+	   {MAIN, E}, {FIB, E}),
+	SC("mutual", "1x1(2x1(3x1(2x1(3x1))))",
+	   {MAIN, E}, {FIB, E}, {MID, E}, {FIB, E}, {MID, E}, {MID, X}, {FIB, X}, {MID, X}, {FIB, X}, {MAIN, X}),
+};
+#define NSC (sizeof(scenarios) / sizeof(scenarios[0]))
+
+static char capture_dir[256];
+static struct xl_model *model;
+
+static void *play(void *arg)
+{
+	const struct scenario *s = arg;
+	for (size_t i = 0; i < s->n; i++)
+		rt__xray_handler(s->evs[i].id, s->evs[i].type);
+	return NULL;
+}
+
+/* "id x calls (children...)" in creation order */
+static void render(const struct xl_model *m, int32_t node, char *buf, size_t len, size_t *at)
+{
+	for (int32_t c = m->nodes[node].first_child; c != XL_NONE; c = m->nodes[c].next_sibling) {
+		if (c != m->nodes[node].first_child)
+			*at += (size_t)snprintf(buf + *at, len - *at, ",");
+		*at += (size_t)snprintf(buf + *at, len - *at, "%dx%llu", m->funcs[m->nodes[c].func].xray_id,
+					(unsigned long long)m->nodes[c].calls);
+		if (m->nodes[c].first_child != XL_NONE) {
+			*at += (size_t)snprintf(buf + *at, len - *at, "(");
+			render(m, c, buf, len, at);
+			*at += (size_t)snprintf(buf + *at, len - *at, ")");
+		}
+	}
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	/* Run every scenario on its own thread, one after the other, so that
+	 * thread slot k holds scenario k. */
+	atomic_store(&rt__on, 1);
+	for (size_t i = 0; i < NSC; i++) {
+		pthread_t t;
+		pthread_create(&t, NULL, play, (void *)&scenarios[i]);
+		pthread_join(t, NULL);
+	}
+	rt__finalize(XL_END_EXIT);
+	char err[512];
+	int rc = xl_model_load(capture_dir, &model, err, sizeof(err));
+	if (rc != XL_OK)
+		fprintf(stderr, "load: %s\n", err);
+	return rc;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	xl_model_free(model);
+	char cmd[300];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", capture_dir);
+	return system(cmd);
+}
+
+static void trees(void **state)
+{
+	(void)state;
+	assert_int_equal(model->nthreads, NSC);
+	for (size_t i = 0; i < NSC; i++) {
+		char buf[256] = "";
+		size_t at = 0;
+		render(model, model->threads[i].root, buf, sizeof(buf), &at);
+		print_message("%-15s %s\n", scenarios[i].name, buf);
+		assert_string_equal(buf, scenarios[i].tree);
+	}
+}
+
+static void repairs_and_open_frames(void **state)
+{
+	(void)state;
+	assert_int_equal(model->threads[4].repaired_exits, 2);  /* unmatched-exit */
+	assert_int_equal(model->threads[5].unwound_frames, 2);  /* unwind: mid and fib closed by main's exit */
+	assert_int_equal(model->threads[6].open_frames, 2);     /* open-at-end */
+	assert_int_equal(model->threads[0].open_frames, 0);
+	assert_true(model->finalized);
+	int repaired = 0;
+	for (size_t i = 0; i < model->nwarnings; i++)
+		repaired |= strcmp(model->warnings[i].kind, "repaired_exits") == 0;
+	assert_true(repaired);
+}
+
+static void times_add_up(void **state)
+{
+	(void)state;
+	for (size_t t = 0; t < model->nthreads; t++) {
+		int64_t self_sum = 0;
+		for (size_t i = 0; i < model->nnodes; i++) {
+			const struct xl_tnode *n = &model->nodes[i];
+			if (n->thread != t)
+				continue;
+			assert_true(n->self_ns >= 0);
+			assert_true(n->self_ns <= n->total_ns);
+			self_sum += n->self_ns;
+		}
+		assert_int_equal(self_sum, model->nodes[model->threads[t].root].total_ns);
+	}
+}
+
+static void recursion_counted_once(void **state)
+{
+	(void)state;
+	/* In the recursion scenario fib's total is its outermost frame only:
+	 * equal to the total of the first fib node, not the sum of three. */
+	struct xl_func *f = malloc(model->nfuncs * sizeof(*f));
+	xl_funcs_for_thread(model, 0, f);
+	int32_t fib = xl_func_index(model, FIB);
+	assert_true(fib >= 0);
+	assert_int_equal(f[fib].calls, 3);
+	int32_t root = model->threads[0].root;
+	int32_t outer = model->nodes[model->nodes[root].first_child].first_child;
+	assert_int_equal(f[fib].total_ns, model->nodes[outer].total_ns);
+	free(f);
+}
+
+int main(int argc, char **argv)
+{
+	(void)argc;
+	if (!getenv(XL_ENV_DIR)) {
+		snprintf(capture_dir, sizeof(capture_dir), "/tmp/xl-calltree-XXXXXX");
+		if (!mkdtemp(capture_dir))
+			return 1;
+		char pid[32];
+		snprintf(pid, sizeof(pid), "%d", (int)getpid());
+		setenv(XL_ENV_DIR, capture_dir, 1);
+		setenv(XL_ENV_PID, pid, 1);
+		setenv(XL_ENV_MODE, "xray", 1);
+		execv("/proc/self/exe", argv);
+		perror("execv");
+		return 1;
+	}
+	snprintf(capture_dir, sizeof(capture_dir), "%s", getenv(XL_ENV_DIR));
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(trees),
+		cmocka_unit_test(repairs_and_open_frames),
+		cmocka_unit_test(times_add_up),
+		cmocka_unit_test(recursion_counted_once),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
