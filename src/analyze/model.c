@@ -75,6 +75,11 @@ static void load_run(struct xl_model *m, const char *dir)
 	r->signal = (int)json_i64_or(o, "signal", 0);
 	r->compile_time_ns = json_i64_or(o, "compile_time_ns", -1);
 	r->app_time_ns = json_i64_or(o, "app_time_ns", -1);
+	/* The kernel's peak RSS of the child (wait4), for captures whose
+	 * runtime could not read VmHWM at the end (crash, kill). */
+	int64_t ru_peak = json_i64_or(o, "peak_rss_rusage", 0);
+	if ((m->peak_rss == XL_UNAVAILABLE || m->peak_rss <= 0) && ru_peak > 0)
+		m->peak_rss = ru_peak;
 	json_t *ov = json_object_get(o, "overhead_ns_per_call");
 	if (json_is_number(ov))
 		r->overhead_ns_per_call = json_number_value(ov);
