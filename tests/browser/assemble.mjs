@@ -1,0 +1,73 @@
+#!/usr/bin/env node
+// Build a self-contained report the way the C emitter does: substitute the three markers of
+// src/report/report.html with report.css, report.js and the escaped JSON document.
+//
+//   node assemble.mjs fixture.json out.html
+//
+// The substitution is done in ONE pass over the template (the inserted texts are never scanned
+// again), so a function name that happens to contain a marker cannot be expanded.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+export const REPORT_DIR = resolve(here, '../../src/report');
+export const MARKERS = { css: '/*@XL_CSS@*/', js: '/*@XL_JS@*/', data: '@XL_DATA@' };
+
+/* JSON text that cannot close its <script> element nor be cut by a line separator. */
+export function escapeJson(jsonText) {
+  return jsonText
+    .replace(/</g, '\\u003c')
+    .replace(/>/g, '\\u003e')
+    .replace(/&/g, '\\u0026')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
+}
+
+export function loadSources(dir = REPORT_DIR) {
+  return {
+    html: readFileSync(join(dir, 'report.html'), 'utf8'),
+    css: readFileSync(join(dir, 'report.css'), 'utf8'),
+    js: readFileSync(join(dir, 'report.js'), 'utf8'),
+  };
+}
+
+/* Checks the emitter relies on; throws with a clear message. */
+export function checkSources({ html, css, js }) {
+  for (const [name, m] of Object.entries(MARKERS)) {
+    const n = html.split(m).length - 1;
+    if (n !== 1) throw new Error(`report.html must contain ${m} exactly once (found ${n})`);
+    if (css.includes(m) || js.includes(m)) throw new Error(`marker ${m} (${name}) must not appear in report.css / report.js`);
+  }
+  if (/<\/script/i.test(js) || /<!--/.test(js) || /<script/i.test(js)) throw new Error('report.js must not contain "</script", "<script" or "<!--"');
+  if (/<\/style/i.test(css)) throw new Error('report.css must not contain "</style"');
+  if (/[\u2028\u2029]/.test(js)) throw new Error('report.js must not contain raw U+2028/U+2029');
+}
+
+export function assemble(jsonText, sources = loadSources()) {
+  checkSources(sources);
+  JSON.parse(jsonText); // must be valid JSON
+  const data = escapeJson(jsonText);
+  const { html } = sources;
+  const found = [];
+  for (const [key, m] of Object.entries(MARKERS)) found.push({ key, m, at: html.indexOf(m) });
+  found.sort((a, b) => a.at - b.at);
+  let out = '', pos = 0;
+  for (const f of found) {
+    out += html.slice(pos, f.at);
+    out += f.key === 'css' ? sources.css : f.key === 'js' ? sources.js : data;
+    pos = f.at + f.m.length;
+  }
+  return out + html.slice(pos);
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const [inPath, outPath] = process.argv.slice(2);
+  if (!inPath || !outPath) {
+    console.error('usage: node assemble.mjs fixture.json out.html');
+    process.exit(2);
+  }
+  const html = assemble(readFileSync(inPath, 'utf8'));
+  writeFileSync(outPath, html);
+  console.log(`${outPath}: ${html.length} bytes`);
+}

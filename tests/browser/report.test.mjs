@@ -1,0 +1,585 @@
+#!/usr/bin/env node
+// Browser tests of the exaloop HTML report, driven by playwright-core and the system Chromium.
+//
+//   node report.test.mjs                       all fixtures (assembled from fixtures/*.json)
+//   node report.test.mjs --only small,hostile  some fixtures
+//   node report.test.mjs path/to/index.html    generic checks on real reports
+//
+// Options: --out DIR (assembled reports + screenshots; default ./artifacts), --chromium PATH
+// (default $CHROMIUM or /usr/bin/chromium), --list.  Exit status: 0 all passed, 1 a check failed,
+// 77 skipped (playwright-core or Chromium missing), 2 usage error.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { assemble } from './assemble.mjs';
+import { FIXTURES, EVIL, large } from './fixtures/make-fixtures.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const argv = process.argv.slice(2);
+const opt = { only: null, out: join(here, 'artifacts'), chromium: process.env.CHROMIUM || '/usr/bin/chromium', reports: [], list: false };
+for (let i = 0; i < argv.length; i++) {
+  const a = argv[i];
+  if (a === '--only') opt.only = argv[++i].split(',').filter(Boolean);
+  else if (a === '--out') opt.out = resolve(argv[++i]);
+  else if (a === '--chromium') opt.chromium = argv[++i];
+  else if (a === '--list') opt.list = true;
+  else if (a.startsWith('--')) { console.error('unknown option ' + a); process.exit(2); }
+  else opt.reports.push(resolve(a));
+}
+const ALL = [...Object.keys(FIXTURES), 'large', 'dark'];
+if (opt.list) { console.log(ALL.join('\n')); process.exit(0); }
+
+let chromium;
+try {
+  ({ chromium } = await import('playwright-core'));
+} catch (e) {
+  console.log('SKIP: playwright-core is not installed (run `npm ci` in tests/browser)');
+  process.exit(77);
+}
+if (!existsSync(opt.chromium)) {
+  console.log(`SKIP: Chromium not found at ${opt.chromium} (set CHROMIUM=/path/to/chromium)`);
+  process.exit(77);
+}
+mkdirSync(opt.out, { recursive: true });
+
+/* ------------------------------------------------------------------ harness */
+
+let passed = 0, failed = 0;
+function check(name, ok, detail) {
+  console.log(`${ok ? 'ok  ' : 'FAIL'} ${name}${detail !== undefined && detail !== '' ? ' \u2014 ' + detail : ''}`);
+  if (ok) passed++; else failed++;
+  return ok;
+}
+const near = (a, b, tol) => Math.abs(a - b) <= tol;
+const settle = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+
+const browser = await chromium.launch({
+  executablePath: opt.chromium,
+  headless: true,
+  args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic'],
+});
+
+/* Open one report; record console errors, page errors, requests, dialogs, CSP violations and
+ * elements that should never be created. */
+async function open(htmlPath, { dark = false, width = 1400, height = 900 } = {}) {
+  const context = await browser.newContext({ viewport: { width, height }, acceptDownloads: true, colorScheme: dark ? 'dark' : 'light', deviceScaleFactor: 1 });
+  const page = await context.newPage();
+  const url = pathToFileURL(htmlPath).href;
+  const log = { console: [], errors: [], requests: [], dialogs: [] };
+  page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') log.console.push(m.type() + ': ' + m.text()); });
+  page.on('pageerror', (e) => log.errors.push(e.message));
+  page.on('request', (r) => { const u = r.url(); if (u.split('#')[0] !== url) log.requests.push(u); });
+  page.on('dialog', (d) => { log.dialogs.push(d.type() + ': ' + d.message()); d.dismiss().catch(() => {}); });
+  await page.addInitScript(() => {
+    // Any element of these kinds, even if removed again, would mean markup was injected.
+    const BAD = 'img,iframe,object,embed,svg,math,base,form,video,audio,source,frame,frameset,template';
+    window.__probe = { csp: [], created: [] };
+    document.addEventListener('securitypolicyviolation', (e) => window.__probe.csp.push(e.violatedDirective + ' ' + e.blockedURI));
+    new MutationObserver((muts) => {
+      for (const m of muts) for (const n of m.addedNodes) {
+        if (n.nodeType !== 1) continue;
+        for (const b of n.matches(BAD) ? [n] : n.querySelectorAll(BAD)) window.__probe.created.push(b.tagName);
+      }
+    }).observe(document, { childList: true, subtree: true });
+  });
+  const t0 = Date.now();
+  await page.goto(url);
+  await page.waitForFunction(() => window.__xl && window.__xl.ready, null, { timeout: 30000 });
+  const loadMs = Date.now() - t0;
+  return { context, page, log, url, loadMs };
+}
+
+async function common(name, r, { expectFrames = true } = {}) {
+  const { page, log } = r;
+  await settle(page);
+  const err = await page.evaluate(() => window.__xl.error);
+  check(`${name}: report started without error`, !err, err || '');
+  const probe = await page.evaluate(() => window.__probe);
+  const counts = await page.evaluate(() => Object.fromEntries(['script', 'style', 'link', 'meta', 'img', 'iframe', 'object', 'embed', 'svg', 'base', 'form']
+    .map((t) => [t, document.getElementsByTagName(t).length])));
+  check(`${name}: DOM has only the template's script/style/link/meta elements`,
+    counts.script === 2 && counts.style === 1 && counts.link === 1 && counts.meta === 5 && counts.img + counts.iframe + counts.object + counts.embed + counts.svg + counts.base + counts.form === 0, JSON.stringify(counts));
+  check(`${name}: no <img>, <svg>, <iframe>, <form>... element was ever inserted`, probe.created.length === 0, probe.created.join(',') || 'none');
+  check(`${name}: no CSP violations`, probe.csp.length === 0, probe.csp.join('; '));
+  if (expectFrames) {
+    const frames = await page.evaluate(() => window.__xl.frames());
+    check(`${name}: flame graph drew frames`, frames.length > 0, frames.length + ' frames');
+  }
+  return { finish: async () => {
+    check(`${name}: no console errors or warnings`, log.console.length === 0, log.console.slice(0, 5).join(' | '));
+    check(`${name}: no page errors`, log.errors.length === 0, log.errors.slice(0, 5).join(' | '));
+    check(`${name}: no network requests`, log.requests.length === 0, log.requests.slice(0, 5).join(' | '));
+    check(`${name}: no dialogs`, log.dialogs.length === 0, log.dialogs.join(' | '));
+    await page.mouse.move(0, 0);
+    for (const [sel, suffix] of [['#xl-flame', '-flame'], ['#xl-memory', '-memory']]) {
+      const loc = page.locator(sel);
+      if (await loc.count()) await loc.screenshot({ path: join(opt.out, name + suffix + '.png') });
+    }
+    await page.evaluate(() => window.scrollTo(0, 0));
+    const shot = join(opt.out, name + '.png');
+    await page.screenshot({ path: shot, fullPage: true });
+    console.log(`     screenshots ${shot} (+ -flame, -memory)`);
+    await r.context.close();
+  } };
+}
+
+async function frames(page) { return page.evaluate(() => window.__xl.frames()); }
+async function state(page) { return page.evaluate(() => window.__xl.state()); }
+async function frameByName(page, name, pred = () => true) {
+  const fs = (await frames(page)).filter((f) => f.name === name && pred(f));
+  fs.sort((a, b) => b.w - a.w);
+  return fs[0] || null;
+}
+async function clickFrame(page, f) {
+  await page.mouse.click(f.x + Math.min(f.w / 2, 40), f.y + f.h / 2);
+  await settle(page);
+}
+async function scrollTo(page, sel) {
+  await page.$eval(sel, (e) => e.scrollIntoView({ block: e.getBoundingClientRect().height > innerHeight * 0.7 ? 'start' : 'center' }));
+  await settle(page);
+}
+
+async function tableRows(page) {
+  return page.$$eval('#fn-body tr[data-f]', (rows) => rows.map((r) => Array.from(r.cells).map((c) => c.dataset.v)));
+}
+
+/* Sort by every column, both directions, and read the rows back. */
+async function checkSorting(name, page) {
+  const keys = await page.$$eval('#fn-table th', (ths) => ths.map((t) => t.dataset.key));
+  for (let ci = 0; ci < keys.length; ci++) {
+    const key = keys[ci];
+    for (let pass = 0; pass < 2; pass++) {
+      await page.click(`#fn-table th[data-key="${key}"]`);
+      const dir = await page.$eval(`#fn-table th[data-key="${key}"]`, (t) => t.getAttribute('aria-sort'));
+      const vals = (await tableRows(page)).map((r) => r[ci]);
+      const num = key !== 'name';
+      let ok = dir === 'ascending' || dir === 'descending';
+      for (let i = 1; ok && i < vals.length; i++) {
+        const a = num ? +vals[i - 1] : vals[i - 1], b = num ? +vals[i] : vals[i];
+        if (dir === 'ascending' ? a > b : a < b) ok = false;
+      }
+      check(`${name}: table sorted by ${key} ${dir}`, ok && vals.length > 1, vals.slice(0, 4).map((v) => (num ? v : JSON.stringify(v))).join(', ') + (vals.length > 4 ? ', \u2026' : ''));
+    }
+  }
+}
+
+async function downloadCsv(page) {
+  const [dl] = await Promise.all([page.waitForEvent('download'), page.click('#mem-csv')]);
+  const p = await dl.path();
+  return { name: dl.suggestedFilename(), text: readFileSync(p, 'utf8') };
+}
+
+function fixtureFile(name) {
+  const src = join(here, 'fixtures', name + '.json');
+  const json = existsSync(src) ? readFileSync(src, 'utf8') : JSON.stringify(FIXTURES[name]());
+  const out = join(opt.out, name + '.html');
+  writeFileSync(out, assemble(json));
+  return { out, doc: JSON.parse(json) };
+}
+
+/* ------------------------------------------------------------------ per-fixture tests */
+
+const TESTS = {
+  async small() {
+    const { out, doc } = fixtureFile('small');
+    const r = await open(out);
+    const { page } = r;
+    const c = await common('small', r);
+    check('small: header shows the program', (await page.textContent('#xl-program')) === 'examples/app/app.c');
+    check('small: command line is shell-quoted', (await page.textContent('#xl-command')).includes("'out file.csv'"));
+    check('small: exit status shown', (await page.textContent('#xl-status')) === 'exit status 0');
+
+    await scrollTo(page, '#fg-canvas');
+    let fs = await frames(page);
+    const names = new Set(fs.map((f) => f.name));
+    const want = ['all threads', 'main', 'parse_input', 'compute', 'fib', 'write_output', 'checksum'];
+    check('small: flame graph draws the known frames', want.every((n) => names.has(n)), [...names].join(', '));
+    const root = fs.find((f) => f.depth === 0);
+    const comp = await frameByName(page, 'compute');
+    check('small: frame width is proportional to total time', comp && near(comp.w / root.w, 0.6, 0.01), comp && (comp.w / root.w).toFixed(3));
+
+    // click to focus, Back restores
+    await clickFrame(page, comp);
+    let st = await state(page);
+    check('small: clicking a frame focuses it', st.focus.at(-1) === 'compute', st.focus.join(' > '));
+    check('small: focus is kept in the URL fragment', /focus=/.test(st.focusHash), st.focusHash);
+    const comp2 = await frameByName(page, 'compute');
+    check('small: focused frame spans the full width', comp2 && near(comp2.w, root.w, 2), comp2 && comp2.w.toFixed(1));
+    check('small: breadcrumbs show the path', (await page.textContent('#fg-crumbs')).includes('compute'));
+    check('small: clicking a frame selects its table row', (await page.getAttribute('#fn-body tr.selected', 'data-f')) === '2');
+    const fib = await frameByName(page, 'fib', (f) => f.depth === 3);
+    await clickFrame(page, fib);
+    st = await state(page);
+    check('small: focusing deeper', st.focus.at(-1) === 'fib' && st.focus.length === 4, st.focus.join(' > '));
+    await page.goBack(); await settle(page);
+    st = await state(page);
+    check('small: Back restores the previous focus', st.focus.at(-1) === 'compute', st.focus.join(' > '));
+    await page.goBack(); await settle(page);
+    st = await state(page);
+    check('small: Back again returns to the root', st.focus.length === 1, st.focus.join(' > '));
+    const comp3 = await frameByName(page, 'compute');
+    check('small: root view drawn again after Back', comp3 && near(comp3.w / root.w, 0.6, 0.01));
+
+    // search
+    await page.fill('#fg-search', 'fib');
+    await settle(page);
+    st = await state(page);
+    check('small: search finds fib and reports its share (50%)', st.matchedFrames === 3 && near(st.matchedShare, 0.5, 1e-9), `${st.matchedFrames} frames, share ${st.matchedShare}`);
+    const matchText = await page.textContent('#fg-match');
+    check('small: search share is displayed', matchText.includes('50.0%'), matchText);
+    fs = await frames(page);
+    check('small: matched frames are flagged', fs.filter((f) => f.matched).length === 3 && fs.filter((f) => f.matched).every((f) => f.name === 'fib'));
+    await page.fill('#fg-search', '/^(parse|write)_/');
+    await settle(page);
+    st = await state(page);
+    check('small: regular-expression search', near(st.matchedShare, 0.35, 1e-9), String(st.matchedShare));
+    await page.fill('#fg-search', '');
+
+    // table
+    await scrollTo(page, '#fn-table');
+    await checkSorting('small', page);
+    await page.click('#fn-body tr[data-f="5"] td:nth-child(2)');
+    st = await state(page);
+    check('small: selecting a row selects the function', st.selectedFunc === 5 && st.selectedName === 'checksum');
+    await scrollTo(page, '#fg-canvas');
+    fs = await frames(page);
+    check('small: selected function is highlighted in the flame graph', fs.some((f) => f.selected && f.name === 'checksum') && fs.filter((f) => f.selected).every((f) => f.name === 'checksum'));
+    await page.fill('#fn-filter', 'fi');
+    const filtered = (await tableRows(page)).map((r) => r[0]);
+    check('small: table filter by name', filtered.length === 1 && filtered[0] === 'fib', filtered.join(','));
+    await page.fill('#fn-filter', '');
+
+    // copy
+    await page.evaluate(() => document.activeElement && document.activeElement.blur());
+    await scrollTo(page, '#fg-canvas');
+    const comp4 = await frameByName(page, 'compute');
+    await page.mouse.move(comp4.x + 10, comp4.y + 5);
+    await page.keyboard.press('c');
+    check('small: "c" copies the hovered function name', (await page.evaluate(() => window.__xl.lastCopied)) === 'compute');
+    const tip = await page.textContent('#xl-tip');
+    check('small: tooltip shows location, calls, self and total', tip.includes('examples/app/app.c:50') && tip.includes('Calls') && tip.includes('600 ms') && tip.includes('60.0%'), tip.slice(0, 160));
+    await page.mouse.move(5, 5);
+
+    // invert + merge recursion
+    await page.check('#fg-invert'); await settle(page);
+    st = await state(page);
+    fs = await frames(page);
+    const ifib = fs.find((f) => f.depth === 1 && f.name === 'fib');
+    check('small: invert shows leaf functions at the top with self time', st.inverted && ifib && ifib.total_ns === 500e6 && /inv=1/.test(st.focusHash), ifib && String(ifib.total_ns));
+    const icallers = fs.filter((f) => f.depth === 2 && f.node && fs.find((p) => p.node === ifib.node) && f.x >= ifib.x - 0.5 && f.x + f.w <= ifib.x + ifib.w + 0.5).map((f) => f.name).sort();
+    check('small: inverted fib has callers fib and compute', icallers.join(',') === 'compute,fib', icallers.join(','));
+    await page.uncheck('#fg-invert');
+    await page.check('#fg-rec'); await settle(page);
+    fs = await frames(page);
+    const rfib = fs.filter((f) => f.name === 'fib');
+    check('small: merge recursion folds fib into one frame', rfib.length === 1 && rfib[0].total_ns === 500e6 && rfib[0].self_ns === 500e6, rfib.map((f) => f.total_ns).join(','));
+    await page.goBack(); await settle(page);
+    st = await state(page);
+    check('small: Back undoes the recursion toggle', !st.mergeRecursion && !st.inverted);
+
+    // keyboard: help, invert
+    await page.keyboard.press('?');
+    check('small: ? opens the shortcut help', await page.isVisible('#xl-help'));
+    await page.keyboard.press('Escape');
+    check('small: Escape closes the help', !(await page.isVisible('#xl-help')));
+    await page.keyboard.press('i'); await settle(page);
+    check('small: "i" toggles invert', (await state(page)).inverted);
+    await page.keyboard.press('i'); await settle(page);
+
+    // memory + timeline
+    await scrollTo(page, '#mem-canvas');
+    const mem = await page.evaluate(() => window.__xl.memory());
+    const rss = mem.series.find((s) => s.key === 'rss');
+    check('small: RSS series drawn', rss.available && rss.points === 101, JSON.stringify(rss));
+    const gcs = mem.series.filter((s) => s.key !== 'rss');
+    check('small: GC series marked unavailable, not drawn', gcs.every((s) => !s.available && s.points === 0 && /Boehm/.test(s.reason)));
+    check('small: peak RSS annotated', mem.peak && mem.peak.osPeak === 40 * 1048576, JSON.stringify(mem.peak));
+    const tl = await page.evaluate(() => window.__xl.timeline());
+    check('small: timeline drawn', tl && tl.threads.length === 1 && tl.threads[0].drawn > 0, tl && JSON.stringify(tl.threads));
+    const csv = await downloadCsv(page);
+    const lines = csv.text.trim().split('\n');
+    check('small: CSV download of the samples', csv.name === 'memory-samples.csv' && lines.length === 102 && lines[0].startsWith('t_ns,t_s,rss_bytes') && lines[1].split(',').length === 8, `${lines.length} lines; ${lines[1]}`);
+    await c.finish();
+  },
+
+  async multithread() {
+    const { out } = fixtureFile('multithread');
+    const r = await open(out);
+    const { page } = r;
+    const c = await common('multithread', r);
+    await scrollTo(page, '#fg-canvas');
+    const opts = await page.$$eval('#fg-thread option', (o) => o.map((x) => x.value));
+    check('multithread: thread selector lists merged, separate and each thread', opts.join(',') === 'all,split,0,1,2', opts.join(','));
+    let fs = await frames(page);
+    const wl = fs.filter((f) => f.name === 'worker_loop');
+    const expected = (20 + 60 + 150 + 400) * 1e6 * 1.8;
+    check('multithread: threads merged by path (one worker_loop frame = both workers)', wl.length === 1 && near(wl[0].total_ns, expected, 1), wl.map((f) => f.total_ns).join(','));
+    check('multithread: merged root has main and worker_loop', fs.filter((f) => f.depth === 1).map((f) => f.name).sort().join(',') === 'main,worker_loop');
+    await page.selectOption('#fg-thread', '1'); await settle(page);
+    let st = await state(page);
+    fs = await frames(page);
+    check('multithread: selecting a thread shows only its tree', st.thread === 1 && fs[0].name.includes('worker-1') && !fs.some((f) => f.name === 'main'), fs[0].name);
+    const rows = (await tableRows(page)).map((r) => r[0]);
+    check('multithread: function table follows the thread', !rows.includes('main') && rows.includes('hash_block'), rows.join(','));
+    await page.selectOption('#fg-thread', 'split'); await settle(page);
+    fs = await frames(page);
+    check('multithread: separate mode has one frame per thread', fs.filter((f) => f.depth === 1).length === 3 && fs.filter((f) => f.depth === 1).every((f) => f.func === -1));
+    await page.goBack(); await settle(page);
+    check('multithread: Back restores the thread choice', (await state(page)).thread === 1);
+    await page.keyboard.press('t'); await settle(page);
+    check('multithread: "t" moves to the next thread', (await state(page)).thread === 2);
+    const tl = await page.evaluate(() => window.__xl.timeline());
+    check('multithread: timeline has a lane per thread', tl.threads.length === 3 && tl.threads.every((t) => t.drawn > 0));
+    await scrollTo(page, '#xl-summary');
+    check('multithread: threads table lists 3 threads', (await page.$$('.xl-threads tbody tr')).length === 3);
+    await c.finish();
+  },
+
+  async gc() {
+    const { out, doc } = fixtureFile('gc');
+    const r = await open(out);
+    const { page } = r;
+    const c = await common('gc', r);
+    await scrollTo(page, '#mem-canvas');
+    let mem = await page.evaluate(() => window.__xl.memory());
+    check('gc: all four memory series drawn', mem.series.every((s) => s.available && s.visible && s.points === 301), mem.series.map((s) => s.key + ':' + s.points).join(' '));
+    check('gc: GC collections marked', mem.gcMarks === doc.memory.gc_events.length && mem.gcMarks > 0, `${mem.gcMarks} of ${doc.memory.gc_events.length}`);
+    check('gc: peak RSS annotated', mem.peak.osPeak === 150 * 1048576 && mem.peak.value <= mem.peak.osPeak);
+    const sum = await page.$$eval('#mem-summary tbody tr', (rs) => rs.map((r) => [r.dataset.metric, r.cells[1].textContent, r.cells[2].textContent]));
+    check('gc: summary table has every metric with a value', sum.length === 7 && sum.every((r) => r[1] !== 'unavailable'), sum.map((r) => r[0] + '=' + r[1]).join(' '));
+    const alloc = sum.find((r) => r[0] === 'gc_allocated');
+    check('gc: GC allocated shows delta and rate', /during capture/.test(alloc[2]) && /\/s/.test(alloc[2]), alloc[2]);
+    const coll = sum.find((r) => r[0] === 'gc_collections');
+    check('gc: GC collections shows delta', /^\+\d+ during capture$/.test(coll[2]), coll[2]);
+    await page.uncheck('[data-series="gc_free"] input'); await settle(page);
+    mem = await page.evaluate(() => window.__xl.memory());
+    check('gc: series toggle hides GC free', mem.series.find((s) => s.key === 'gc_free').visible === false);
+    const box = await page.locator('#mem-canvas').boundingBox();
+    await page.mouse.move(box.x + box.width / 2, box.y + 100); await settle(page);
+    const tip = await page.textContent('#xl-tip');
+    check('gc: hovering the chart shows values', /RSS/.test(tip) && /GC heap/.test(tip) && /MiB/.test(tip), tip.slice(0, 120));
+    // brush zoom on the shared time axis
+    await page.mouse.move(box.x + 200, box.y + 100);
+    await page.mouse.down(); await page.mouse.move(box.x + 500, box.y + 100, { steps: 5 }); await page.mouse.up(); await settle(page);
+    let st = await state(page);
+    check('gc: dragging zooms the time axis', st.timeView && st.timeView[0] > 0 && st.timeView[1] < st.timeAxisEnd, JSON.stringify(st.timeView));
+    mem = await page.evaluate(() => window.__xl.memory());
+    check('gc: zoomed chart draws fewer samples', mem.series[0].points < 301 && mem.series[0].points > 10, String(mem.series[0].points));
+    await page.keyboard.press('z'); await settle(page);
+    check('gc: "z" resets the time zoom', (await state(page)).timeView === null);
+    const csv = await downloadCsv(page);
+    const lines = csv.text.trim().split('\n');
+    check('gc: CSV has every sample with GC columns', lines.length === 302 && lines[5].split(',').every((v) => v !== ''), lines[5]);
+    await c.finish();
+  },
+
+  async nogc() {
+    const { out } = fixtureFile('nogc');
+    const r = await open(out);
+    const { page } = r;
+    const c = await common('nogc', r);
+    await scrollTo(page, '#mem-canvas');
+    const mem = await page.evaluate(() => window.__xl.memory());
+    const gcs = mem.series.filter((s) => s.key !== 'rss');
+    check('nogc: GC series unavailable with the reason', gcs.every((s) => !s.available && s.points === 0 && s.reason === 'libgc is not linked into this program'));
+    check('nogc: missing RSS samples are gaps, not zeros', mem.series[0].points === 98, String(mem.series[0].points));
+    const leg = await page.textContent('#mem-legend');
+    check('nogc: legend says unavailable and why', /GC heap: unavailable/.test(leg) && /libgc is not linked/.test(leg), leg.slice(0, 200));
+    const sum = await page.$$eval('#mem-summary tbody tr', (rs) => rs.map((r) => [r.dataset.metric, r.cells[1].textContent, r.cells[2].textContent]));
+    const gcRows = sum.filter((r) => r[0].startsWith('gc_'));
+    check('nogc: summary shows unavailable + reason for GC metrics', gcRows.length === 5 && gcRows.every((r) => r[1] === 'unavailable' && r[2] === 'libgc is not linked into this program'));
+    check('nogc: RSS and peak RSS have values', sum.filter((r) => !r[0].startsWith('gc_')).every((r) => /iB/.test(r[1])));
+    check('nogc: no timeline section without a timeline', (await page.$('#tl-canvas')) === null);
+    await c.finish();
+  },
+
+  async warnings() {
+    const { out, doc } = fixtureFile('warnings');
+    const r = await open(out);
+    const { page } = r;
+    const c = await common('warnings', r);
+    const items = await page.$$eval('.xl-warn', (ls) => ls.map((l) => [l.dataset.kind, l.className, l.querySelector('.xl-warn-msg').textContent]));
+    check('warnings: every warning listed', items.length === doc.warnings.length && items.every((it, i) => it[2] === doc.warnings[i].message), items.map((i) => i[0]).join(','));
+    check('warnings: severities styled', items[0][1].includes('sev-error') && items[2][1].includes('sev-info'));
+    check('warnings: killed-by-signal status', (await page.textContent('#xl-status')) === 'killed by signal 11 (SIGSEGV)');
+    check('warnings: not-finalized chip', (await page.textContent('.xl-chips')).includes('not finalized'));
+    await scrollTo(page, '#mem-canvas');
+    let mem = await page.evaluate(() => window.__xl.memory());
+    const part = mem.spans.find((s) => s.kind === 'timeline_incomplete');
+    check('warnings: incomplete timeline span shaded from 0.9 s', part && part.from === 900e6, JSON.stringify(part));
+    const outside = mem.spans.filter((s) => s.kind === 'outside_window');
+    check('warnings: outside of the capture window shaded', outside.length === 2 && outside[0].to === 300e6 && outside[1].from === 2.05e9, JSON.stringify(outside));
+    const tl = await page.evaluate(() => window.__xl.timeline());
+    check('warnings: timeline shades the incomplete span too', tl.spans.some((s) => s.kind === 'timeline_incomplete' && s.from === 900e6));
+    check('warnings: timeline note says where it is incomplete', (await page.textContent('#xl-timeline-wrap')).includes('incomplete after 900 ms'));
+    await page.locator('.xl-warn[data-kind="timeline_full"]').scrollIntoViewIfNeeded();
+    await page.hover('.xl-warn[data-kind="timeline_full"]'); await settle(page);
+    let st = await state(page);
+    mem = await page.evaluate(() => window.__xl.memory());
+    check('warnings: hovering a warning highlights its span', st.highlightedWarning === 1 && mem.spans.some((s) => s.kind === 'warning:timeline_full' && s.from === 900e6), JSON.stringify(mem.spans.filter((s) => s.kind.startsWith('warning'))));
+    await page.click('.xl-warn[data-kind="window_partial"]');
+    await page.mouse.move(2, 400); await settle(page);
+    st = await state(page);
+    check('warnings: clicking a warning pins its span', st.highlightedWarning === 2, String(st.highlightedWarning));
+    check('warnings: run strip marks warned spans', (await page.$$('#xl-strip .xl-strip-warn')).length === 4);
+    await c.finish();
+  },
+
+  async 'memory-only'() {
+    const { out } = fixtureFile('memory-only');
+    const r = await open(out);
+    const { page } = r;
+    const c = await common('memory-only', r, { expectFrames: false });
+    check('memory-only: explains there is no function trace', (await page.textContent('#xl-flame')).includes('memory-only mode'));
+    check('memory-only: no function table', (await page.$('#fn-table')) === null);
+    const mem = await page.evaluate(() => window.__xl.memory());
+    check('memory-only: RSS drawn', mem.series[0].points === 151);
+    await page.keyboard.press('?');
+    check('memory-only: help still works', await page.isVisible('#xl-help'));
+    await page.keyboard.press('Escape');
+    await c.finish();
+  },
+
+  async hostile() {
+    const { out, doc } = fixtureFile('hostile');
+    const r = await open(out);
+    const { page } = r;
+    const c = await common('hostile', r);
+    check('hostile: title shows the name literally', (await page.title()).includes(EVIL));
+    check('hostile: program shown as text', (await page.textContent('#xl-program')) === EVIL + '.c');
+    check('hostile: command shown as text', (await page.textContent('#xl-command')).includes(EVIL));
+    await scrollTo(page, '#fg-canvas');
+    const fs = await frames(page);
+    check('hostile: flame graph draws the literal name', fs.some((f) => f.name === EVIL));
+    for (const f of fs.filter((f) => f.w > 4).slice(0, 20)) { await page.mouse.move(f.x + 2, f.y + 4); }
+    const evilFrame = fs.find((f) => f.name === EVIL);
+    await page.mouse.move(evilFrame.x + 3, evilFrame.y + 5);
+    check('hostile: tooltip shows the literal name', (await page.textContent('#xl-tip')).includes(EVIL));
+    await page.mouse.move(2, 2);
+    const cells = await page.$$eval('#fn-body .xl-fn-name', (n) => n.map((x) => x.textContent));
+    check('hostile: table shows every name as text', cells.includes(EVIL) && cells.some((t) => t.includes('&amp;')) && cells.some((t) => t.includes('`back${alert(2)}`')), cells.length + ' rows');
+    check('hostile: markers in names are not expanded', cells.some((t) => t === 'markers @XL_DATA@ /*@XL_JS@*/ /*@XL_CSS@*/ </style><!--'));
+    check('hostile: newlines and bidi overrides made visible', cells.some((t) => t.startsWith('line1\u240aline2')) && cells.some((t) => t.includes('\\u202e')));
+    const longCell = cells.find((t) => t.startsWith('very_long_'));
+    check('hostile: very long name shortened for display', longCell && longCell.length < 600, longCell && String(longCell.length));
+    await page.hover('#fn-body tr[data-f="0"]');
+    await page.click('#fn-body tr[data-f="0"] button[data-copy]');
+    check('hostile: copy button copies the raw name', (await page.evaluate(() => window.__xl.lastCopied)) === EVIL);
+    await page.fill('#fg-search', '<img');
+    const st = await state(page);
+    check('hostile: search matches markup-looking names', st.matchedFrames === 2 && st.matchedShare > 0, `${st.matchedFrames} call paths`);
+    const warnText = await page.textContent('#xl-warnings');
+    check('hostile: warning message shown as text', warnText.includes('warning with markup ' + EVIL + ' & <b>not bold</b>'));
+    const leg = await page.textContent('#mem-legend');
+    check('hostile: unavailable reason shown as text', leg.includes(EVIL));
+    const opts = await page.$$eval('#fg-thread option', (o) => o.map((x) => x.textContent));
+    check('hostile: thread names shown as text', opts.some((o) => o.startsWith(EVIL)) && opts.some((o) => o.startsWith('"><img')));
+    await page.selectOption('#fg-thread', '1'); await settle(page);
+    const tl = await page.evaluate(() => window.__xl.timeline());
+    check('hostile: timeline drawn', tl.threads.every((t) => t.drawn > 0));
+    await c.finish();
+  },
+
+  async large() {
+    const doc = large();
+    const json = JSON.stringify(doc);
+    writeFileSync(join(opt.out, 'large.json'), json);
+    const out = join(opt.out, 'large.html');
+    writeFileSync(out, assemble(json));
+    console.log(`     large: ${doc.tree.parent.length} tree nodes, ${doc.functions.length} functions, ${doc.timeline.threads.reduce((s, l) => s + l.start_ns.length, 0)} timeline calls, ${(json.length / 1048576).toFixed(1)} MiB JSON`);
+    const r = await open(out);
+    const { page } = r;
+    console.log(`     large: opened in ${r.loadMs} ms (navigation to ready)`);
+    const c = await common('large', r);
+    await scrollTo(page, '#fg-canvas');
+    const stats = await page.evaluate(() => window.__xl.stats());
+    console.log(`     large: view build ${stats.buildMs.toFixed(1)} ms, flame draw ${stats.flameDrawMs.toFixed(1)} ms (${stats.drawnFrames} frames), memory ${stats.memDrawMs.toFixed(1)} ms, timeline ${stats.tlDrawMs.toFixed(1)} ms`);
+    check('large: 100,000 nodes in the view', stats.viewNodes > 1000, String(stats.viewNodes));
+    const fs = await frames(page);
+    const target = fs.filter((f) => f.depth === 2).sort((a, b) => b.w - a.w)[0];
+    const t0 = Date.now();
+    await clickFrame(page, target);
+    await page.waitForFunction((n) => window.__xl.state().focus.at(-1) === n, target.name);
+    await settle(page);
+    const clickMs = Date.now() - t0;
+    console.log(`     large: click to focused redraw ${clickMs} ms`);
+    check('large: click focuses a frame', (await state(page)).focus.length === 3);
+    let t1 = Date.now();
+    await page.goBack();
+    await page.waitForFunction(() => window.__xl.state().focus.length === 1);
+    await settle(page);
+    console.log(`     large: Back to root ${Date.now() - t1} ms`);
+    t1 = Date.now();
+    await page.check('#fg-invert'); await settle(page);
+    console.log(`     large: invert ${Date.now() - t1} ms (build ${(await page.evaluate(() => window.__xl.stats().buildMs)).toFixed(1)} ms)`);
+    await page.uncheck('#fg-invert'); await settle(page);
+    t1 = Date.now();
+    await page.check('#fg-rec'); await settle(page);
+    console.log(`     large: merge recursion ${Date.now() - t1} ms`);
+    t1 = Date.now();
+    await page.fill('#fg-search', 'sort_'); await settle(page);
+    const st = await state(page);
+    console.log(`     large: search ${Date.now() - t1} ms (${st.matchedFrames} frames, ${(st.matchedShare * 100).toFixed(1)}%)`);
+    check('large: search works', st.matchedFrames > 0);
+    t1 = Date.now();
+    await page.click('#fn-table th[data-key="calls"]'); await settle(page);
+    console.log(`     large: table sort ${Date.now() - t1} ms`);
+    await scrollTo(page, '#mem-canvas');
+    const mem = await page.evaluate(() => window.__xl.memory());
+    check('large: memory drawn', mem.series[0].points === 5000);
+    await c.finish();
+  },
+
+  async dark() {
+    const { out } = fixtureFile('gc');
+    const r = await open(out, { dark: true });
+    const c = await common('dark', r);
+    const bg = await r.page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    check('dark: follows prefers-color-scheme', bg !== 'rgb(244, 245, 247)', bg);
+    await scrollTo(r.page, '#fn-table');
+    await r.page.click('#fn-body tr[data-f="3"]');
+    await c.finish();
+  },
+};
+
+/* Generic checks for reports produced by exaloop. */
+async function realReport(path) {
+  const name = basename(dirname(path)) + '-' + basename(path, '.html');
+  const r = await open(path);
+  const hasTree = await r.page.evaluate(() => !!document.getElementById('fg-canvas'));
+  const c = await common(name, r, { expectFrames: hasTree });
+  if (hasTree) {
+    await scrollTo(r.page, '#fg-canvas');
+    const fs = await frames(r.page);
+    const target = fs.filter((f) => f.depth === 1).sort((a, b) => b.w - a.w)[0];
+    if (target) {
+      await clickFrame(r.page, target);
+      const st = await state(r.page);
+      check(`${name}: clicking a frame focuses it`, st.focus.at(-1) === target.name, st.focus.join(' > '));
+      await r.page.goBack(); await settle(r.page);
+      check(`${name}: Back restores the root`, (await state(r.page)).focus.length === 1);
+    }
+  }
+  const mem = await r.page.evaluate(() => window.__xl.memory());
+  console.log('     memory series: ' + mem.series.map((s) => `${s.key}=${s.available ? s.points + ' pts' : 'unavailable (' + s.reason + ')'}`).join(', '));
+  await c.finish();
+}
+
+const started = Date.now();
+try {
+  if (opt.reports.length) {
+    for (const p of opt.reports) await realReport(p);
+  } else {
+    const names = opt.only || ALL;
+    for (const n of names) {
+      if (!TESTS[n]) { console.error('unknown fixture ' + n + ' (known: ' + ALL.join(', ') + ')'); failed++; continue; }
+      console.log(`# ${n}`);
+      try { await TESTS[n](); } catch (e) { check(`${n}: test ran to completion`, false, e.stack.split('\n').slice(0, 4).join(' | ')); }
+    }
+  }
+} finally {
+  await browser.close();
+}
+console.log(`# ${((Date.now() - started) / 1000).toFixed(1)} s`);
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);
