@@ -11,11 +11,21 @@
 struct xl_ctx {
 	int profile;             /* --profile given */
 	uint32_t mode;           /* XL_MODE_* (when profile) */
+	int mode_explicit;       /* --profile=MODE (overrides exaloop.toml) */
 	int no_open;             /* --no-open */
 	const char *target;      /* --target NAME */
 	int argc;                /* exaloop's whole command line */
 	const char **argv;
 };
+
+/* With --target: the target's command line (build options, sources,
+ * `--`, program arguments) as a NULL-terminated argv starting with cmd,
+ * and its settings.  Returns 0, or an exit code after printing why.
+ * Frees with target_argv_free(). */
+struct xl_target;
+int target_argv(const struct xl_ctx *ctx, const char *cmd, int argc, struct xl_target *t, const char ***argv_out,
+		int *argc_out);
+void target_argv_free(const char **argv);
 
 int cmd_run(int argc, const char **argv, struct xl_ctx *ctx);
 int cmd_build(int argc, const char **argv, struct xl_ctx *ctx);

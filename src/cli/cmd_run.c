@@ -1,8 +1,10 @@
 /*
- * cmd_run.c - `exaloop [--profile[=MODE]] run [build options] SOURCE... [args...]`
+ * cmd_run.c - `exaloop [--profile[=MODE]] [--target NAME] run [build options] SOURCE... [args...]`
  *
  * Builds the program into a private temporary directory, runs it with its
- * arguments (capturing under --profile), and exits with its status.
+ * arguments (capturing under --profile), and exits with its status.  With
+ * --target the sources, build options, arguments and capture settings
+ * come from exaloop.toml; flags on the command line override the file.
  */
 #define _GNU_SOURCE
 #include <limits.h>
@@ -16,31 +18,77 @@
 #include "cmd.h"
 #include "exitcode.h"
 #include "msg.h"
+#include "project.h"
 #include "sdk.h"
 #include "session.h"
 #include "symbols.h"
 #include "toolchain.h"
 #include "units.h"
 
-static enum xl_build_mode build_mode(const struct xl_ctx *ctx)
+static const char *mode_label(const struct xl_ctx *ctx, uint32_t mode)
 {
-	if (!ctx->profile)
-		return XL_BUILD_PLAIN;
-	return ctx->mode == XL_MODE_MEMORY ? XL_BUILD_MEMORY : ctx->mode == XL_MODE_XRAY ? XL_BUILD_XRAY : XL_BUILD_ALL;
+	return !ctx->profile ? "no profiling" : xl_mode_name(mode);
 }
 
-static const char *mode_label(const struct xl_ctx *ctx)
+int target_argv(const struct xl_ctx *ctx, const char *cmd, int argc, struct xl_target *t, const char ***argv_out,
+		int *argc_out)
 {
-	return !ctx->profile ? "no profiling" : xl_mode_name(ctx->mode);
-}
-
-int cmd_run(int argc, const char **argv, struct xl_ctx *ctx)
-{
-	if (ctx->target) {
-		xl_error("'--target %s': project targets from exaloop.toml are not supported by this build yet",
+	char path[PATH_MAX], err[1024];
+	if (argc > 1) {
+		xl_error("with '--target %s', sources and arguments come from exaloop.toml: remove the arguments after '%s'",
+			 ctx->target, cmd);
+		return XL_EXIT_USAGE;
+	}
+	if (xl_project_find(path, sizeof(path)) != 0) {
+		xl_error("'--target %s' needs an exaloop.toml in the current directory or a parent, and there is none",
 			 ctx->target);
 		return XL_EXIT_USAGE;
 	}
+	if (xl_project_load_target(path, ctx->target, t, err, sizeof(err)) != 0) {
+		xl_error("%s", err);
+		return XL_EXIT_USAGE;
+	}
+	size_t n = 2;
+	for (char **v = t->build_args; v && *v; v++)
+		n++;
+	for (char **v = t->sources; v && *v; v++)
+		n++;
+	for (char **v = t->args; v && *v; v++)
+		n++;
+	const char **argv = calloc(n + 2, sizeof(char *));
+	if (!argv) {
+		xl_error("out of memory");
+		return XL_EXIT_FAIL;
+	}
+	int k = 0;
+	argv[k++] = strdup(cmd);
+	for (char **v = t->build_args; v && *v; v++)
+		argv[k++] = strdup(*v);
+	for (char **v = t->sources; v && *v; v++) {
+		char *p;
+		if ((*v)[0] == '/' || asprintf(&p, "%s/%s", t->dir, *v) < 0)
+			p = strdup(*v);
+		argv[k++] = p;
+	}
+	if (t->args && t->args[0]) {
+		argv[k++] = strdup("--");
+		for (char **v = t->args; *v; v++)
+			argv[k++] = strdup(*v);
+	}
+	*argv_out = argv;
+	*argc_out = k;
+	return 0;
+}
+
+void target_argv_free(const char **argv)
+{
+	for (size_t i = 0; argv && argv[i]; i++)
+		free((char *)argv[i]);
+	free(argv);
+}
+
+static int run(int argc, const char **argv, struct xl_ctx *ctx, const struct xl_settings *set, int long_running)
+{
 	struct xl_build_args a;
 	char err[512];
 	if (xl_split_build_args(argc, argv, 0, &a, err, sizeof(err)) != 0) {
@@ -59,7 +107,6 @@ int cmd_run(int argc, const char **argv, struct xl_ctx *ctx)
 		xl_build_args_release(&a);
 		return XL_EXIT_BUILD;
 	}
-
 	char tmpdir[] = "/tmp/exaloop-run-XXXXXX";
 	if (!mkdtemp(tmpdir)) {
 		xl_error("cannot create a temporary build directory: %m");
@@ -73,7 +120,9 @@ int cmd_run(int argc, const char **argv, struct xl_ctx *ctx)
 
 	struct xl_build b = {0};
 	b.args = &a;
-	b.mode = build_mode(ctx);
+	b.mode = !ctx->profile ? XL_BUILD_PLAIN
+		 : set->mode == XL_MODE_MEMORY ? XL_BUILD_MEMORY
+		 : set->mode == XL_MODE_XRAY ? XL_BUILD_XRAY : XL_BUILD_ALL;
 	b.runtime = ctx->profile ? sdk.runtime : NULL;
 	b.output = exe;
 	b.xray_threshold = 1;
@@ -82,28 +131,53 @@ int cmd_run(int argc, const char **argv, struct xl_ctx *ctx)
 		char took[32];
 		xl_fmt_duration(b.compile_ns, took, sizeof(took));
 		xl_note("compiled %s in %s (%s build, %s)", a.sources[0], took, a.release ? "release" : "debug",
-			mode_label(ctx));
+			mode_label(ctx, set->mode));
 		struct xl_symtab tab = {0};
-		if (ctx->profile && xl_symbols_read(exe, &tab, err, sizeof(err)) != 0) {
+		if (ctx->profile && xl_symbols_read(exe, &tab, err, sizeof(err)) != 0)
 			xl_warn("cannot read function symbols of the build: %s", err);
-		}
 		struct xl_session s = {0};
 		s.exe = exe;
 		s.args = a.prog_args;
 		s.capture = ctx->profile;
-		s.mode = ctx->mode;
-		s.buffer_size = 64u << 20;
-		s.interval_ns = 100000000u;
+		s.mode = set->mode;
+		s.buffer_size = set->buffer_size;
+		s.interval_ns = set->memory_interval_ns;
+		s.delay_ns = set->delay_ns;
+		s.duration_ns = set->duration_ns;
+		s.include = (const char *const *)set->include;
 		s.symtab = ctx->profile ? &tab : NULL;
 		s.program = a.sources[0];
 		s.command = ctx->argv;
 		s.compile_ns = b.compile_ns;
 		s.no_open = ctx->no_open;
+		s.long_running = long_running;
 		rc = xl_session_run(&s);
 		xl_symtab_release(&tab);
 	}
 	unlink(exe);
 	rmdir(tmpdir);
 	xl_build_args_release(&a);
+	return rc;
+}
+
+int cmd_run(int argc, const char **argv, struct xl_ctx *ctx)
+{
+	if (!ctx->target) {
+		struct xl_settings set;
+		xl_settings_defaults(&set);
+		set.mode = ctx->mode;
+		return run(argc, argv, ctx, &set, 0);
+	}
+	struct xl_target t;
+	const char **targv = NULL;
+	int targc = 0;
+	int rc = target_argv(ctx, argv[0], argc, &t, &targv, &targc);
+	if (rc != 0)
+		return rc;
+	if (ctx->mode_explicit)
+		t.profile.mode = ctx->mode;
+	rc = run(targc, targv, ctx, &t.profile, t.long_running);
+	target_argv_free(targv);
+	xl_target_release(&t);
 	return rc;
 }

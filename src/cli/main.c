@@ -82,6 +82,7 @@ int main(int argc, char **argv_)
 			ctx.mode = XL_MODE_ALL;
 		} else if (strncmp(a, "--profile=", 10) == 0) {
 			ctx.profile = 1;
+			ctx.mode_explicit = 1;
 			if (parse_mode(a + 10, &ctx.mode) != 0) {
 				xl_error("invalid profile mode '%s' (use all, memory or xray)", a + 10);
 				return XL_EXIT_USAGE;

@@ -201,7 +201,9 @@ static void write_run_json(const struct xl_session *s, const char *dir, int fini
 }
 
 /* Render the report of a capture directory and print where it is. */
-static int render(const char *dir, int no_open)
+/* quiet: the report is being rewritten (long-running program ended after
+ * its window): say so in one line instead of repeating the warnings. */
+static int render(const char *dir, int no_open, int quiet)
 {
 	struct xl_model *m;
 	char err[512];
@@ -215,7 +217,9 @@ static int render(const char *dir, int no_open)
 	struct xl_emit_opts o;
 	xl_emit_opts_init(&o);
 	rc = xl_write_output(m, "html", &o, path);
-	if (rc == 0) {
+	if (rc == 0 && quiet) {
+		xl_note("report updated with the program's exit status: %s", path);
+	} else if (rc == 0) {
 		for (size_t i = 0; i < m->nwarnings; i++)
 			if (strcmp(m->warnings[i].kind, "overhead") != 0)
 				xl_warn("%s", m->warnings[i].message);
@@ -306,7 +310,7 @@ int xl_session_run(const struct xl_session *s)
 			    memcmp(h.magic, XL_CAP_MAGIC, 8) == 0 && h.state == XL_STATE_FINALIZED) {
 				xl_note("capture window closed; the program keeps running");
 				write_run_json(s, dir, 0, 0, now_ns() - t0, started_at, 0);
-				render(dir, s->no_open);
+				render(dir, s->no_open, 0);
 				reported = 1;
 			}
 			close(fd);
@@ -339,6 +343,6 @@ int xl_session_run(const struct xl_session *s)
 		return exit_code(status);
 	}
 	write_run_json(s, dir, 1, status, app_ns, started_at, ru.ru_maxrss);
-	render(dir, s->no_open);
+	render(dir, s->no_open || reported, reported);
 	return exit_code(status);
 }

@@ -1,0 +1,293 @@
+/*
+ * project.c - read project targets from exaloop.toml (see project.h).
+ */
+#define _GNU_SOURCE
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "analyze.h"
+#include "project.h"
+#include "toml.h"
+#include "units.h"
+
+void xl_settings_defaults(struct xl_settings *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->mode = XL_MODE_ALL;
+	s->buffer_size = 64u << 20;
+	s->memory_interval_ns = 100000000u;
+}
+
+static void free_strv(char **v)
+{
+	for (size_t i = 0; v && v[i]; i++)
+		free(v[i]);
+	free(v);
+}
+
+void xl_settings_release(struct xl_settings *s)
+{
+	free_strv(s->include);
+	s->include = NULL;
+}
+
+void xl_target_release(struct xl_target *t)
+{
+	free(t->name);
+	free(t->kind);
+	free(t->dir);
+	free_strv(t->sources);
+	free_strv(t->build_args);
+	free_strv(t->args);
+	xl_settings_release(&t->profile);
+	memset(t, 0, sizeof(*t));
+}
+
+int xl_project_find(char *path, size_t len)
+{
+	char dir[PATH_MAX];
+	if (!getcwd(dir, sizeof(dir)))
+		return -1;
+	for (;;) {
+		if ((size_t)snprintf(path, len, "%s/exaloop.toml", strcmp(dir, "/") ? dir : "") < len &&
+		    access(path, F_OK) == 0)
+			return 0;
+		char *slash = strrchr(dir, '/');
+		if (!slash || slash == dir) {
+			if (strcmp(dir, "/") == 0)
+				return -1;
+			strcpy(dir, "/");
+			continue;
+		}
+		*slash = 0;
+	}
+}
+
+/* Parser state for one file: its name (for messages) and the error. */
+struct ctx {
+	const char *file;
+	struct xl_toml_error err;
+};
+
+static int fail(struct ctx *c, const struct xl_toml_value *v, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int fail(struct ctx *c, const struct xl_toml_value *v, const char *fmt, ...)
+{
+	char msg[XL_TOML_MESSAGE_MAX];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	xl_toml_error_set(&c->err, c->file, xl_toml_pos_of(v), "%s", msg);
+	return -1;
+}
+
+/* Reject keys of `table` not in `valid`, naming the valid ones. */
+static int check_keys(struct ctx *c, const struct xl_toml_value *table, const char *where, const char *const *valid)
+{
+	struct xl_toml_entry e;
+	for (size_t i = 0; xl_toml_table_entry(table, i, &e); i++) {
+		int ok = 0;
+		for (size_t k = 0; valid[k] && !ok; k++)
+			ok = strlen(valid[k]) == e.key_len && memcmp(valid[k], e.key, e.key_len) == 0;
+		if (ok)
+			continue;
+		char list[256] = "";
+		for (size_t k = 0; valid[k]; k++) {
+			strncat(list, k ? ", " : "", sizeof(list) - strlen(list) - 1);
+			strncat(list, valid[k], sizeof(list) - strlen(list) - 1);
+		}
+		xl_toml_error_set(&c->err, c->file, e.key_pos, "unknown key '%s' in %s (valid keys: %s)", e.key,
+				  where, list);
+		return -1;
+	}
+	return 0;
+}
+
+static int get_string(struct ctx *c, const struct xl_toml_value *v, const char *key, char **out)
+{
+	const char *s;
+	size_t n;
+	if (!xl_toml_as_string(v, &s, &n))
+		return fail(c, v, "expected a string for '%s', found %s", key,
+			    xl_toml_type_name(xl_toml_type_of(v)));
+	if (strlen(s) != n)
+		return fail(c, v, "'%s' must not contain NUL characters", key);
+	*out = strdup(s);
+	return *out ? 0 : -1;
+}
+
+/* A string or an array of strings (allow_single) into a NULL-terminated list. */
+static int get_strings(struct ctx *c, const struct xl_toml_value *v, const char *key, int allow_single, char ***out)
+{
+	if (allow_single && xl_toml_type_of(v) == XL_TOML_STRING) {
+		*out = calloc(2, sizeof(char *));
+		return *out ? get_string(c, v, key, &(*out)[0]) : -1;
+	}
+	if (xl_toml_type_of(v) != XL_TOML_ARRAY)
+		return fail(c, v, "expected %s for '%s', found %s",
+			    allow_single ? "a string or a list of strings" : "a list of strings", key,
+			    xl_toml_type_name(xl_toml_type_of(v)));
+	size_t n = xl_toml_array_len(v);
+	char **list = calloc(n + 1, sizeof(char *));
+	if (!list)
+		return -1;
+	*out = list;
+	for (size_t i = 0; i < n; i++) {
+		const struct xl_toml_value *item = xl_toml_array_at(v, i);
+		if (xl_toml_type_of(item) != XL_TOML_STRING)
+			return fail(c, item, "expected only strings in '%s', found %s", key,
+				    xl_toml_type_name(xl_toml_type_of(item)));
+		if (get_string(c, item, key, &list[i]) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+typedef int (*unit_parser)(const char *, uint64_t *, char *, size_t);
+
+static int get_unit(struct ctx *c, const struct xl_toml_value *v, const char *key, unit_parser parse, uint64_t *out)
+{
+	const char *s;
+	if (!xl_toml_as_string(v, &s, NULL))
+		return fail(c, v, "expected a string with a unit for '%s' (e.g. \"10s\" or \"64MiB\"), found %s", key,
+			    xl_toml_type_name(xl_toml_type_of(v)));
+	char msg[256];
+	if (parse(s, out, msg, sizeof(msg)) != 0)
+		return fail(c, v, "%s for '%s'", msg, key);
+	return 0;
+}
+
+static int load_profile(struct ctx *c, const struct xl_toml_value *p, struct xl_settings *s)
+{
+	static const char *const valid[] = {"mode", "delay", "duration", "memory_interval", "buffer_size",
+					    "include", NULL};
+	if (xl_toml_type_of(p) != XL_TOML_TABLE)
+		return fail(c, p, "expected a table for 'profile', found %s", xl_toml_type_name(xl_toml_type_of(p)));
+	if (check_keys(c, p, "[targets.*.profile]", valid) != 0)
+		return -1;
+	const struct xl_toml_value *v;
+	if ((v = xl_toml_table_get(p, "mode"))) {
+		char *mode;
+		if (get_string(c, v, "mode", &mode) != 0)
+			return -1;
+		s->mode_set = 1;
+		if (strcmp(mode, "all") == 0)
+			s->mode = XL_MODE_ALL;
+		else if (strcmp(mode, "memory") == 0)
+			s->mode = XL_MODE_MEMORY;
+		else if (strcmp(mode, "xray") == 0)
+			s->mode = XL_MODE_XRAY;
+		else {
+			fail(c, v, "invalid mode '%s' (use all, memory or xray)", mode);
+			free(mode);
+			return -1;
+		}
+		free(mode);
+	}
+	if ((v = xl_toml_table_get(p, "delay")) && get_unit(c, v, "delay", xl_parse_duration, &s->delay_ns))
+		return -1;
+	if ((v = xl_toml_table_get(p, "duration")) && get_unit(c, v, "duration", xl_parse_duration, &s->duration_ns))
+		return -1;
+	if ((v = xl_toml_table_get(p, "memory_interval"))) {
+		if (get_unit(c, v, "memory_interval", xl_parse_duration, &s->memory_interval_ns))
+			return -1;
+		if (s->memory_interval_ns < 1000000u)
+			return fail(c, v, "'memory_interval' must be at least 1ms");
+	}
+	if ((v = xl_toml_table_get(p, "buffer_size"))) {
+		if (get_unit(c, v, "buffer_size", xl_parse_size, &s->buffer_size))
+			return -1;
+		if (s->buffer_size < (1u << 20))
+			return fail(c, v, "'buffer_size' must be at least 1MiB");
+		if (s->buffer_size > (64ull << 30))
+			return fail(c, v, "'buffer_size' must be at most 64GiB");
+	}
+	if ((v = xl_toml_table_get(p, "include")) && get_strings(c, v, "include", 0, &s->include))
+		return -1;
+	return 0;
+}
+
+static int load_target(struct ctx *c, const struct xl_toml_value *tv, const char *name, struct xl_target *t)
+{
+	static const char *const valid[] = {"kind", "source", "codon_args", "build_args", "args", "profile", NULL};
+	static const char *const kinds[] = {"app", "service", "kafka-consumer", NULL};
+	if (xl_toml_type_of(tv) != XL_TOML_TABLE)
+		return fail(c, tv, "expected a table for target '%s', found %s", name, xl_toml_type_name(xl_toml_type_of(tv)));
+	if (check_keys(c, tv, "a target", valid) != 0)
+		return -1;
+	const struct xl_toml_value *v;
+	if ((v = xl_toml_table_get(tv, "kind"))) {
+		if (get_string(c, v, "kind", &t->kind) != 0)
+			return -1;
+		int ok = 0;
+		for (size_t k = 0; kinds[k] && !ok; k++)
+			ok = strcmp(t->kind, kinds[k]) == 0;
+		if (!ok)
+			return fail(c, v, "unknown kind '%s' (use app, service or kafka-consumer)", t->kind);
+	} else {
+		t->kind = strdup("app");
+	}
+	t->long_running = strcmp(t->kind, "app") != 0;
+	if (!(v = xl_toml_table_get(tv, "source")))
+		return fail(c, tv, "target '%s' has no 'source'", name);
+	if (get_strings(c, v, "source", 1, &t->sources) != 0)
+		return -1;
+	if (!t->sources[0])
+		return fail(c, v, "'%s' of target '%s' is empty", "source", name);
+	const struct xl_toml_value *ca = xl_toml_table_get(tv, "codon_args"), *ba = xl_toml_table_get(tv, "build_args");
+	if (ca && ba)
+		return fail(c, ba, "give either 'codon_args' or 'build_args' (they are the same key)");
+	if ((v = ca ? ca : ba) && get_strings(c, v, ca ? "codon_args" : "build_args", 0, &t->build_args))
+		return -1;
+	if ((v = xl_toml_table_get(tv, "args")) && get_strings(c, v, "args", 0, &t->args))
+		return -1;
+	if ((v = xl_toml_table_get(tv, "profile")) && load_profile(c, v, &t->profile))
+		return -1;
+	return 0;
+}
+
+int xl_project_load_target(const char *path, const char *name, struct xl_target *t, char *err, size_t errlen)
+{
+	memset(t, 0, sizeof(*t));
+	xl_settings_defaults(&t->profile);
+	struct ctx c = {path, {{0, 0}, "", ""}};
+	struct xl_toml_value *root = xl_toml_parse_file(path, &c.err);
+	int rc = -1;
+	if (!root)
+		goto out;
+	static const char *const top[] = {"targets", NULL};
+	if (check_keys(&c, root, "exaloop.toml", top) != 0)
+		goto out;
+	const struct xl_toml_value *targets = xl_toml_table_get(root, "targets");
+	const struct xl_toml_value *tv = targets ? xl_toml_table_get(targets, name) : NULL;
+	if (!tv) {
+		char list[256] = "";
+		struct xl_toml_entry e;
+		for (size_t i = 0; targets && xl_toml_table_entry(targets, i, &e); i++) {
+			strncat(list, i ? ", " : "", sizeof(list) - strlen(list) - 1);
+			strncat(list, e.key, sizeof(list) - strlen(list) - 1);
+		}
+		xl_toml_error_set(&c.err, path, (struct xl_toml_pos){0, 0}, "no target '%s' (%s%s)", name,
+				  list[0] ? "targets: " : "no [targets.NAME] tables", list);
+		goto out;
+	}
+	t->name = strdup(name);
+	char *d = strdup(path), *slash = d ? strrchr(d, '/') : NULL;
+	if (slash)
+		*slash = 0;
+	t->dir = d;
+	rc = load_target(&c, tv, name, t);
+out:
+	if (rc != 0) {
+		snprintf(err, errlen, "%s", c.err.text);
+		xl_target_release(t);
+	}
+	xl_toml_free(root);
+	return rc;
+}

@@ -1,0 +1,62 @@
+/*
+ * project.h - project targets from exaloop.toml.
+ *
+ *   [targets.events]
+ *   kind = "kafka-consumer"          # app (default) | service | kafka-consumer
+ *   source = "events.c"              # string or list; relative to exaloop.toml
+ *   codon_args = ["-release"]        # build options (build_args is the same key)
+ *   args = ["--batch", "500"]        # program arguments
+ *   [targets.events.profile]
+ *   mode = "all"                     # all | memory | xray
+ *   delay = "10s"
+ *   duration = "30s"
+ *   memory_interval = "100ms"
+ *   buffer_size = "64MiB"
+ *   include = ["*process_batch*"]
+ *
+ * Every problem is reported as "FILE:LINE:COLUMN: message", naming the
+ * valid keys when a key is unknown.  A loaded target owns all its strings;
+ * xl_target_release() frees them.
+ */
+#ifndef XL_PROJECT_H
+#define XL_PROJECT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Capture settings: defaults, then exaloop.toml, then the command line. */
+struct xl_settings {
+	int mode_set;                /* mode came from a file or flag */
+	uint32_t mode;               /* XL_MODE_* */
+	uint64_t buffer_size;
+	uint64_t memory_interval_ns;
+	uint64_t delay_ns;
+	uint64_t duration_ns;
+	char **include;              /* NULL-terminated, owned */
+};
+
+void xl_settings_defaults(struct xl_settings *s);
+void xl_settings_release(struct xl_settings *s);
+
+struct xl_target {
+	char *name;
+	char *kind;                  /* "app" unless set */
+	int long_running;            /* kind is not "app" */
+	char *dir;                   /* directory of exaloop.toml */
+	char **sources;              /* NULL-terminated, as written (relative to dir) */
+	char **build_args;
+	char **args;
+	struct xl_settings profile;
+};
+
+/* Find exaloop.toml in the current directory or its parents.  Returns 0
+ * and the path, or -1. */
+int xl_project_find(char *path, size_t len);
+
+/* Load target `name` from the file at path.  Returns 0, or -1 with a
+ * one-line message in err. */
+int xl_project_load_target(const char *path, const char *name, struct xl_target *t, char *err,
+			   size_t errlen);
+void xl_target_release(struct xl_target *t);
+
+#endif
