@@ -23,8 +23,8 @@ struct xl_ctx {
  * and its settings.  Returns 0, or an exit code after printing why.
  * Frees with target_argv_free(). */
 struct xl_target;
-int target_argv(const struct xl_ctx *ctx, const char *cmd, int argc, struct xl_target *t, const char ***argv_out,
-		int *argc_out);
+int target_argv(const struct xl_ctx *ctx, const char *cmd, int argc, int with_args, struct xl_target *t,
+		const char ***argv_out, int *argc_out);
 void target_argv_free(const char **argv);
 
 int cmd_run(int argc, const char **argv, struct xl_ctx *ctx);

@@ -20,6 +20,7 @@
 #include "cmd.h"
 #include "exitcode.h"
 #include "msg.h"
+#include "project.h"
 #include "sdk.h"
 #include "symbols.h"
 #include "toolchain.h"
@@ -62,7 +63,27 @@ static int write_profile_json(const char *path, const struct xl_ctx *ctx, const 
 	return rc;
 }
 
+static int build(int argc, const char **argv, struct xl_ctx *ctx);
+
 int cmd_build(int argc, const char **argv, struct xl_ctx *ctx)
+{
+	if (!ctx->target)
+		return build(argc, argv, ctx);
+	struct xl_target t;
+	const char **targv = NULL;
+	int targc = 0;
+	int rc = target_argv(ctx, argv[0], argc, 0, &t, &targv, &targc);
+	if (rc != 0)
+		return rc;
+	if (!ctx->mode_explicit)
+		ctx->mode = t.profile.mode;
+	rc = build(targc, targv, ctx);
+	target_argv_free(targv);
+	xl_target_release(&t);
+	return rc;
+}
+
+static int build(int argc, const char **argv, struct xl_ctx *ctx)
 {
 	struct xl_build_args a;
 	char err[512];

@@ -30,8 +30,8 @@ static const char *mode_label(const struct xl_ctx *ctx, uint32_t mode)
 	return !ctx->profile ? "no profiling" : xl_mode_name(mode);
 }
 
-int target_argv(const struct xl_ctx *ctx, const char *cmd, int argc, struct xl_target *t, const char ***argv_out,
-		int *argc_out)
+int target_argv(const struct xl_ctx *ctx, const char *cmd, int argc, int with_args, struct xl_target *t,
+		const char ***argv_out, int *argc_out)
 {
 	char path[PATH_MAX], err[1024];
 	if (argc > 1) {
@@ -70,7 +70,7 @@ int target_argv(const struct xl_ctx *ctx, const char *cmd, int argc, struct xl_t
 			p = strdup(*v);
 		argv[k++] = p;
 	}
-	if (t->args && t->args[0]) {
+	if (with_args && t->args && t->args[0]) {
 		argv[k++] = strdup("--");
 		for (char **v = t->args; *v; v++)
 			argv[k++] = strdup(*v);
@@ -171,7 +171,7 @@ int cmd_run(int argc, const char **argv, struct xl_ctx *ctx)
 	struct xl_target t;
 	const char **targv = NULL;
 	int targc = 0;
-	int rc = target_argv(ctx, argv[0], argc, &t, &targv, &targc);
+	int rc = target_argv(ctx, argv[0], argc, 1, &t, &targv, &targc);
 	if (rc != 0)
 		return rc;
 	if (ctx->mode_explicit)

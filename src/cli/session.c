@@ -242,7 +242,7 @@ int xl_session_run(const struct xl_session *s)
 	struct strbuf ids;
 	strbuf_init(&ids);
 	if (s->capture) {
-		if (s->include && s->include[0] && include_ids(s, &ids) != 0) {
+		if (s->mode != XL_MODE_MEMORY && s->include && s->include[0] && include_ids(s, &ids) != 0) {
 			xl_error("no function matches the include pattern%s:", s->include[1] ? "s" : "");
 			for (size_t k = 0; s->include[k]; k++)
 				fprintf(stderr, "  %s\n", s->include[k]);
