@@ -1150,7 +1150,7 @@
       el('span', { class: 'xl-swatch big', style: 'background:' + SELECT() }),
       el('strong', { class: 'xl-detail-name', id: 'fg-detail-name', title: disp(funcName(f), 4000), text: disp(funcName(f), 300) }),
       funcLoc(f) ? el('span', { class: 'xl-mono xl-muted', text: disp(funcLoc(f), 300) }) : null,
-      r ? el('span', { text: fmtCount(r.calls) + ' calls \u00b7 self ' + fmtNs(r.self) + ' (' + fmtPct(r.selfPct) + ') \u00b7 total ' + fmtNs(r.total) + ' (' + fmtPct(r.totalPct) + ')' }) : null,
+      r ? el('span', { text: fmtCount(r.calls) + (r.calls === 1 ? ' call' : ' calls') + ' \u00b7 self ' + fmtNs(r.self) + ' (' + fmtPct(r.selfPct) + ') \u00b7 total ' + fmtNs(r.total) + ' (' + fmtPct(r.totalPct) + ')' }) : null,
       el('span', { class: 'xl-grow' }),
       el('button', { type: 'button', class: 'xl-btn', id: 'fg-copy', text: 'Copy name', onclick: () => copyText(funcName(f)) }),
       el('button', { type: 'button', class: 'xl-btn', text: 'Zoom to largest frame', onclick: () => zoomToFunc(f) }),
@@ -1222,7 +1222,12 @@
     if (TL) {
       const tcan = el('canvas', { id: 'tl-canvas', class: 'xl-canvas', role: 'img', 'aria-label': 'Timeline of calls per thread' });
       sec.appendChild(el('div', { id: 'xl-timeline-wrap' }, [
-        el('h3', { class: 'xl-sub', text: 'Timeline \u2014 calls in time order per thread' }),
+        el('div', { class: 'xl-sub-row' }, [
+          el('h3', { class: 'xl-sub', text: 'Timeline \u2014 calls in time order per thread' }),
+          TL.maxEnd > TL.minStart && (TL.maxEnd - TL.minStart) < 0.2 * tEnd
+            ? el('button', { type: 'button', class: 'xl-btn', id: 'tl-zoom-data', text: 'Zoom to the recorded calls (' + fmtNs(TL.minStart) + ' \u2013 ' + fmtNs(TL.maxEnd) + ')',
+              onclick: () => { const pad = (TL.maxEnd - TL.minStart) * 0.02; setTimeView([Math.max(0, TL.minStart - pad), Math.min(tEnd, TL.maxEnd + pad)]); } })
+            : null]),
         TL.truncatedFrom != null ? el('p', { class: 'xl-note warn', text: 'The timeline is incomplete after ' + fmtNs(TL.truncatedFrom) + ': later calls are in the flame graph and table but not drawn here.' }) : null,
         el('div', { class: 'xl-chart', id: 'tl-chart' }, [tcan])]));
       tc = { canvas: tcan, lanes: [] };
@@ -1358,30 +1363,37 @@
 
   /* Shade what the time axis must not be misread for: outside the capture window, the span
    * where the timeline is incomplete, the highlighted warning span and the brush. */
-  function timeShading(ctx, W, top, bottom, spans) {
+  function timeShading(ctx, W, top, bottom, spans, stripOnly) {
     const [a, b] = view();
     const pw = W - PL - PR;
     const X = (t) => PL + (Math.max(a, Math.min(b, t)) - a) / (b - a) * pw;
     const w = D.run.window || {};
-    const band = (t0, t1, fill, kind, hatch) => {
+    const band = (t0, t1, fill, kind, hatch, y0 = top, y1 = bottom) => {
       if (!(t1 > t0)) return;
       const x0 = X(t0), x1 = X(t1);
       if (x1 - x0 < 0.5 && !(t0 <= b && t1 >= a)) return;
-      ctx.fillStyle = fill; ctx.fillRect(x0, top, Math.max(1, x1 - x0), bottom - top);
+      ctx.fillStyle = fill; ctx.fillRect(x0, y0, Math.max(1, x1 - x0), y1 - y0);
       if (hatch) {
-        ctx.save(); ctx.beginPath(); ctx.rect(x0, top, Math.max(1, x1 - x0), bottom - top); ctx.clip();
+        ctx.save(); ctx.beginPath(); ctx.rect(x0, y0, Math.max(1, x1 - x0), y1 - y0); ctx.clip();
         ctx.strokeStyle = hatch; ctx.lineWidth = 1;
-        for (let x = x0 - (bottom - top); x < x1; x += 7) { ctx.beginPath(); ctx.moveTo(x, bottom); ctx.lineTo(x + (bottom - top), top); ctx.stroke(); }
+        for (let x = x0 - (y1 - y0); x < x1; x += 7) { ctx.beginPath(); ctx.moveTo(x, y1); ctx.lineTo(x + (y1 - y0), y0); ctx.stroke(); }
         ctx.restore();
       }
-      if (spans) spans.push({ kind, from: t0, to: t1 });
+      if (spans && kind) spans.push({ kind, from: t0, to: t1 });
     };
     if (isNum(w.start_ns) && isNum(w.end_ns)) {
       band(0, w.start_ns, C.outside, 'outside_window');
       band(w.end_ns, tEnd, C.outside, 'outside_window');
     }
     const pf = partialFrom();
-    if (pf != null) band(pf, isNum(w.end_ns) ? Math.max(w.end_ns, pf) : tEnd, C.partial, 'timeline_incomplete', C.partial);
+    if (pf != null) {
+      // on the memory chart only a strip along the top: the memory samples themselves are complete
+      const pend = isNum(w.end_ns) ? Math.max(w.end_ns, pf) : tEnd;
+      if (stripOnly) {
+        const sh = Math.min(8, bottom - top);
+        band(pf, pend, C.partial, 'timeline_incomplete', C.partial, top, top + sh);
+      } else band(pf, pend, C.partial, 'timeline_incomplete', C.partial);
+    }
     const aw = activeWarn();
     if (aw >= 0) {
       const wa = warnings()[aw];
@@ -1409,7 +1421,7 @@
     const X = (t) => PL + (t - a) / (b - a) * pw;
     const info = { series: [], gcMarks: 0, spans: [], peak: null };
     memInfo = info;
-    timeShading(ctx, W, top, bottom, info.spans);
+    timeShading(ctx, W, top, bottom, info.spans, true);
     // y range over visible series in the visible time range
     let ymax = 0;
     const i0 = Math.max(0, lowerBound(MEM.t, a, 0, MEM.n) - 1), i1 = Math.min(MEM.n, lowerBound(MEM.t, b, 0, MEM.n) + 1);
@@ -1541,17 +1553,19 @@
   function prepareTimeline() {
     const tl = D.timeline;
     if (!tl || !Array.isArray(tl.threads) || !tl.threads.length) { TL = null; return; }
-    let maxEnd = 0;
+    let maxEnd = 0, minStart = Infinity;
     const lanes = tl.threads.map((th, i) => {
       const n = Array.isArray(th.start_ns) ? th.start_ns.length : 0;
       const start = new Float64Array(n), dur = new Float64Array(n), func = new Int32Array(n), depth = new Int32Array(n);
-      let maxDepth = 0;
+      let maxDepth = 0, minDepth = n ? Infinity : 0;
       for (let k = 0; k < n; k++) {
         start[k] = +th.start_ns[k] || 0; dur[k] = Array.isArray(th.dur_ns) ? +th.dur_ns[k] || 0 : 0;
         const f = Array.isArray(th.func) ? th.func[k] : -1; func[k] = isNum(f) && f < FN.length ? f : -1;
         const d = Array.isArray(th.depth) ? th.depth[k] : 0; depth[k] = isNum(d) && d >= 0 ? d : 0;
         if (depth[k] > maxDepth) maxDepth = depth[k];
+        if (depth[k] < minDepth) minDepth = depth[k];
         if (start[k] + dur[k] > maxEnd) maxEnd = start[k] + dur[k];
+        if (start[k] < minStart) minStart = start[k];
       }
       // per-depth index lists: calls at one depth do not overlap, so they are sorted by start
       const cnt = new Int32Array(maxDepth + 2);
@@ -1560,9 +1574,9 @@
       const byDepth = new Int32Array(n), pos = cnt.slice();
       for (let k = 0; k < n; k++) byDepth[pos[depth[k]]++] = k;
       const startsByDepth = Float64Array.from(byDepth, (k) => start[k]);
-      return { index: isNum(th.index) ? th.index : i, n, start, dur, func, depth, maxDepth, depthStart: cnt, byDepth, startsByDepth };
+      return { index: isNum(th.index) ? th.index : i, n, start, dur, func, depth, maxDepth, minDepth, depthStart: cnt, byDepth, startsByDepth };
     });
-    TL = { lanes, maxEnd, truncatedFrom: isNum(tl.truncated_from_ns) ? tl.truncated_from_ns : null };
+    TL = { lanes, maxEnd, minStart: isFinite(minStart) ? minStart : 0, truncatedFrom: isNum(tl.truncated_from_ns) ? tl.truncated_from_ns : null };
   }
 
   let tlInfo = { threads: [], spans: [] };
@@ -1574,7 +1588,7 @@
     let H = 24;
     const layout = [];
     for (const ln of TL.lanes) {
-      const rows = Math.min(ln.maxDepth + 1, TL_MAXROWS);
+      const rows = Math.min(ln.maxDepth - ln.minDepth + 1, TL_MAXROWS);
       layout.push({ ln, top: H, rows });
       H += TL_HEAD + rows * TL_ROW + 8;
     }
@@ -1602,12 +1616,13 @@
       const ln = L.ln;
       let drawn = 0;
       const rowTop = L.top + TL_HEAD;
-      for (let d = 0; d < L.rows; d++) {
+      for (let r = 0; r < L.rows; r++) {
+        const d = r + ln.minDepth;
         const s0 = ln.depthStart[d], s1 = ln.depthStart[d + 1];
         if (s1 <= s0) continue;
         // first call at this depth that may be visible: the one before the first start >= a
         let j = Math.max(s0, lowerBound(ln.startsByDepth, a, s0, s1) - 1);
-        const y = rowTop + d * TL_ROW;
+        const y = rowTop + r * TL_ROW;
         let lastPx = -1;
         for (; j < s1; j++) {
           const k = ln.byDepth[j];
@@ -1638,7 +1653,7 @@
     // lane headers
     for (const L of layout) {
       ctx.fillStyle = C.text; ctx.font = '600 11px ' + FONT; ctx.textBaseline = 'middle';
-      const head = disp(threadLabel(L.ln.index), 200) + '  \u00b7  ' + fmtCount(L.ln.n) + ' calls' + (L.ln.maxDepth + 1 > L.rows ? '  \u00b7  ' + (L.ln.maxDepth + 1 - L.rows) + ' deeper levels not drawn' : '');
+      const head = disp(threadLabel(L.ln.index), 200) + '  \u00b7  ' + fmtCount(L.ln.n) + ' calls' + (L.ln.maxDepth - L.ln.minDepth + 1 > L.rows ? '  \u00b7  ' + (L.ln.maxDepth - L.ln.minDepth + 1 - L.rows) + ' deeper levels not drawn' : '') + (L.ln.minDepth > 0 ? '  \u00b7  from call depth ' + L.ln.minDepth : '');
       ctx.fillText(fitLabel(ctx, head, W - 16, labelCache) || '', 8, L.top + TL_HEAD / 2);
       ctx.strokeStyle = C.grid; ctx.beginPath(); ctx.moveTo(0, L.top + 0.5); ctx.lineTo(W, L.top + 0.5); ctx.stroke();
     }
@@ -1657,7 +1672,7 @@
     for (const L of tc.lanes) {
       const rowTop = L.top + TL_HEAD;
       if (y < rowTop || y >= rowTop + L.rows * TL_ROW) continue;
-      const d = Math.floor((y - rowTop) / TL_ROW), ln = L.ln;
+      const ln = L.ln, d = Math.floor((y - rowTop) / TL_ROW) + ln.minDepth;
       const s0 = ln.depthStart[d], s1 = ln.depthStart[d + 1];
       let j = lowerBound(ln.startsByDepth, t + tol, s0, s1) - 1;
       for (; j >= s0 && j >= lowerBound(ln.startsByDepth, t - tol * 4, s0, s1) - 1; j--) {

@@ -61,13 +61,26 @@ export function assemble(jsonText, sources = loadSources()) {
   return out + html.slice(pos);
 }
 
+/* The JSON document embedded in an existing report (to re-template it with current sources). */
+export function extractJson(reportHtml) {
+  const open = '<script type="application/json" id="xl-data">';
+  const a = reportHtml.indexOf(open);
+  const b = a < 0 ? -1 : reportHtml.indexOf('</script>', a);
+  if (a < 0 || b < 0) throw new Error('no xl-data element in this report');
+  return reportHtml.slice(a + open.length, b);
+}
+
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const [inPath, outPath] = process.argv.slice(2);
+  let args = process.argv.slice(2);
+  const rebuild = args[0] === '--rebuild';
+  if (rebuild) args = args.slice(1);
+  const [inPath, outPath] = args;
   if (!inPath || !outPath) {
-    console.error('usage: node assemble.mjs fixture.json out.html');
+    console.error('usage: node assemble.mjs fixture.json out.html\n       node assemble.mjs --rebuild old-report.html out.html   (same data, current report sources)');
     process.exit(2);
   }
-  const html = assemble(readFileSync(inPath, 'utf8'));
+  const text = readFileSync(inPath, 'utf8');
+  const html = assemble(rebuild ? extractJson(text) : text);
   writeFileSync(outPath, html);
   console.log(`${outPath}: ${html.length} bytes`);
 }

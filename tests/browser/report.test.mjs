@@ -4,11 +4,15 @@
 //   node report.test.mjs                       all fixtures (assembled from fixtures/*.json)
 //   node report.test.mjs --only small,hostile  some fixtures
 //   node report.test.mjs path/to/index.html    generic checks on real reports
+//   node report.test.mjs --exaloop build/bin/exaloop -- -lgc -lm examples/loans/loans.c out.csv
+//                                              profile a program with exaloop, then check its report
 //
 // Options: --out DIR (assembled reports + screenshots; default ./artifacts), --chromium PATH
-// (default $CHROMIUM or /usr/bin/chromium), --list.  Exit status: 0 all passed, 1 a check failed,
+// (default $CHROMIUM or /usr/bin/chromium), --max-bytes N (fail a real report larger than N), --list.  Exit status: 0 all passed, 1 a check failed,
 // 77 skipped (playwright-core or Chromium missing), 2 usage error.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { assemble } from './assemble.mjs';
@@ -16,10 +20,13 @@ import { FIXTURES, EVIL, large } from './fixtures/make-fixtures.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const argv = process.argv.slice(2);
-const opt = { only: null, out: join(here, 'artifacts'), chromium: process.env.CHROMIUM || '/usr/bin/chromium', reports: [], list: false };
+const opt = { only: null, out: join(here, 'artifacts'), chromium: process.env.CHROMIUM || '/usr/bin/chromium', reports: [], list: false, exaloop: null, runArgs: [], maxBytes: 0 };
 for (let i = 0; i < argv.length; i++) {
   const a = argv[i];
-  if (a === '--only') opt.only = argv[++i].split(',').filter(Boolean);
+  if (a === '--') { opt.runArgs = argv.slice(i + 1); break; }
+  if (a === '--exaloop') opt.exaloop = resolve(argv[++i]);
+  else if (a === '--max-bytes') opt.maxBytes = +argv[++i];
+  else if (a === '--only') opt.only = argv[++i].split(',').filter(Boolean);
   else if (a === '--out') opt.out = resolve(argv[++i]);
   else if (a === '--chromium') opt.chromium = argv[++i];
   else if (a === '--list') opt.list = true;
@@ -169,10 +176,10 @@ async function downloadCsv(page) {
   return { name: dl.suggestedFilename(), text: readFileSync(p, 'utf8') };
 }
 
-function fixtureFile(name) {
+function fixtureFile(name, outName = name) {
   const src = join(here, 'fixtures', name + '.json');
   const json = existsSync(src) ? readFileSync(src, 'utf8') : JSON.stringify(FIXTURES[name]());
-  const out = join(opt.out, name + '.html');
+  const out = join(opt.out, outName + '.html');
   writeFileSync(out, assemble(json));
   return { out, doc: JSON.parse(json) };
 }
@@ -531,7 +538,7 @@ const TESTS = {
   },
 
   async dark() {
-    const { out } = fixtureFile('gc');
+    const { out } = fixtureFile('gc', 'dark');
     const r = await open(out, { dark: true });
     const c = await common('dark', r);
     const bg = await r.page.evaluate(() => getComputedStyle(document.body).backgroundColor);
@@ -542,9 +549,32 @@ const TESTS = {
   },
 };
 
+/* Profile a program with exaloop (in a temporary directory) and return its report. */
+function runExaloop() {
+  const dir = mkdtempSync(join(tmpdir(), 'xl-browser-'));
+  const args = ['--no-open', '--profile', 'run', '-release', ...opt.runArgs];
+  console.log(`     running ${opt.exaloop} ${args.join(' ')} (in ${dir})`);
+  const res = spawnSync(opt.exaloop, args, { cwd: dir, encoding: 'utf8', timeout: 300000 });
+  const err = (res.stderr || '').trim().split('\n').slice(-3).join(' | ');
+  if (!check('exaloop: profiled run finished', res.status === 0, `status ${res.status}; ${err}`)) return null;
+  const prof = join(dir, 'profiles');
+  const caps = existsSync(prof) ? readdirSync(prof).filter((d) => existsSync(join(prof, d, 'index.html'))) : [];
+  const ok = check('exaloop: wrote profiles/capture-*/index.html', caps.length === 1, caps.join(','));
+  let kept = null;
+  if (ok) {
+    kept = join(opt.out, 'exaloop-' + basename(opt.runArgs.find((a) => /\.(c|codon)$/.test(a)) || 'run').replace(/\.\w+$/, '') + '.html');
+    copyFileSync(join(prof, caps[0], 'index.html'), kept);
+  }
+  rmSync(dir, { recursive: true, force: true });   // the capture itself can be large
+  return kept;
+}
+
 /* Generic checks for reports produced by exaloop. */
-async function realReport(path) {
-  const name = basename(dirname(path)) + '-' + basename(path, '.html');
+async function realReport(path, label) {
+  const name = label || basename(dirname(path)) + '-' + basename(path, '.html');
+  const bytes = statSync(path).size;
+  console.log(`     ${name}: ${path} is ${(bytes / 1024).toFixed(0)} KiB`);
+  if (opt.maxBytes) check(`${name}: report is smaller than ${(opt.maxBytes / 1048576).toFixed(1)} MiB`, bytes < opt.maxBytes, `${bytes} bytes`);
   const r = await open(path);
   const hasTree = await r.page.evaluate(() => !!document.getElementById('fg-canvas'));
   const c = await common(name, r, { expectFrames: hasTree });
@@ -560,6 +590,12 @@ async function realReport(path) {
       check(`${name}: Back restores the root`, (await state(r.page)).focus.length === 1);
     }
   }
+  if (await r.page.$('#tl-zoom-data')) {
+    await r.page.click('#tl-zoom-data'); await settle(r.page);
+    const tl = await r.page.evaluate(() => window.__xl.timeline());
+    check(`${name}: zooming to the recorded calls draws them`, tl.threads.some((t) => t.drawn > 0), tl.threads.map((t) => t.drawn).join(','));
+    await r.page.keyboard.press('z');
+  }
   const mem = await r.page.evaluate(() => window.__xl.memory());
   console.log('     memory series: ' + mem.series.map((s) => `${s.key}=${s.available ? s.points + ' pts' : 'unavailable (' + s.reason + ')'}`).join(', '));
   await c.finish();
@@ -567,7 +603,10 @@ async function realReport(path) {
 
 const started = Date.now();
 try {
-  if (opt.reports.length) {
+  if (opt.exaloop) {
+    const p = runExaloop();
+    if (p) await realReport(p, basename(p, '.html'));
+  } else if (opt.reports.length) {
     for (const p of opt.reports) await realReport(p);
   } else {
     const names = opt.only || ALL;
