@@ -30,5 +30,7 @@ void target_argv_free(const char **argv);
 int cmd_run(int argc, const char **argv, struct xl_ctx *ctx);
 int cmd_build(int argc, const char **argv, struct xl_ctx *ctx);
 int cmd_profile(int argc, const char **argv, struct xl_ctx *ctx);
+int cmd_doctor(int argc, const char **argv, struct xl_ctx *ctx);
+int cmd_plugin(int argc, const char **argv, struct xl_ctx *ctx);
 
 #endif

@@ -21,6 +21,8 @@ static const struct {
 	{"run", cmd_run, "build a program and run it (with capture under --profile)"},
 	{"build", cmd_build, "build a program (for profiling under --profile)"},
 	{"profile", cmd_profile, "exec | report | export: capture from a built program, read captures"},
+	{"doctor", cmd_doctor, "check the toolchain and, with --profiling, the native capture path"},
+	{"plugin", cmd_plugin, "add | list | remove: register an installed profiling SDK"},
 };
 
 static void usage(FILE *f)

@@ -7,6 +7,13 @@
 
 #include "msg.h"
 
+static int quiet;
+
+void xl_msg_quiet(int q)
+{
+	quiet = q;
+}
+
 static void emit(const char *prefix, const char *fmt, va_list ap)
 {
 	fputs(prefix, stderr);
@@ -24,6 +31,8 @@ void xl_error(const char *fmt, ...)
 
 void xl_warn(const char *fmt, ...)
 {
+	if (quiet)
+		return;
 	va_list ap;
 	va_start(ap, fmt);
 	emit("exaloop: warning: ", fmt, ap);
@@ -32,6 +41,8 @@ void xl_warn(const char *fmt, ...)
 
 void xl_note(const char *fmt, ...)
 {
+	if (quiet)
+		return;
 	va_list ap;
 	va_start(ap, fmt);
 	emit("exaloop: ", fmt, ap);
@@ -40,6 +51,8 @@ void xl_note(const char *fmt, ...)
 
 void xl_hint(const char *fmt, ...)
 {
+	if (quiet)
+		return;
 	va_list ap;
 	va_start(ap, fmt);
 	emit("hint: ", fmt, ap);

@@ -78,7 +78,7 @@ static int spawn_wait(char *const argv[])
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
-static void compiler_version(const char *cc, char *out, size_t len)
+void xl_compiler_version(const char *cc, char *out, size_t len)
 {
 	char cmd[PATH_MAX + 32];
 	snprintf(cmd, sizeof(cmd), "'%s' -dumpversion 2>/dev/null", cc);
@@ -141,11 +141,10 @@ int xl_build_run(struct xl_build *b)
 		xl_hint("install it: apt-get install clang-14 libclang-rt-14-dev");
 		return XL_EXIT_BUILD;
 	}
-	compiler_version(b->compiler, b->compiler_version, sizeof(b->compiler_version));
+	xl_compiler_version(b->compiler, b->compiler_version, sizeof(b->compiler_version));
 	if (b->mode == XL_BUILD_ALL || b->mode == XL_BUILD_XRAY) {
 		char rt[PATH_MAX];
-		if (getenv("EXALOOP_XRAY_RUNTIME") ? access(getenv("EXALOOP_XRAY_RUNTIME"), R_OK) != 0
-						   : xl_xray_runtime(b->compiler, rt, sizeof(rt)) != 0) {
+		if (xl_xray_runtime(b->compiler, rt, sizeof(rt)) != 0) {
 			xl_error("function tracing needs LLVM's XRay runtime, which '%s' cannot find", b->compiler);
 			xl_hint("install it (apt-get install libclang-rt-14-dev); memory capture is still available: "
 				"exaloop --profile=memory run ...");

@@ -9,6 +9,7 @@
 #ifndef XL_TOOLCHAIN_H
 #define XL_TOOLCHAIN_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "args.h"
@@ -40,6 +41,9 @@ int xl_find_compiler(enum xl_lang lang, char *path, size_t len);
 /* Path of clang's XRay runtime archive for this machine, found through the
  * driver's runtime directory.  Returns 0 when it exists. */
 int xl_xray_runtime(const char *cc, char *path, size_t len);
+
+/* `cc -dumpversion` ("14.0.6"), or "" when it cannot run. */
+void xl_compiler_version(const char *cc, char *out, size_t len);
 
 /* Search PATH for an executable.  Returns 0 and fills out. */
 int xl_which(const char *name, char *out, size_t len);

@@ -1,0 +1,291 @@
+/*
+ * cmd_doctor.c - `exaloop doctor [--profiling]`: one line per check, with
+ * what to do when it fails.
+ *
+ * Without --profiling: the compiler, the XRay runtime, the SDK and /proc.
+ * With --profiling, also the native capture path end to end: a tiny probe
+ * is built with XRay and the runtime, run under capture, and its capture
+ * must hold the probe's exact call counts and memory samples; then the
+ * same without XRay (memory-only capture).  Exit 4 when a check that `run`
+ * needs fails; notes (like "no display") never fail.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "analyze.h"
+#include "cmd.h"
+#include "exitcode.h"
+#include "msg.h"
+#include "sdk.h"
+#include "session.h"
+#include "symbols.h"
+#include "toolchain.h"
+
+/* main 1, mid 3, leaf 9; it sleeps so the sampler runs a few times. */
+static const char probe_src[] =
+	"#include <stdlib.h>\n"
+	"#include <string.h>\n"
+	"#include <time.h>\n"
+	"__attribute__((noinline)) static int leaf(int x) { __asm__ volatile(\"\" : \"+r\"(x)); return x + 1; }\n"
+	"__attribute__((noinline)) static int mid(int x) {\n"
+	"  int s = 0;\n"
+	"  for (int i = 0; i < 3; i++) s += leaf(x + i);\n"
+	"  __asm__ volatile(\"\" : \"+r\"(s));\n"
+	"  return s;\n"
+	"}\n"
+	"int main(void) {\n"
+	"  int s = 0;\n"
+	"  for (int i = 0; i < 3; i++) s += mid(i);\n"
+	"  char *p = malloc(4 << 20);\n"
+	"  if (p) memset(p, 1, 4 << 20);\n"
+	"  struct timespec ts = {0, 60 * 1000 * 1000};\n"
+	"  nanosleep(&ts, NULL);\n"
+	"  free(p);\n"
+	"  return s == 27 ? 0 : 1;\n"
+	"}\n";
+
+struct doctor {
+	int blockers;
+	int verbose;
+};
+
+static void line(struct doctor *d, const char *status, const char *what, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static void line(struct doctor *d, const char *status, const char *what, const char *fmt, ...)
+{
+	va_list ap;
+	printf("%-5s %-15s ", status, what);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	if (strcmp(status, "FAIL") == 0)
+		d->blockers++;
+	fflush(stdout);
+}
+
+static int latest_capture(const char *profiles, char *out, size_t len)
+{
+	DIR *dir = opendir(profiles);
+	if (!dir)
+		return -1;
+	struct dirent *e;
+	out[0] = 0;
+	char best[256] = "";
+	while ((e = readdir(dir)))
+		if (strncmp(e->d_name, "capture-", 8) == 0 && strcmp(e->d_name, best) > 0)
+			snprintf(best, sizeof(best), "%s", e->d_name);
+	closedir(dir);
+	if (!best[0])
+		return -1;
+	return (size_t)snprintf(out, len, "%s/%s", profiles, best) < len ? 0 : -1;
+}
+
+/* Build the probe in tmp for mode, run it under capture, load the model. */
+static int probe(const char *tmp, const struct xl_sdk *sdk, uint32_t mode, struct xl_model **m, char *why,
+		 size_t len)
+{
+	char src[PATH_MAX], exe[PATH_MAX], profiles[PATH_MAX], cap[PATH_MAX], err[512];
+	snprintf(src, sizeof(src), "%s/probe.c", tmp);
+	snprintf(exe, sizeof(exe), "%s/probe-%s", tmp, xl_mode_name(mode));
+	snprintf(profiles, sizeof(profiles), "%s/profiles-%s", tmp, xl_mode_name(mode));
+	const char *argv[] = {"build", src, NULL};
+	struct xl_build_args a = {0};
+	a.sources = argv + 1;
+	a.nsources = 1;
+	a.flags = argv + 2;
+	a.prog_args = argv + 2;
+	struct xl_build b = {0};
+	b.args = &a;
+	b.mode = mode == XL_MODE_MEMORY ? XL_BUILD_MEMORY : XL_BUILD_ALL;
+	b.runtime = sdk->runtime;
+	b.output = exe;
+	b.xray_threshold = 1;
+	if (xl_build_run(&b) != 0) {
+		snprintf(why, len, "the probe did not build (see the compiler's messages above)");
+		return -1;
+	}
+	struct xl_symtab tab = {0};
+	if (xl_symbols_read(exe, &tab, err, sizeof(err)) != 0) {
+		snprintf(why, len, "cannot read the probe's symbols: %s", err);
+		return -1;
+	}
+	struct xl_session s = {0};
+	s.exe = exe;
+	s.args = argv + 2;
+	s.capture = 1;
+	s.mode = mode;
+	s.buffer_size = 4u << 20;
+	s.interval_ns = 10000000u;
+	s.symtab = &tab;
+	s.program = "probe.c";
+	s.command = argv;
+	s.compile_ns = b.compile_ns;
+	s.no_open = 1;
+	s.profiles_dir = profiles;
+	int rc = xl_session_run(&s);
+	xl_symtab_release(&tab);
+	if (rc != 0) {
+		snprintf(why, len, "the probe exited with status %d under capture", rc);
+		return -1;
+	}
+	if (latest_capture(profiles, cap, sizeof(cap)) != 0) {
+		snprintf(why, len, "the probe wrote no capture");
+		return -1;
+	}
+	if (xl_model_load(cap, m, err, sizeof(err)) != XL_OK) {
+		snprintf(why, len, "%s", err);
+		return -1;
+	}
+	return 0;
+}
+
+static uint64_t calls_of(const struct xl_model *m, const char *name)
+{
+	for (size_t i = 0; i < m->nfuncs; i++)
+		if (strcmp(m->funcs[i].name, name) == 0)
+			return m->funcs[i].calls;
+	return 0;
+}
+
+static void check_capture(struct doctor *d, const char *tmp, const struct xl_sdk *sdk, int have_xray)
+{
+	char why[1024];
+	struct xl_model *m = NULL;
+	xl_msg_quiet(1);
+	int rc = have_xray ? probe(tmp, sdk, XL_MODE_ALL, &m, why, sizeof(why)) : -1;
+	xl_msg_quiet(0);
+	if (!have_xray)
+		line(d, "FAIL", "capture", "skipped: function tracing needs the XRay runtime (see above)");
+	else if (rc != 0)
+		line(d, "FAIL", "capture", "%s; run 'exaloop --profile run' on a small program to see more", why);
+	else {
+		uint64_t mn = calls_of(m, "main"), mid = calls_of(m, "mid"), leaf = calls_of(m, "leaf");
+		if (mn == 1 && mid == 3 && leaf == 9 && m->nsamples > 0 && m->finalized)
+			line(d, "ok", "capture", "probe traced exactly (main 1, mid 3, leaf 9 calls), %zu memory samples",
+			     m->nsamples);
+		else
+			line(d, "FAIL", "capture",
+			     "probe capture is wrong: main %llu, mid %llu, leaf %llu calls (expected 1, 3, 9), %zu samples%s",
+			     (unsigned long long)mn, (unsigned long long)mid, (unsigned long long)leaf, m->nsamples,
+			     m->finalized ? "" : ", not finalized");
+	}
+	xl_model_free(m);
+	m = NULL;
+	xl_msg_quiet(1);
+	rc = probe(tmp, sdk, XL_MODE_MEMORY, &m, why, sizeof(why));
+	xl_msg_quiet(0);
+	if (rc != 0)
+		line(d, "FAIL", "memory capture", "%s", why);
+	else if (m->nsamples == 0 || m->nfuncs != 0)
+		line(d, "FAIL", "memory capture", "probe capture is wrong: %zu samples, %zu functions (expected >0, 0)",
+		     m->nsamples, m->nfuncs);
+	else
+		line(d, "ok", "memory capture", "probe without XRay: %zu memory samples", m->nsamples);
+	xl_model_free(m);
+}
+
+int cmd_doctor(int argc, const char **argv, struct xl_ctx *ctx)
+{
+	(void)ctx;
+	int profiling = 0;
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--profiling") == 0)
+			profiling = 1;
+		else {
+			xl_error("unknown option '%s' for 'doctor' (use --profiling)", argv[i]);
+			return XL_EXIT_USAGE;
+		}
+	}
+	struct doctor d = {0};
+	char cc[PATH_MAX], ver[64] = "", rt[PATH_MAX], err[1024];
+	int have_cc = xl_find_compiler(XL_LANG_C, cc, sizeof(cc)) == 0;
+	if (have_cc) {
+		xl_compiler_version(cc, ver, sizeof(ver));
+		line(&d, "ok", "compiler", "clang %s (%s)", ver[0] ? ver : "?", cc);
+	} else
+		line(&d, "FAIL", "compiler", "no clang-14 or clang in PATH: apt-get install clang-14");
+	char cxx[PATH_MAX];
+	if (xl_find_compiler(XL_LANG_CXX, cxx, sizeof(cxx)) == 0)
+		line(&d, "ok", "c++ compiler", "%s", cxx);
+	else
+		line(&d, "note", "c++ compiler", "no clang++ in PATH: C++ sources cannot be built (apt-get install clang-14)");
+	int have_xray = have_cc && xl_xray_runtime(cc, rt, sizeof(rt)) == 0;
+	if (have_xray)
+		line(&d, "ok", "xray runtime", "%s", rt);
+	else
+		line(&d, "FAIL", "xray runtime",
+		     "clang's XRay runtime is missing: apt-get install libclang-rt-14-dev "
+		     "(memory capture, --profile=memory, still works)");
+	struct xl_sdk sdk;
+	int have_sdk = xl_sdk_find(&sdk, err, sizeof(err)) == 0;
+	if (have_sdk)
+		line(&d, "ok", "sdk", "%s for clang %s at %s (%s)", sdk.version, sdk.compiler_version, sdk.dir,
+		     sdk.registered ? "registered" : "built in");
+	else
+		line(&d, "FAIL", "sdk", "%s", err);
+	FILE *f = fopen("/proc/self/statm", "re");
+	int proc_ok = f != NULL;
+	if (f)
+		fclose(f);
+	f = fopen("/proc/self/status", "re");
+	int hwm = 0;
+	char buf[256];
+	while (f && fgets(buf, sizeof(buf), f))
+		hwm |= strncmp(buf, "VmHWM:", 6) == 0;
+	if (f)
+		fclose(f);
+	if (proc_ok && hwm)
+		line(&d, "ok", "/proc", "RSS (/proc/self/statm) and peak RSS (VmHWM) readable");
+	else
+		line(&d, "FAIL", "/proc", "cannot read %s: memory metrics would be unavailable (mount /proc)",
+		     proc_ok ? "VmHWM in /proc/self/status" : "/proc/self/statm");
+	if (profiling) {
+		if (!have_cc || !have_sdk)
+			line(&d, "FAIL", "capture", "skipped: needs the compiler and the SDK (see above)");
+		else {
+			char tmp[] = "/tmp/exaloop-doctor-XXXXXX";
+			if (!mkdtemp(tmp))
+				line(&d, "FAIL", "capture", "cannot create a temporary directory: %s", strerror(errno));
+			else {
+				char path[PATH_MAX];
+				snprintf(path, sizeof(path), "%s/probe.c", tmp);
+				FILE *p = fopen(path, "we");
+				if (p) {
+					fputs(probe_src, p);
+					fclose(p);
+				}
+				check_capture(&d, tmp, &sdk, have_xray);
+				char cmd[PATH_MAX + 16];
+				snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
+				if (system(cmd) != 0)
+					xl_warn("cannot remove '%s'", tmp);
+			}
+		}
+	}
+	char opener[PATH_MAX];
+	if (getenv("CI"))
+		line(&d, "note", "browser", "CI is set: reports are not opened automatically");
+	else if (!getenv("DISPLAY") && !getenv("WAYLAND_DISPLAY"))
+		line(&d, "note", "browser", "no display: reports are not opened automatically (open index.html yourself)");
+	else if (xl_which(getenv("EXALOOP_BROWSER") && *getenv("EXALOOP_BROWSER") ? getenv("EXALOOP_BROWSER")
+										   : "xdg-open",
+			  opener, sizeof(opener)) == 0)
+		line(&d, "ok", "browser", "reports open with %s", opener);
+	else
+		line(&d, "note", "browser", "no xdg-open: reports are not opened automatically (apt-get install xdg-utils)");
+	if (d.blockers) {
+		printf("%d check%s failed\n", d.blockers, d.blockers == 1 ? "" : "s");
+		return XL_EXIT_DOCTOR;
+	}
+	printf("all checks passed\n");
+	return XL_EXIT_OK;
+}
