@@ -748,6 +748,7 @@
     canvas.addEventListener('click', (e) => {
       const v = flameHit(e);
       if (v < 0) return;
+      clickAt = performance.now(); clickNode = v;
       if (V.func[v] >= 0) selectFunc(V.func[v], true);
       if (v !== S.focus) navigate({ focus: vPath(v).map(vKey) });
     });
@@ -776,7 +777,9 @@
     $('fg-reset').disabled = S.focus === 0;
   }
 
-  function scrollFlameTop() { if (fg) fg.scroller.scrollTop = 0; }
+  /* After a navigation, show the focused frame near the top with two ancestor rows above it. */
+  let scrollToFocus = false;
+  function scrollFlameTop() { scrollToFocus = true; }
 
   function computeMatches() {
     const q = S.search.trim();
@@ -843,6 +846,7 @@
     const viewH = Math.min(contentH, maxH);
     fg.scroller.style.height = viewH + 'px';
     fg.spacer.style.height = contentH + 'px';
+    if (scrollToFocus) { scrollToFocus = false; fg.scroller.scrollTop = Math.max(0, (chain.length - 2) * ROW); }
     const W = fg.scroller.clientWidth;
     const top = Math.min(fg.scroller.scrollTop, Math.max(0, contentH - viewH));
     fg.canvas.style.top = top + 'px';
@@ -1789,12 +1793,13 @@
       selectFunc(tableView[i].f, false);
       return;
     }
-    if (k === 'Enter' && S.selFunc >= 0) { zoomToFunc(S.selFunc); }
+    if (k === 'Enter' && S.selFunc >= 0 && !/^(BUTTON|A|SUMMARY|LI|TH|TR)$/.test(tag)) { zoomToFunc(S.selFunc); }
   }
 
   /* ------------------------------------------------------------------ scheduling */
 
   const dirty = new Set();
+  let clickAt = 0, clickNode = -1;
   let rafPending = false;
   function schedule(what) {
     dirty.add(what);
@@ -1807,7 +1812,11 @@
     const d = Array.from(dirty); dirty.clear();
     for (const w of d) {
       try {
-        if (w === 'flame') drawFlame();
+        if (w === 'flame') {
+          drawFlame();
+          // click-to-focused-frame latency, for the tests' timing report
+          if (clickAt && S.focus === clickNode) { STATS.clickToDrawMs = performance.now() - clickAt; clickAt = 0; }
+        }
         else if (w === 'mem') drawMem();
         else if (w === 'tl' && TL) drawTimeline();
       } catch (err) { reportError(err); }

@@ -509,8 +509,20 @@ const TESTS = {
     await page.waitForFunction((n) => window.__xl.state().focus.at(-1) === n, target.name);
     await settle(page);
     const clickMs = Date.now() - t0;
-    console.log(`     large: click to focused redraw ${clickMs} ms`);
+    console.log(`     large: click to focused redraw ${clickMs} ms as seen by the test driver; ${(await page.evaluate(() => window.__xl.stats().clickToDrawMs)).toFixed(1)} ms in the page (click event to frame drawn)`);
     check('large: click focuses a frame', (await state(page)).focus.length === 3);
+    // a deep frame: scroll the flame graph down, click, and the focused frame must be in view
+    await page.$eval('#fg-scroll', (e) => { e.scrollTop = e.scrollHeight; });
+    await settle(page);
+    const deep = (await frames(page)).filter((f) => f.w > 3).sort((a, b) => b.depth - a.depth)[0];
+    await clickFrame(page, deep);
+    await page.waitForFunction((n) => window.__xl.state().focus.length === n, deep.depth + 1);
+    await settle(page);
+    const foc = (await frames(page)).find((f) => f.focused);
+    const box = await page.locator('#fg-scroll').boundingBox();
+    check('large: focusing a deep frame keeps it in view', foc && foc.y >= box.y && foc.y + foc.h <= box.y + box.height, `depth ${deep.depth}`);
+    await page.goBack();
+    await page.waitForFunction((n) => window.__xl.state().focus.length === n, 3);
     let t1 = Date.now();
     await page.goBack();
     await page.waitForFunction(() => window.__xl.state().focus.length === 1);
