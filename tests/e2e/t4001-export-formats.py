@@ -1,0 +1,133 @@
+"""Exports: Chrome trace (strict nesting, names, counters, GC instants, truncation), folded stacks
+(re-summed to the totals), JSON (schema) and text (golden, times normalised)."""
+from xltest import *
+import re
+
+SCHEMA = json.load(open(os.path.join(SRC, "docs", "summary.schema.json")))
+
+
+def validate(doc, schema, path="$"):
+    """A small JSON Schema subset: type, required, properties, items, enum, nullable via type lists."""
+    errors = []
+    t = schema.get("type")
+    types = t if isinstance(t, list) else [t] if t else []
+    pytypes = {"object": dict, "array": list, "string": str, "integer": int, "number": (int, float),
+               "boolean": bool, "null": type(None)}
+    if types and not any(isinstance(doc, pytypes[x]) and not (x in ("integer", "number") and isinstance(doc, bool))
+                         for x in types):
+        return ["%s: expected %s, got %r" % (path, types, type(doc).__name__)]
+    if "enum" in schema and doc not in schema["enum"]:
+        errors.append("%s: %r not in %r" % (path, doc, schema["enum"]))
+    if isinstance(doc, dict):
+        for k in schema.get("required", []):
+            if k not in doc:
+                errors.append("%s: missing %s" % (path, k))
+        for k, sub in schema.get("properties", {}).items():
+            if k in doc:
+                errors += validate(doc[k], sub, path + "." + k)
+    if isinstance(doc, list) and "items" in schema:
+        for i, x in enumerate(doc[:200]):
+            errors += validate(x, schema["items"], "%s[%d]" % (path, i))
+    return errors
+
+
+def export(w, fmt, extra=()):
+    out = os.path.join(w.path, "out." + fmt)
+    p = w.run(["profile", "export", w.latest(), "--format", fmt, "-o", out] + list(extra))
+    eq(p.returncode, 0, "export --format " + fmt)
+    return open(out, encoding="utf-8").read()
+
+
+def check_chrome(trace, what):
+    evs = trace["traceEvents"]
+    xs = [e for e in evs if e["ph"] == "X"]
+    check(len(xs) > 0, what + ": complete events present")
+    by_tid = {}
+    for e in xs:
+        by_tid.setdefault(e["tid"], []).append(e)
+    nested = True
+    for tid, es in by_tid.items():
+        es.sort(key=lambda e: (e["ts"], -e["dur"]))
+        stack = []
+        for e in es:
+            while stack and e["ts"] >= stack[-1]["ts"] + stack[-1]["dur"] - 1e-3:
+                stack.pop()
+            if stack and e["ts"] + e["dur"] > stack[-1]["ts"] + stack[-1]["dur"] + 1e-3:
+                nested = False
+            stack.append(e)
+    check(nested, what + ": events strictly nested per thread")
+    names = {e["tid"]: e["args"]["name"] for e in evs if e["ph"] == "M" and e["name"] == "thread_name"}
+    check(all(t in names for t in by_tid), what + ": every thread named")
+    check(any(e["ph"] == "M" and e["name"] == "process_name" for e in evs), what + ": process named")
+    return xs
+
+
+with Workdir() as w:
+    # two parents, debug: known structure for golden text and exact chrome events
+    p = w.run(["--profile", "--no-open", "run", prog("s-two-parents.c")])
+    trace = json.loads(export(w, "chrome"))
+    xs = check_chrome(trace, "two-parents")
+    eq(sorted((e["name"]) for e in xs),
+       sorted(["main", "alpha", "beta"] + ["leaf"] * 8), "two-parents: one complete event per call")
+    check(trace["otherData"]["timeline_truncated"] is False, "two-parents: timeline complete")
+
+    folded = export(w, "folded")
+    s = w.summary()
+    total = sum(int(l.rsplit(" ", 1)[1]) for l in folded.splitlines())
+    eq(total, sum(t["total_ns"] for t in s.doc["threads"]), "folded stacks re-sum to the threads' total time")
+    check(any(l.startswith("main;alpha;leaf ") for l in folded.splitlines()), "folded has main;alpha;leaf")
+    check(any(l.startswith("main;beta;leaf ") for l in folded.splitlines()), "folded has main;beta;leaf")
+
+    doc = json.loads(export(w, "json"))
+    errs = validate(doc, SCHEMA)
+    eq(errs, [], "JSON summary validates against docs/summary.schema.json")
+
+    text = export(w, "text", ["--sort", "calls"])
+    norm = re.sub(r"-?\d+(\.\d+)? (ns|us|ms|s)\b", "T", text)
+    norm = re.sub(r"\d+\.\d%", "P%", norm)
+    norm = re.sub(r"\d+(\.\d+)? (B|KiB|MiB|GiB)", "M", norm)
+    norm = re.sub(r"/\S*/(s-two-parents\.c)", r"\1", norm)
+    norm = re.sub(r"command: .*", "command: X", norm)
+    norm = re.sub(r"\d+ events", "N events", norm)
+    norm = re.sub(r"about \d+ ns per traced call \((measured|typical)\), \d+ calls: roughly T?[\d.]+%", "OVERHEAD", norm)
+    norm = re.sub(r"roughly P%", "OVERHEAD", norm)
+    norm = re.sub(r"M \(max M\)", "M", norm)
+    norm = re.sub(r"[ ]+", " ", norm)   # column widths follow the values
+    golden = os.path.join(SRC, "tests", "golden", "text", "two-parents.txt")
+    if os.environ.get("XL_UPDATE_GOLDEN"):
+        open(golden, "w").write(norm)
+    eq(norm, open(golden).read(), "text report matches tests/golden/text/two-parents.txt")
+
+    # GC program: counters per series and GC collections as instants
+    w.run(["--profile", "--no-open", "run", "-lgc", prog("s-gc.c"), "20", "20000"])
+    trace = json.loads(export(w, "chrome"))
+    check_chrome(trace, "gc")
+    counters = {e["name"] for e in trace["traceEvents"] if e["ph"] == "C"}
+    check({"RSS", "GC heap", "GC free", "GC occupied estimate", "GC allocated"} <= counters, "counter series: %s" % counters)
+    check(any(e["ph"] == "i" and e["name"] == "GC collection" for e in trace["traceEvents"]), "GC collections as instants")
+    errs = validate(json.loads(export(w, "json")), SCHEMA)
+    eq(errs, [], "gc JSON validates")
+
+    # threads: one track per thread, nesting per thread
+    w.run(["--profile", "--no-open", "run", prog("s-threads.c"), "200"])
+    trace = json.loads(export(w, "chrome"))
+    xs = check_chrome(trace, "threads")
+    eq(len({e["tid"] for e in xs}), 9, "threads: 9 tracks")
+    eq(sum(1 for e in xs if e["name"] == "work"), 1600, "threads: every work call in the trace")
+    check(validate(json.loads(export(w, "json")), SCHEMA) == [], "threads JSON validates")
+
+    # a truncated timeline says so; a crash's open frames are closed
+    open(os.path.join(w.path, "exaloop.toml"), "w").write(
+        '[targets.t]\nsource = "%s"\nargs = ["23"]\n[targets.t.profile]\nbuffer_size = "1MiB"\n' % prog("s-fib.c"))
+    w.run(["--profile", "--no-open", "--target", "t", "run"])
+    trace = json.loads(export(w, "chrome"))
+    check_chrome(trace, "truncated")
+    check(trace["otherData"]["timeline_truncated"] is True and trace["otherData"]["timeline_truncated_from_us"] > 0,
+          "truncated timeline flagged with its time")
+    w.run(["--profile", "--no-open", "run", prog("s-segv.c"), "50"])
+    trace = json.loads(export(w, "chrome"))
+    xs = check_chrome(trace, "segv")
+    eq(sum(1 for e in xs if e["name"] == "work"), 50, "segv: calls up to the crash")
+    check(any(e["name"] == "main" and e.get("args", {}).get("unfinished") for e in xs), "segv: main closed as unfinished")
+    check(validate(json.loads(export(w, "json")), SCHEMA) == [], "segv JSON validates")
+done()
