@@ -1218,11 +1218,16 @@
     if (MEM.summary.peak_rss && isNum(MEM.summary.peak_rss.value)) legend.appendChild(el('span', { class: 'xl-leg' }, [el('span', { class: 'xl-leg-dash' }), el('span', { text: 'peak RSS' })]));
     legend.appendChild(el('span', { class: 'xl-leg' }, [el('span', { class: 'xl-leg-sw shade-out' }), el('span', { text: 'outside capture window' })]));
     if (partialFrom() != null) legend.appendChild(el('span', { class: 'xl-leg' }, [el('span', { class: 'xl-leg-sw shade-part' }), el('span', { text: 'timeline incomplete' })]));
-    sec.appendChild(legend);
-    const canvas = el('canvas', { id: 'mem-canvas', class: 'xl-canvas', role: 'img', 'aria-label': 'Memory over time' });
-    sec.appendChild(el('div', { class: 'xl-chart', id: 'mem-chart' }, [canvas]));
-    mc = { canvas, hoverX: -1 };
-    attachTimeInteractions(canvas, 'mem');
+    if (MEM.n) {
+      sec.appendChild(legend);
+      const canvas = el('canvas', { id: 'mem-canvas', class: 'xl-canvas', role: 'img', 'aria-label': 'Memory over time' });
+      sec.appendChild(el('div', { class: 'xl-chart', id: 'mem-chart' }, [canvas]));
+      mc = { canvas, hoverX: -1 };
+      attachTimeInteractions(canvas, 'mem');
+    } else {
+      sec.appendChild(el('p', { class: 'xl-note', id: 'mem-none', text: 'No memory samples in this capture' + (D.run.mode === 'xray' ? ' (function-tracing mode: use --profile or --profile=memory to sample memory).' : '.') }));
+      memInfo = { series: SERIES.map((sd) => ({ key: sd.key, label: sd.label, available: false, visible: false, points: 0, reason: seriesReason(sd.key) })), gcMarks: 0, spans: [], peak: null };
+    }
     if (TL) {
       const tcan = el('canvas', { id: 'tl-canvas', class: 'xl-canvas', role: 'img', 'aria-label': 'Timeline of calls per thread' });
       sec.appendChild(el('div', { id: 'xl-timeline-wrap' }, [
@@ -1651,7 +1656,8 @@
           drawn++;
         }
       }
-      info.threads.push({ index: ln.index, name: threadLabel(ln.index), events: ln.n, drawn, depthShown: L.rows, maxDepth: ln.maxDepth });
+      info.threads.push({ index: ln.index, name: threadLabel(ln.index), events: ln.n, drawn, depthShown: L.rows, maxDepth: ln.maxDepth, minDepth: ln.minDepth,
+        rowsTop: rowTop, rowHeight: TL_ROW });
     }
     ctx.restore();
     // lane headers

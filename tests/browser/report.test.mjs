@@ -33,7 +33,7 @@ for (let i = 0; i < argv.length; i++) {
   else if (a.startsWith('--')) { console.error('unknown option ' + a); process.exit(2); }
   else opt.reports.push(resolve(a));
 }
-const ALL = [...Object.keys(FIXTURES), 'large', 'dark'];
+const ALL = [...Object.keys(FIXTURES), 'large', 'dark', 'robust'];
 if (opt.list) { console.log(ALL.join('\n')); process.exit(0); }
 
 let chromium;
@@ -96,11 +96,12 @@ async function open(htmlPath, { dark = false, width = 1400, height = 900 } = {})
   return { context, page, log, url, loadMs };
 }
 
-async function common(name, r, { expectFrames = true } = {}) {
+async function common(name, r, { expectFrames = true, expectError = false } = {}) {
   const { page, log } = r;
   await settle(page);
   const err = await page.evaluate(() => window.__xl.error);
-  check(`${name}: report started without error`, !err, err || '');
+  if (expectError) check(`${name}: report explains its error`, !!err, err || '');
+  else check(`${name}: report started without error`, !err, err || '');
   const probe = await page.evaluate(() => window.__probe);
   const counts = await page.evaluate(() => Object.fromEntries(['script', 'style', 'link', 'meta', 'img', 'iframe', 'object', 'embed', 'svg', 'base', 'form']
     .map((t) => [t, document.getElementsByTagName(t).length])));
@@ -293,7 +294,32 @@ const TESTS = {
     check('small: "i" toggles invert', (await state(page)).inverted);
     await page.keyboard.press('i'); await settle(page);
 
+    // keyboard: search box, Enter zooms to the selected function, u goes up
+    await page.keyboard.press('/');
+    check('small: "/" focuses the search box', await page.evaluate(() => document.activeElement.id === 'fg-search'));
+    await page.keyboard.press('Escape');
+    await page.click('#fn-body tr[data-f="3"] td:nth-child(3)');
+    await page.keyboard.press('Enter'); await settle(page);
+    st = await state(page);
+    check('small: Enter zooms to the selected function', st.focus.at(-1) === 'fib' && st.focus.length === 4, st.focus.join(' > '));
+    await page.keyboard.press('u'); await settle(page);
+    check('small: "u" zooms out one level', (await state(page)).focus.at(-1) === 'compute');
+    await page.keyboard.press('0'); await settle(page);
+    check('small: "0" resets the zoom', (await state(page)).focus.length === 1);
+
     // memory + timeline
+    await scrollTo(page, '#tl-canvas');
+    const tbox = await page.locator('#tl-canvas').boundingBox();
+    const sel0 = (await state(page)).selectedFunc;
+    const lane = (await page.evaluate(() => window.__xl.timeline())).threads[0];
+    const rowY = tbox.y + lane.rowsTop + (1 - lane.minDepth) * lane.rowHeight + lane.rowHeight / 2;   // depth 1
+    let picked = null;
+    for (let x = tbox.x + 80; x < tbox.x + tbox.width - 20 && !picked; x += 6) {
+      await page.mouse.move(x, rowY);
+      if (await page.isVisible('#xl-tip') && (await page.textContent('#xl-tip')).startsWith('write_output')) picked = x;
+    }
+    if (picked) { await page.mouse.click(picked, rowY); await settle(page); }
+    check('small: clicking a timeline call selects its function', picked && (await state(page)).selectedName === 'write_output' && sel0 !== 4, String(picked));
     await scrollTo(page, '#mem-canvas');
     const mem = await page.evaluate(() => window.__xl.memory());
     const rss = mem.series.find((s) => s.key === 'rss');
@@ -547,6 +573,41 @@ const TESTS = {
     const mem = await page.evaluate(() => window.__xl.memory());
     check('large: memory drawn', mem.series[0].points === 5000);
     await c.finish();
+  },
+
+  /* Documents the viewer must survive: no data, empty, partial, odd values. */
+  async robust() {
+    const small = JSON.parse(readFileSync(join(here, 'fixtures', 'small.json'), 'utf8'));
+    const xray = { ...small, run: { ...small.run, mode: 'xray' }, memory: null };
+    delete xray.timeline;
+    const odd = JSON.parse(JSON.stringify(small));
+    odd.schema = 'exaloop.profile/9';
+    odd.tree.func[3] = 999; odd.tree.calls[2] = null; odd.tree.thread[4] = 7; odd.functions[1].file = null; odd.functions[2].name = null;
+    odd.memory.samples.rss = null; odd.warnings = [{ kind: 'x' }, null].filter(Boolean); odd.run.window = null; odd.run.command = null;
+    const cases = [
+      ['no-data', null, 'no readable profile data'],
+      ['empty-object', '{}', 'Run summary'],
+      ['xray-no-memory', JSON.stringify(xray), 'No memory samples'],
+      ['odd-values', JSON.stringify(odd), 'exaloop.profile/9'],
+    ];
+    for (const [name, json, text] of cases) {
+      const out = join(opt.out, 'robust-' + name + '.html');
+      if (json == null) {
+        // the template with code and styles but without data, as if the data were never filled in
+        const src = (f) => readFileSync(join(here, '../../src/report', f), 'utf8');
+        writeFileSync(out, src('report.html').replace('/*@XL_CSS@*/', () => src('report.css')).replace('/*@XL_JS@*/', () => src('report.js')));
+      } else writeFileSync(out, assemble(json));
+      const r = await open(out);
+      await settle(r.page);
+      const body = await r.page.innerText('body');
+      check(`robust/${name}: page says what it has`, body.includes(text), body.replace(/\s+/g, ' ').slice(0, 120));
+      if (name === 'xray-no-memory') {
+        await scrollTo(r.page, '#fg-canvas');
+        check(`robust/${name}: flame graph still drawn`, (await frames(r.page)).length > 3);
+      }
+      const c = await common('robust-' + name, r, { expectFrames: false, expectError: json == null });
+      await c.finish();
+    }
   },
 
   async dark() {
