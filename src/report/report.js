@@ -555,7 +555,12 @@
     app.appendChild(main);
     main.appendChild(buildSummary());
     if (T) { main.appendChild(buildFlameSection()); main.appendChild(buildTableSection()); }
-    else main.appendChild(el('section', { class: 'xl-card xl-empty', id: 'xl-flame' }, [el('h2', { text: 'Call paths' }), el('p', { text: 'This capture has no function trace' + (run.mode === 'memory' ? ' (memory-only mode: use --profile or --profile=xray to trace functions).' : '.') })]));
+    else {
+      const empty = section('xl-flame', 'Call paths');
+      empty.classList.add('xl-empty');
+      empty.appendChild(el('p', { text: 'This capture has no function trace' + (run.mode === 'memory' ? ' (memory-only mode: use --profile or --profile=xray to trace functions).' : '.') }));
+      main.appendChild(empty);
+    }
     main.appendChild(buildMemorySection());
     main.appendChild(el('footer', { class: 'xl-foot' }, [
       el('span', { text: disp(D.generator || 'exaloop') + ' \u00b7 ' + disp(D.schema || 'unknown schema') }),
@@ -859,7 +864,6 @@
     const rows = [];
     fg.rows = rows;
     const mf = S.matchFunc, sel = S.selFunc, hov = S.hover;
-    const rootT = V.total[0] || 1;
     let drawn = 0;
     const frame = (v, x, w, row, anc) => {
       if (row < firstRow || row > lastRow) return;
@@ -889,7 +893,6 @@
     };
     chain.forEach((a, i) => frame(a, 0, W, i, true));
     const stack = [S.focus, 0, W, chain.length];
-    void rootT;
     while (stack.length) {
       const row = stack.pop(), w = stack.pop(), x = stack.pop(), v = stack.pop();
       frame(v, x, w, row, false);
@@ -1198,7 +1201,7 @@
   const PL = 70, PR = 14;         // shared plot margins: the time axes line up
 
   function buildMemorySection() {
-    const sec = section('xl-memory', 'Memory and timeline', el('div', { class: 'xl-head-tools' }, [
+    const sec = section('xl-memory', TL ? 'Memory and timeline' : 'Memory', el('div', { class: 'xl-head-tools' }, [
       el('button', { type: 'button', class: 'xl-btn', id: 'mem-zoom-reset', text: 'Reset time zoom', disabled: true, onclick: () => setTimeView(null) }),
       el('button', { type: 'button', class: 'xl-btn', id: 'mem-csv', text: 'Download CSV', disabled: !MEM.n, onclick: downloadCsv }),
     ]));

@@ -8,7 +8,9 @@
 //                                              profile a program with exaloop, then check its report
 //
 // Options: --out DIR (assembled reports + screenshots; default ./artifacts), --chromium PATH
-// (default $CHROMIUM or /usr/bin/chromium), --max-bytes N (fail a real report larger than N), --list.  Exit status: 0 all passed, 1 a check failed,
+// (default $CHROMIUM or /usr/bin/chromium), --max-bytes N (fail a real report larger than N),
+// --stage SRC=NAME (with --exaloop: copy SRC into the run directory as NAME), --expect-text TEXT (a
+// real report must show TEXT as page text; repeatable), --list.  Exit status: 0 all passed, 1 a check failed,
 // 77 skipped (playwright-core or Chromium missing), 2 usage error.
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
@@ -20,11 +22,13 @@ import { FIXTURES, EVIL, large } from './fixtures/make-fixtures.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const argv = process.argv.slice(2);
-const opt = { only: null, out: join(here, 'artifacts'), chromium: process.env.CHROMIUM || '/usr/bin/chromium', reports: [], list: false, exaloop: null, runArgs: [], maxBytes: 0 };
+const opt = { only: null, out: join(here, 'artifacts'), chromium: process.env.CHROMIUM || '/usr/bin/chromium', reports: [], list: false, exaloop: null, runArgs: [], maxBytes: 0, stage: [], expectText: [] };
 for (let i = 0; i < argv.length; i++) {
   const a = argv[i];
   if (a === '--') { opt.runArgs = argv.slice(i + 1); break; }
   if (a === '--exaloop') opt.exaloop = resolve(argv[++i]);
+  else if (a === '--stage') { const [src, ...name] = argv[++i].split('='); opt.stage.push([resolve(src), name.join('=')]); }
+  else if (a === '--expect-text') opt.expectText.push(argv[++i]);
   else if (a === '--max-bytes') opt.maxBytes = +argv[++i];
   else if (a === '--only') opt.only = argv[++i].split(',').filter(Boolean);
   else if (a === '--out') opt.out = resolve(argv[++i]);
@@ -625,6 +629,7 @@ const TESTS = {
 /* Profile a program with exaloop (in a temporary directory) and return its report. */
 function runExaloop() {
   const dir = mkdtempSync(join(tmpdir(), 'xl-browser-'));
+  for (const [src, name] of opt.stage) copyFileSync(src, join(dir, name));
   const args = ['--no-open', '--profile', 'run', '-release', ...opt.runArgs];
   console.log(`     running ${opt.exaloop} ${args.join(' ')} (in ${dir})`);
   const res = spawnSync(opt.exaloop, args, { cwd: dir, encoding: 'utf8', timeout: 300000 });
@@ -635,7 +640,7 @@ function runExaloop() {
   const ok = check('exaloop: wrote profiles/capture-*/index.html', caps.length === 1, caps.join(','));
   let kept = null;
   if (ok) {
-    kept = join(opt.out, 'exaloop-' + basename(opt.runArgs.find((a) => /\.(c|codon)$/.test(a)) || 'run').replace(/\.\w+$/, '') + '.html');
+    kept = join(opt.out, 'exaloop-' + (opt.stage.length ? basename(opt.stage[0][0]) : basename(opt.runArgs.find((a) => /\.(c|codon)$/.test(a)) || 'run')).replace(/\.\w+$/, '') + '.html');
     copyFileSync(join(prof, caps[0], 'index.html'), kept);
   }
   rmSync(dir, { recursive: true, force: true });   // the capture itself can be large
@@ -662,6 +667,18 @@ async function realReport(path, label) {
       await r.page.goBack(); await settle(r.page);
       check(`${name}: Back restores the root`, (await state(r.page)).focus.length === 1);
     }
+  }
+  if (opt.expectText.length) {
+    // visible text only: the embedded JSON is escaped and must not count
+    const text = await r.page.evaluate(() => {
+      const out = [];
+      const w = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT, { acceptNode: (n) => (n.parentElement.closest('script,style,noscript') ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT) });
+      for (let n = w.nextNode(); n; n = w.nextNode()) out.push(n.nodeValue);
+      return out.join('\n') + '\n' + document.title;
+    });
+    for (const t of opt.expectText) check(`${name}: shows ${JSON.stringify(t)} as text`, text.includes(t));
+    const fs = await frames(r.page);
+    check(`${name}: flame graph draws the capture's names`, fs.length > 0, fs.map((f) => f.name).join(', '));
   }
   if (await r.page.$('#tl-zoom-data')) {
     await r.page.click('#tl-zoom-data'); await settle(r.page);
