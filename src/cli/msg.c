@@ -14,7 +14,7 @@ void xl_msg_quiet(int q)
 	quiet = q;
 }
 
-static void emit(const char *prefix, const char *fmt, va_list ap)
+__attribute__((format(printf, 2, 0))) static void emit(const char *prefix, const char *fmt, va_list ap)
 {
 	fputs(prefix, stderr);
 	vfprintf(stderr, fmt, ap);

@@ -20,7 +20,7 @@ struct ctx {
 static void ts(struct jsonw *w, const char *key, int64_t ns)
 {
 	jw_key(w, key);
-	jw_dbl(w, (double)ns / 1000.0);
+	jw_us(w, ns);
 }
 
 static int call_event(const struct xl_call *c, void *arg)

@@ -306,7 +306,11 @@ static void timeline_member(const struct xl_model *m, struct jsonw *w, size_t ma
 		xl_calls_walk(m, t, xl_timeline_end(m, t), collect, &cs);
 		if (cs.truncated_from >= 0 && (truncated < 0 || cs.truncated_from < truncated))
 			truncated = cs.truncated_from;
-		qsort(cs.v, cs.n, sizeof(*cs.v), by_start);
+		/* cs.v is NULL for a thread without timeline calls, and qsort's
+		 * pointer must not be (UBSan, fuzzing: a capture whose only thread
+		 * had an empty timeline). */
+		if (cs.n > 1)
+			qsort(cs.v, cs.n, sizeof(*cs.v), by_start);
 		jw_obj(w);
 		jw_kint(w, "index", (int64_t)i);
 		static const char *const cols[] = {"start_ns", "dur_ns", "func", "depth"};

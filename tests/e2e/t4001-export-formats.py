@@ -99,7 +99,11 @@ with Workdir() as w:
     eq(norm, open(golden).read(), "text report matches tests/golden/text/two-parents.txt")
 
     # GC program: counters per series and GC collections as instants
-    w.run(["--profile", "--no-open", "run", "-lgc", prog("s-gc.c"), "20", "20000"])
+    # sample often so collections fall between samples even in a short run
+    open(os.path.join(w.path, "exaloop.toml"), "w").write(
+        '[targets.gc]\nsource = "%s"\nbuild_args = ["-lgc"]\nargs = ["30", "20000"]\n'
+        '[targets.gc.profile]\nmemory_interval = "2ms"\n' % prog("s-gc.c"))
+    w.run(["--profile", "--no-open", "--target", "gc", "run"])
     trace = json.loads(export(w, "chrome"))
     check_chrome(trace, "gc")
     counters = {e["name"] for e in trace["traceEvents"] if e["ph"] == "C"}
