@@ -522,7 +522,7 @@
     syncControls();
     computeMatches();
     renderCrumbs();
-    if (threadChanged || !tableRows) buildTableRows();
+    if (threadChanged || !tableRows) { buildTableRows(); renderDetail(); }
     scrollFlameTop();
     schedule('flame');
   }
@@ -904,9 +904,11 @@
       const ks = V.kids(v);
       for (let i = 0; i < ks.length; i++) {
         const k = ks[i];
-        const cw = V.total[k] * scale;
+        // clamp: with inconsistent data (children summing to more than the parent) stay inside it
+        const cw = Math.min(V.total[k] * scale, x + w - cx);
         if (cw >= 1) stack.push(k, cx, cw, row + 1);
         cx += cw;
+        if (cx >= x + w) break;
       }
     }
     STATS.drawnFrames = drawn;

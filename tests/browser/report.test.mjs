@@ -573,6 +573,14 @@ const TESTS = {
     t1 = Date.now();
     await page.click('#fn-table th[data-key="calls"]'); await settle(page);
     console.log(`     large: table sort ${Date.now() - t1} ms`);
+    await scrollTo(page, '#fn-table');
+    const before = await tableRows(page);
+    await page.$eval('#fn-wrap', (e) => { e.scrollTop = e.scrollHeight / 2; });
+    await settle(page);
+    const after = await tableRows(page);
+    check('large: the function table renders only the rows in view', before.length < 100 && after.length < 100 && after[0][0] !== before[0][0], `${before.length} rows in the DOM of ${doc.functions.length}`);
+    const sorted = after.every((r, i) => i === 0 || +after[i - 1][1] >= +r[1]);
+    check('large: rows in the middle are still in order', sorted);
     await scrollTo(page, '#mem-canvas');
     const mem = await page.evaluate(() => window.__xl.memory());
     check('large: memory drawn', mem.series[0].points === 5000);
