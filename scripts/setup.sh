@@ -21,7 +21,7 @@ esac
 packages=(
   clang-14 libclang-rt-14-dev llvm-14 cmake make gcc g++ pkg-config
   libgc-dev libelf-dev libdw-dev libjansson-dev libcmocka-dev
-  python3 chromium
+  python3 procps chromium
 )
 
 sudo_() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
