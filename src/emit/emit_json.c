@@ -253,21 +253,20 @@ static void warnings_member(const struct xl_model *m, struct jsonw *w)
 	jw_arr_end(w);
 }
 
-/* Calls collected for the timeline member, all threads. */
+/* Calls collected for the timeline member of one thread: every call that
+ * starts before `cut`, clipped at `cut`.  The enclosing calls are kept, so
+ * the view is a complete prefix of the thread's timeline. */
 struct calls {
 	struct xl_call *v;
-	size_t n, cap, max;
-	int64_t truncated_from;
+	size_t n, cap;
+	int64_t cut;
 };
 
 static int collect(const struct xl_call *c, void *ctx)
 {
 	struct calls *cs = ctx;
-	if (cs->n == cs->max) {
-		if (cs->truncated_from < 0 || c->start_ns < cs->truncated_from)
-			cs->truncated_from = c->start_ns;
+	if (c->start_ns >= cs->cut)
 		return 0;
-	}
 	if (cs->n == cs->cap) {
 		size_t ncap = cs->cap ? cs->cap * 2 : 1024;
 		struct xl_call *p = realloc(cs->v, ncap * sizeof(*p));
@@ -276,7 +275,12 @@ static int collect(const struct xl_call *c, void *ctx)
 		cs->v = p;
 		cs->cap = ncap;
 	}
-	cs->v[cs->n++] = *c;
+	struct xl_call *d = &cs->v[cs->n++];
+	*d = *c;
+	if (d->start_ns + d->dur_ns > cs->cut) {
+		d->dur_ns = cs->cut - d->start_ns;
+		d->open = 1;
+	}
 	return 0;
 }
 
@@ -288,38 +292,55 @@ static int by_start(const void *a, const void *b)
 	return (x->depth > y->depth) - (x->depth < y->depth);
 }
 
+/* Time of the max-th entry event of a thread (where a capped view ends),
+ * or -1 when the thread has no more entries than that. */
+static int64_t cap_time(const struct xl_model *m, const struct xl_thread *t, size_t max)
+{
+	struct xl_tl_iter it;
+	struct xl_event ev;
+	size_t entries = 0;
+	xl_tl_begin(m, t, &it);
+	while (xl_tl_next(&it, &ev))
+		if (ev.kind == XL_EV_ENTRY && entries++ == max)
+			return xl_model_ns(m, ev.ticks);
+	return -1;
+}
+
 static void timeline_member(const struct xl_model *m, struct jsonw *w, size_t max)
 {
 	jw_key(w, "timeline");
 	jw_obj(w);
 	int64_t truncated = -1;
-	for (size_t i = 0; i < m->nthreads; i++)
-		if (m->threads[i].dropped_events &&
-		    (truncated < 0 || m->threads[i].dropped_from_ns < truncated))
-			truncated = m->threads[i].dropped_from_ns;
 	size_t per_thread = m->nthreads ? max / m->nthreads : max;
 	jw_key(w, "threads");
 	jw_arr(w);
 	for (size_t i = 0; i < m->nthreads; i++) {
 		const struct xl_thread *t = &m->threads[i];
-		struct calls cs = {NULL, 0, 0, per_thread, -1};
-		xl_calls_walk(m, t, xl_timeline_end(m, t), collect, &cs);
-		if (cs.truncated_from >= 0 && (truncated < 0 || cs.truncated_from < truncated))
-			truncated = cs.truncated_from;
-		/* cs.v is NULL for a thread without timeline calls, and qsort's
-		 * pointer must not be (UBSan, fuzzing: a capture whose only thread
-		 * had an empty timeline). */
-		if (cs.n > 1)
-			qsort(cs.v, cs.n, sizeof(*cs.v), by_start);
+		int64_t end = xl_timeline_end(m, t);
+		int64_t capped = cap_time(m, t, per_thread);
+		const char *why = t->dropped_events ? "buffer_full" : NULL;
+		if (capped >= 0 && capped < end) {
+			end = capped;
+			why = "report_limit";
+		}
+		struct calls cs = {NULL, 0, 0, end};
+		xl_calls_walk(m, t, end, collect, &cs);
+		qsort(cs.v, cs.n, sizeof(*cs.v), by_start);
+		if (why && (truncated < 0 || end < truncated))
+			truncated = end;
 		jw_obj(w);
 		jw_kint(w, "index", (int64_t)i);
-		static const char *const cols[] = {"start_ns", "dur_ns", "func", "depth"};
-		for (size_t c = 0; c < 4; c++) {
+		jw_kint(w, "kept_from_ns", t->start_ns);
+		jw_kint(w, "kept_to_ns", end);
+		jw_kstr(w, "truncated", why);
+		static const char *const cols[] = {"start_ns", "dur_ns", "func", "depth", "clipped"};
+		for (size_t c = 0; c < 5; c++) {
 			jw_key(w, cols[c]);
 			jw_arr(w);
 			for (size_t k = 0; k < cs.n; k++) {
 				const struct xl_call *x = &cs.v[k];
-				jw_int(w, c == 0 ? x->start_ns : c == 1 ? x->dur_ns : c == 2 ? x->func : (int64_t)x->depth);
+				jw_int(w, c == 0 ? x->start_ns : c == 1 ? x->dur_ns : c == 2 ? x->func
+					 : c == 3 ? (int64_t)x->depth : x->open);
 			}
 			jw_arr_end(w);
 		}
