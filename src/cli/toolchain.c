@@ -116,6 +116,45 @@ int xl_xray_runtime(const char *cc, char *path, size_t len)
 	return -1;
 }
 
+/* Does any source include <name> (a cheap textual check for hints)? */
+static int includes(const struct xl_build_args *a, const char *name)
+{
+	char line[512];
+	for (size_t i = 0; i < a->nsources; i++) {
+		FILE *f = fopen(a->sources[i], "re");
+		if (!f)
+			continue;
+		while (fgets(line, sizeof(line), f)) {
+			const char *p = line + strspn(line, " \t");
+			if (*p == '#' && strstr(p, "include") && strstr(p, name)) {
+				fclose(f);
+				return 1;
+			}
+		}
+		fclose(f);
+	}
+	return 0;
+}
+
+static int has_flag(const struct xl_build_args *a, const char *flag)
+{
+	for (size_t i = 0; i < a->nflags; i++)
+		if (strcmp(a->flags[i], flag) == 0)
+			return 1;
+	return 0;
+}
+
+/* A failed link is most often a library the program needs: name it. */
+static void hint_libraries(const struct xl_build_args *a)
+{
+	if (includes(a, "gc.h>") && !has_flag(a, "-lgc"))
+		xl_hint("the program includes <gc.h>: add -lgc after 'run' or 'build' (exaloop --profile run -lgc app.c)");
+	if (includes(a, "<math.h>") && !has_flag(a, "-lm"))
+		xl_hint("the program includes <math.h>: if the linker reports missing math functions, add -lm");
+	if (includes(a, "<pthread.h>") && !has_flag(a, "-pthread") && !has_flag(a, "-lpthread"))
+		xl_hint("the program includes <pthread.h>: if the linker reports missing pthread functions, add -pthread");
+}
+
 int xl_build_run(struct xl_build *b)
 {
 	const struct xl_build_args *a = b->args;
@@ -205,6 +244,7 @@ int xl_build_run(struct xl_build *b)
 	}
 	if (rc != 0) {
 		xl_error("compilation failed ('%s' exited with status %d)", b->compiler, rc);
+		hint_libraries(a);
 		return XL_EXIT_BUILD;
 	}
 	return 0;

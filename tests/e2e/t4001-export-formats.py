@@ -98,6 +98,31 @@ with Workdir() as w:
         open(golden, "w").write(norm)
     eq(norm, open(golden).read(), "text report matches tests/golden/text/two-parents.txt")
 
+    # golden files for the other emitters, times normalised
+    def golden_check(name, content):
+        path = os.path.join(SRC, "tests", "golden", name)
+        if os.environ.get("XL_UPDATE_GOLDEN"):
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            open(path, "w").write(content)
+        eq(content, open(path).read(), "matches tests/golden/" + name)
+
+    golden_check("folded/two-parents.txt",
+                 "".join(sorted(re.sub(r" \d+$", " N", l) + "\n" for l in folded.splitlines())))
+    jdoc = json.loads(export(w, "json"))
+    shape = {
+        "functions": sorted((f["name"], os.path.basename(f["file"] or ""), f["line"], f["calls"]) for f in jdoc["functions"]),
+        "paths": sorted(["/".join(k) + " x%d" % v for k, v in Summary(jdoc).paths().items()]),
+        "threads": [(t["index"], t["events"], t["timeline_events"], t["dropped_events"]) for t in jdoc["threads"]],
+        "warnings": sorted(x["kind"] for x in jdoc["warnings"]),
+        "run": {k: jdoc["run"][k] for k in ("exit_status", "signal", "mode", "finalized", "end_reason", "args")},
+        "memory": sorted(k for k, v in jdoc["memory"]["summary"].items() if v["value"] is None),
+    }
+    golden_check("json/two-parents.json", json.dumps(shape, indent=1, sort_keys=True) + "\n")
+    ctrace = json.loads(export(w, "chrome"))
+    seq = [(e["ph"], e["name"]) for e in sorted((e for e in ctrace["traceEvents"] if e["ph"] in "XM"),
+                                                key=lambda e: (e["ph"] != "M", e.get("ts", 0), -e.get("dur", 0)))]
+    golden_check("chrome/two-parents.json", json.dumps(seq, indent=0) + "\n")
+
     # GC program: counters per series and GC collections as instants
     # sample often so collections fall between samples even in a short run
     open(os.path.join(w.path, "exaloop.toml"), "w").write(
