@@ -27,6 +27,14 @@ int target_argv(const struct xl_ctx *ctx, const char *cmd, int argc, int with_ar
 		const char ***argv_out, int *argc_out);
 void target_argv_free(const char **argv);
 
+/* Shared first steps of `run` and `build`: split the command line, refuse
+ * -shared under --profile, find the SDK (when profiling).  Returns 0, or
+ * an exit code after printing why (a is released then). */
+struct xl_build_args;
+struct xl_sdk;
+int prepare_build(const struct xl_ctx *ctx, int argc, const char **argv, int is_build, struct xl_build_args *a,
+		  struct xl_sdk *sdk);
+
 int cmd_run(int argc, const char **argv, struct xl_ctx *ctx);
 int cmd_build(int argc, const char **argv, struct xl_ctx *ctx);
 int cmd_profile(int argc, const char **argv, struct xl_ctx *ctx);

@@ -86,23 +86,11 @@ int cmd_build(int argc, const char **argv, struct xl_ctx *ctx)
 static int build(int argc, const char **argv, struct xl_ctx *ctx)
 {
 	struct xl_build_args a;
-	char err[512];
-	if (xl_split_build_args(argc, argv, 1, &a, err, sizeof(err)) != 0) {
-		xl_error("%s", err);
-		xl_build_args_release(&a);
-		return XL_EXIT_USAGE;
-	}
-	if (ctx->profile && a.shared) {
-		xl_error("'-shared' cannot be profiled: profiling applies to standalone applications");
-		xl_build_args_release(&a);
-		return XL_EXIT_USAGE;
-	}
 	struct xl_sdk sdk;
-	if (ctx->profile && xl_sdk_find(&sdk, err, sizeof(err)) != 0) {
-		xl_error("%s", err);
-		xl_build_args_release(&a);
-		return XL_EXIT_BUILD;
-	}
+	char err[512];
+	int rc = prepare_build(ctx, argc, argv, 1, &a, &sdk);
+	if (rc != 0)
+		return rc;
 	char out[PATH_MAX];
 	if (a.output)
 		snprintf(out, sizeof(out), "%s", a.output);
@@ -119,7 +107,7 @@ static int build(int argc, const char **argv, struct xl_ctx *ctx)
 	b.runtime = ctx->profile ? sdk.runtime : NULL;
 	b.output = out;
 	b.xray_threshold = 1;
-	int rc = xl_build_run(&b);
+	rc = xl_build_run(&b);
 	if (rc != 0) {
 		xl_build_args_release(&a);
 		return rc;

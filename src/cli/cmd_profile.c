@@ -133,19 +133,28 @@ static int check_thread(const struct xl_model *m, const struct view_opts *v)
 	return 0;
 }
 
+/* Parse report/export options and load the capture they name. */
+static int open_view(int argc, const char **argv, int is_export, struct view_opts *v, struct xl_model **m)
+{
+	if (parse_view(argc, argv, is_export, v) != 0)
+		return XL_EXIT_USAGE;
+	int rc = load(v->dir, m);
+	if (rc)
+		return rc;
+	if (check_thread(*m, v) != 0) {
+		xl_model_free(*m);
+		return XL_EXIT_USAGE;
+	}
+	return 0;
+}
+
 static int profile_report(int argc, const char **argv, struct xl_ctx *ctx)
 {
 	struct view_opts v;
-	if (parse_view(argc, argv, 0, &v) != 0)
-		return XL_EXIT_USAGE;
 	struct xl_model *m;
-	int rc = load(v.dir, &m);
+	int rc = open_view(argc, argv, 0, &v, &m);
 	if (rc)
 		return rc;
-	if (check_thread(m, &v) != 0) {
-		xl_model_free(m);
-		return XL_EXIT_USAGE;
-	}
 	if (strcmp(v.format, "html") == 0) {
 		char path[PATH_MAX];
 		snprintf(path, sizeof(path), "%s/index.html", v.dir);
@@ -165,16 +174,10 @@ static int profile_export(int argc, const char **argv, struct xl_ctx *ctx)
 {
 	(void)ctx;
 	struct view_opts v;
-	if (parse_view(argc, argv, 1, &v) != 0)
-		return XL_EXIT_USAGE;
 	struct xl_model *m;
-	int rc = load(v.dir, &m);
+	int rc = open_view(argc, argv, 1, &v, &m);
 	if (rc)
 		return rc;
-	if (check_thread(m, &v) != 0) {
-		xl_model_free(m);
-		return XL_EXIT_USAGE;
-	}
 	rc = xl_write_output(m, v.format, &v.emit, v.output ? v.output : "-") ? XL_EXIT_FAIL : 0;
 	if (!rc && v.output && strcmp(v.output, "-") != 0)
 		xl_note("wrote %s", v.output);

@@ -87,26 +87,36 @@ void target_argv_free(const char **argv)
 	free(argv);
 }
 
+int prepare_build(const struct xl_ctx *ctx, int argc, const char **argv, int is_build, struct xl_build_args *a,
+		  struct xl_sdk *sdk)
+{
+	char err[1024];
+	if (xl_split_build_args(argc, argv, is_build, a, err, sizeof(err)) != 0) {
+		xl_error("%s", err);
+		xl_build_args_release(a);
+		return XL_EXIT_USAGE;
+	}
+	if (ctx->profile && a->shared) {
+		xl_error("'-shared' cannot be profiled: profiling applies to standalone applications");
+		xl_build_args_release(a);
+		return XL_EXIT_USAGE;
+	}
+	if (ctx->profile && xl_sdk_find(sdk, err, sizeof(err)) != 0) {
+		xl_error("%s", err);
+		xl_build_args_release(a);
+		return XL_EXIT_BUILD;
+	}
+	return 0;
+}
+
 static int run(int argc, const char **argv, struct xl_ctx *ctx, const struct xl_settings *set, int long_running)
 {
 	struct xl_build_args a;
-	char err[512];
-	if (xl_split_build_args(argc, argv, 0, &a, err, sizeof(err)) != 0) {
-		xl_error("%s", err);
-		xl_build_args_release(&a);
-		return XL_EXIT_USAGE;
-	}
-	if (ctx->profile && a.shared) {
-		xl_error("'-shared' cannot be profiled: profiling applies to standalone applications");
-		xl_build_args_release(&a);
-		return XL_EXIT_USAGE;
-	}
 	struct xl_sdk sdk;
-	if (ctx->profile && xl_sdk_find(&sdk, err, sizeof(err)) != 0) {
-		xl_error("%s", err);
-		xl_build_args_release(&a);
-		return XL_EXIT_BUILD;
-	}
+	char err[512];
+	int rc = prepare_build(ctx, argc, argv, 0, &a, &sdk);
+	if (rc != 0)
+		return rc;
 	char tmpdir[] = "/tmp/exaloop-run-XXXXXX";
 	if (!mkdtemp(tmpdir)) {
 		xl_error("cannot create a temporary build directory: %m");
@@ -126,7 +136,7 @@ static int run(int argc, const char **argv, struct xl_ctx *ctx, const struct xl_
 	b.runtime = ctx->profile ? sdk.runtime : NULL;
 	b.output = exe;
 	b.xray_threshold = 1;
-	int rc = xl_build_run(&b);
+	rc = xl_build_run(&b);
 	if (rc == 0) {
 		char took[32];
 		xl_fmt_duration(b.compile_ns, took, sizeof(took));
