@@ -18,6 +18,19 @@ struct xl_loader {
 int xl_capture_read(struct xl_model *m, struct xl_loader *ld, const char *path,
 		    char *err, size_t errlen);
 
+/* capture_read.c: ns from a double, clamped to [0, 2^62] (NaN -> 0), so
+ * that sums and differences of model times never overflow. */
+int64_t xl_clamp_ns(double ns);
+/* a + b, saturating instead of overflowing (sums of clamped times) */
+static inline int64_t xl_add_ns(int64_t a, int64_t b)
+{
+	if (b > 0 && a > INT64_MAX - b)
+		return INT64_MAX;
+	if (b < 0 && a < INT64_MIN - b)
+		return INT64_MIN;
+	return a + b;
+}
+
 /* warnings.c */
 int xl_warnings_build(struct xl_model *m);
 

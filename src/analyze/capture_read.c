@@ -9,6 +9,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stddef.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,18 +20,51 @@
 
 #include "analyze_internal.h"
 
+/* Every record the runtime writes is 8-byte aligned (blocks are 64-byte
+ * aligned), so an unaligned offset is corruption.  (Fuzzing: an odd thread
+ * table entry made the reader load misaligned structs, undefined behaviour.) */
 static const void *at(const struct xl_model *m, uint64_t off, uint64_t size)
 {
-	if (off == 0 || off > m->map_size || size > m->map_size - off)
+	if (off == 0 || off % 8 != 0 || off > m->map_size || size > m->map_size - off)
 		return NULL;
 	return m->map + off;
+}
+
+/* Bytes of the file available from off on (0 when off is not usable). */
+static uint64_t avail(const struct xl_model *m, uint64_t off)
+{
+	return at(m, off, 0) ? m->map_size - off : 0;
+}
+
+/* Times and sizes in the model stay within [0, XL_MAX_SANE], so that the
+ * emitters' sums and differences cannot overflow, whatever a corrupt
+ * capture holds.  (Fuzzing: tick counts near 2^64 and a tiny calibration
+ * slope gave ns values beyond int64_t, an undefined conversion.) */
+#define XL_MAX_SANE ((int64_t)1 << 62)
+
+int64_t xl_clamp_ns(double ns)
+{
+	if (!(ns > 0))          /* also NaN */
+		return 0;
+	return ns >= (double)XL_MAX_SANE ? XL_MAX_SANE : (int64_t)ns;
 }
 
 int64_t xl_model_ns(const struct xl_model *m, uint64_t ticks)
 {
 	if (ticks <= m->t0_ticks)
 		return 0;
-	return (int64_t)((double)(ticks - m->t0_ticks) / m->ticks_per_ns);
+	return xl_clamp_ns((double)(ticks - m->t0_ticks) / m->ticks_per_ns);
+}
+
+/* Memory metrics: a negative value other than XL_UNAVAILABLE cannot be
+ * real, a huge one is clamped (same reason as above). */
+static int64_t sane_metric(int64_t v)
+{
+	if (v == XL_UNAVAILABLE)
+		return v;
+	if (v < 0)
+		return XL_UNAVAILABLE;
+	return v > XL_MAX_SANE ? XL_MAX_SANE : v;
 }
 
 static int map_file(struct xl_model *m, const char *path, char *err, size_t errlen)
@@ -93,7 +127,7 @@ static int read_header(struct xl_model *m, const char *path, char *err, size_t e
 	m->memory_interval_ns = h->memory_interval_ns;
 	m->delay_ns = h->delay_ns;
 	m->duration_ns = h->duration_ns;
-	m->peak_rss = h->peak_rss_bytes;
+	m->peak_rss = sane_metric(h->peak_rss_bytes);
 	m->mem_samples_missed = h->mem_samples_missed;
 	m->threads_dropped = h->threads_dropped;
 	m->t0_ticks = h->process_start_ticks;
@@ -130,11 +164,26 @@ static int grow(void **arr, size_t *cap, size_t need, size_t elem)
 	return 0;
 }
 
+/* The fixed part of a thread block: everything before node_chunks[].  A
+ * block cut off by the end of the file (a full disk, a truncated copy) is
+ * read as far as it goes: node chunks whose slot is missing and frames past
+ * the end are left out.  (Truncation test: a capture cut inside the first
+ * thread block used to lose every thread, because the reader demanded the
+ * whole 41 KiB block.) */
+#define TB_FIXED offsetof(struct xl_thread_block, node_chunks)
+
+static const struct xl_thread_block *thread_at(const struct xl_model *m, uint64_t off)
+{
+	return at(m, off, TB_FIXED);
+}
+
 /* Read one thread's nodes.  Returns XL_OK or XL_ENOMEM; corruption just
  * stops the thread's node list early. */
-static int read_thread(struct xl_model *m, struct xl_loader *ld, const struct xl_thread_block *tb,
-		       uint32_t slot, uint64_t end_ticks)
+static int read_thread(struct xl_model *m, struct xl_loader *ld, uint64_t tb_off, uint32_t slot,
+		       uint64_t end_ticks)
 {
+	const struct xl_thread_block *tb = thread_at(m, tb_off);
+	uint64_t tb_avail = avail(m, tb_off);
 	if (grow((void **)&m->threads, &ld->threads_cap, m->nthreads + 1, sizeof(*m->threads)))
 		return XL_ENOMEM;
 	struct xl_thread *t = &m->threads[m->nthreads];
@@ -154,19 +203,32 @@ static int read_thread(struct xl_model *m, struct xl_loader *ld, const struct xl
 	t->start_ns = xl_model_ns(m, tb->first_ticks);
 	t->timeline_first = tb->timeline_first;
 
-	uint32_t count = tb->node_count;
-	if (count > XL_MAX_NODE_CHUNKS * XL_NODES_PER_CHUNK)
-		count = XL_MAX_NODE_CHUNKS * XL_NODES_PER_CHUNK;
+	/* Nodes the file can hold: published ones, in chunk slots that exist.
+	 * (Fuzzing: node_count near 2^32 made the reader allocate 4M nodes per
+	 * thread for a few-KiB file; now memory follows the file's size.) */
+	uint64_t count = tb->node_count;
+	uint64_t slots = (tb_avail - TB_FIXED) / sizeof(uint64_t);
+	if (slots > XL_MAX_NODE_CHUNKS)
+		slots = XL_MAX_NODE_CHUNKS;
+	if (count > slots * XL_NODES_PER_CHUNK)
+		count = slots * XL_NODES_PER_CHUNK;
+	if (count > m->map_size / sizeof(struct xl_node))
+		count = m->map_size / sizeof(struct xl_node);
 	size_t base = m->nnodes;
 	if (grow((void **)&m->nodes, &ld->nodes_cap, base + count, sizeof(*m->nodes)) ||
 	    grow((void **)&ld->node_xray, &ld->node_xray_cap, base + count, sizeof(*ld->node_xray)) ||
 	    grow((void **)&ld->node_ticks, &ld->node_ticks_cap, base + count, sizeof(*ld->node_ticks)))
 		return XL_ENOMEM;
 	uint32_t n;
+	const struct xl_node *chunk = NULL;
+	uint64_t in_chunk = 0;      /* nodes of the current chunk inside the file */
 	for (n = 0; n < count; n++) {
-		const struct xl_node *chunk = at(m, tb->node_chunks[n / XL_NODES_PER_CHUNK],
-						 XL_NODES_PER_CHUNK * sizeof(struct xl_node));
-		if (!chunk)
+		if (n % XL_NODES_PER_CHUNK == 0) {
+			uint64_t off = tb->node_chunks[n / XL_NODES_PER_CHUNK];
+			chunk = at(m, off, sizeof(struct xl_node));
+			in_chunk = chunk ? avail(m, off) / sizeof(struct xl_node) : 0;
+		}
+		if (!chunk || n % XL_NODES_PER_CHUNK >= in_chunk)
 			break;
 		const struct xl_node *src = &chunk[n % XL_NODES_PER_CHUNK];
 		if (n > 0 && src->parent >= n)
@@ -192,7 +254,11 @@ static int read_thread(struct xl_model *m, struct xl_loader *ld, const struct xl
 	uint64_t last = tb->last_ticks > close_at ? tb->last_ticks : close_at;
 	if (!tb->exit_ticks)
 		close_at = last;
-	uint32_t depth = tb->depth < XL_MAX_DEPTH ? tb->depth : XL_MAX_DEPTH;
+	uint64_t depth = tb->depth < XL_MAX_DEPTH ? tb->depth : XL_MAX_DEPTH;
+	uint64_t stack_off = offsetof(struct xl_thread_block, stack);
+	uint64_t in_file = tb_avail > stack_off ? (tb_avail - stack_off) / sizeof(struct xl_frame) : 0;
+	if (depth > in_file)
+		depth = in_file;
 	for (uint32_t i = 0; i < depth; i++) {
 		const struct xl_frame *f = &tb->stack[i];
 		if (f->node == 0 || f->node >= n)
@@ -210,27 +276,31 @@ static int read_thread(struct xl_model *m, struct xl_loader *ld, const struct xl
 static int read_samples(struct xl_model *m, struct xl_loader *ld)
 {
 	const struct xl_cap_header *h = (const void *)m->map;
-	uint64_t off = h->mem_first_chunk;
-	size_t guard = 0;
-	while (off && guard++ < m->map_size / 64) {
+	uint64_t off = h->mem_first_chunk, prev = 0;
+	/* Blocks are handed out by a bump allocator, so a list only moves
+	 * forward.  (Fuzzing: a block linking to itself was read map_size/64
+	 * times, 800 MB of samples for a 1 MB file.) */
+	while (off > prev) {
 		const struct xl_cap_block *b = at(m, off, sizeof(*b));
 		if (!b || b->kind != XL_BLOCK_MEMORY || b->capacity > XL_SAMPLES_PER_CHUNK)
 			break;
 		uint32_t count = b->count < b->capacity ? b->count : b->capacity;
-		const struct xl_mem_sample *s = at(m, off + sizeof(*b), (uint64_t)count * sizeof(*s));
-		if (!s)
-			break;
+		uint64_t fit = (avail(m, off) - sizeof(*b)) / sizeof(struct xl_mem_sample);
+		if (count > fit)
+			count = (uint32_t)fit;   /* cut off by the end of the file */
+		const struct xl_mem_sample *s = (const void *)(b + 1);
 		if (grow((void **)&m->samples, &ld->samples_cap, m->nsamples + count, sizeof(*m->samples)))
 			return XL_ENOMEM;
 		for (uint32_t i = 0; i < count; i++) {
 			struct xl_sample *d = &m->samples[m->nsamples++];
 			d->t_ns = xl_model_ns(m, s[i].ticks);
-			d->rss = s[i].rss_bytes;
-			d->gc_heap = s[i].gc_heap_bytes;
-			d->gc_free = s[i].gc_free_bytes;
-			d->gc_total = s[i].gc_total_bytes;
-			d->gc_collections = s[i].gc_collections;
+			d->rss = sane_metric(s[i].rss_bytes);
+			d->gc_heap = sane_metric(s[i].gc_heap_bytes);
+			d->gc_free = sane_metric(s[i].gc_free_bytes);
+			d->gc_total = sane_metric(s[i].gc_total_bytes);
+			d->gc_collections = sane_metric(s[i].gc_collections);
 		}
+		prev = off;
 		off = b->next;
 	}
 	return XL_OK;
@@ -245,14 +315,20 @@ int xl_capture_read(struct xl_model *m, struct xl_loader *ld, const char *path, 
 		return rc;
 	const struct xl_cap_header *h = (const void *)m->map;
 
+	/* The thread table as far as the file holds it.  (Truncation test: a
+	 * file cut between the header and the end of the table was read past
+	 * its mapping, SIGBUS.) */
+	const uint64_t *table = (const void *)(m->map + XL_HDR_SIZE);
+	uint64_t nslots = h->thread_count < XL_MAX_THREADS ? h->thread_count : XL_MAX_THREADS;
+	if (nslots > (m->map_size - XL_HDR_SIZE) / sizeof(uint64_t))
+		nslots = (m->map_size - XL_HDR_SIZE) / sizeof(uint64_t);
+
 	/* The latest time anything was seen: the end of the window when it
 	 * closed, otherwise the latest timestamp any thread or the sampler
 	 * wrote. */
 	uint64_t last = h->last_ticks;
-	const uint64_t *table = (const void *)(m->map + XL_HDR_SIZE);
-	uint32_t nslots = h->thread_count < XL_MAX_THREADS ? h->thread_count : XL_MAX_THREADS;
 	for (uint32_t i = 0; i < nslots; i++) {
-		const struct xl_thread_block *tb = at(m, table[i], sizeof(*tb));
+		const struct xl_thread_block *tb = thread_at(m, table[i]);
 		if (tb && tb->last_ticks > last)
 			last = tb->last_ticks;
 	}
@@ -262,13 +338,13 @@ int xl_capture_read(struct xl_model *m, struct xl_loader *ld, const char *path, 
 	m->last_ns = xl_model_ns(m, last > end_ticks ? last : end_ticks);
 
 	for (uint32_t i = 0; i < nslots; i++) {
-		const struct xl_thread_block *tb = at(m, table[i], sizeof(*tb));
+		const struct xl_thread_block *tb = thread_at(m, table[i]);
 		if (!tb || tb->blk.kind != XL_BLOCK_THREAD) {
 			if (table[i])
 				ld->corrupt_threads++;
 			continue;
 		}
-		if ((rc = read_thread(m, ld, tb, i, end_ticks)))
+		if ((rc = read_thread(m, ld, table[i], i, end_ticks)))
 			return rc;
 	}
 	return read_samples(m, ld);

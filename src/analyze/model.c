@@ -156,14 +156,14 @@ static int build_tree(struct xl_model *m, struct xl_loader *ld)
 		m->nodes[nd->parent].first_child = (int32_t)i;
 	}
 	for (size_t i = 0; i < m->nnodes; i++)
-		m->nodes[i].total_ns = (int64_t)((double)ld->node_ticks[i] / m->ticks_per_ns);
+		m->nodes[i].total_ns = xl_clamp_ns((double)ld->node_ticks[i] / m->ticks_per_ns);
 	/* A root's total is its children's; children come after parents, so a
 	 * backwards pass sees every child before its parent. */
 	for (size_t i = m->nnodes; i-- > 0;) {
 		struct xl_tnode *nd = &m->nodes[i];
 		int64_t kids = 0;
 		for (int32_t c = nd->first_child; c != XL_NONE; c = m->nodes[c].next_sibling)
-			kids += m->nodes[c].total_ns;
+			kids = xl_add_ns(kids, m->nodes[c].total_ns);   /* corrupt ticks can overflow */
 		if (nd->parent == XL_NONE)
 			nd->total_ns = kids;
 		nd->self_ns = nd->total_ns > kids ? nd->total_ns - kids : 0;
@@ -208,9 +208,9 @@ void xl_funcs_for_thread(const struct xl_model *m, int thread, struct xl_func *o
 			const struct xl_tnode *nd = &m->nodes[cur];
 			struct xl_func *f = &out[nd->func];
 			f->calls += nd->calls;
-			f->self_ns += nd->self_ns;
+			f->self_ns = xl_add_ns(f->self_ns, nd->self_ns);
 			if (active[nd->func]++ == 0)
-				f->total_ns += nd->total_ns;
+				f->total_ns = xl_add_ns(f->total_ns, nd->total_ns);
 			stack[sp++] = cur;
 			int32_t next = nd->first_child;
 			while (next == XL_NONE && sp > 0) {

@@ -62,7 +62,7 @@ int xl_warnings_build(struct xl_model *m)
 		deep += t->deep_events;
 		lost += t->lost_node_events;
 		open += t->open_frames;
-		thread_sum += t->total_ns;
+		thread_sum = xl_add_ns(thread_sum, t->total_ns);
 		if (t->dropped_events && (dropped_from < 0 || t->dropped_from_ns < dropped_from))
 			dropped_from = t->dropped_from_ns;
 	}

@@ -24,9 +24,30 @@ static const struct unit size_units[] = {
 	{"KB", 1000}, {"MB", 1000000}, {"GB", 1000000000ull}, {"TB", 1000000000000ull},
 };
 
+/* User text quoted in a message: control characters escaped as \xNN and
+ * long values cut with "...", so that a message stays one short line.
+ * (Fuzzing: the value "\n3#K" gave a two-line error message.) */
+static const char *quote(const char *s, char *buf, size_t len)
+{
+	size_t o = 0;
+	for (; *s && o + 8 < len; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c < 0x20 || c == 0x7f)
+			o += (size_t)snprintf(buf + o, len - o, "\\x%02x", c);
+		else
+			buf[o++] = (char)c;
+	}
+	if (*s)
+		snprintf(buf + o, len - o, "...");
+	else
+		buf[o] = 0;
+	return buf;
+}
+
 static int parse(const char *s, const struct unit *units, size_t nunits, const char *what,
 		 const char *example, uint64_t *out, char *err, size_t errlen)
 {
+	char qs[72], qu[40];
 	const char *p = s;
 	unsigned __int128 ip = 0, fp = 0, fscale = 1;
 	int digits = 0;
@@ -48,7 +69,8 @@ static int parse(const char *s, const struct unit *units, size_t nunits, const c
 		}
 	}
 	if (!digits) {
-		snprintf(err, errlen, "invalid %s '%s': expected a number with a unit, e.g. %s", what, s, example);
+		snprintf(err, errlen, "invalid %s '%s': expected a number with a unit, e.g. %s", what,
+			 quote(s, qs, sizeof(qs)), example);
 		return -1;
 	}
 	for (size_t i = 0; i < nunits; i++) {
@@ -61,7 +83,8 @@ static int parse(const char *s, const struct unit *units, size_t nunits, const c
 		return 0;
 	}
 	if (!*p)
-		snprintf(err, errlen, "invalid %s '%s': a unit is required, e.g. %s", what, s, example);
+		snprintf(err, errlen, "invalid %s '%s': a unit is required, e.g. %s", what,
+			 quote(s, qs, sizeof(qs)), example);
 	else {
 		char list[128] = "";
 		for (size_t i = 0; i < nunits; i++) {
@@ -70,11 +93,12 @@ static int parse(const char *s, const struct unit *units, size_t nunits, const c
 			strncat(list, i ? ", " : "", sizeof(list) - strlen(list) - 1);
 			strncat(list, units[i].name, sizeof(list) - strlen(list) - 1);
 		}
-		snprintf(err, errlen, "invalid %s '%s': unknown unit '%s' (use %s)", what, s, p, list);
+		snprintf(err, errlen, "invalid %s '%s': unknown unit '%s' (use %s)", what,
+			 quote(s, qs, sizeof(qs)), quote(p, qu, sizeof(qu)), list);
 	}
 	return -1;
 range:
-	snprintf(err, errlen, "invalid %s '%s': too large", what, s);
+	snprintf(err, errlen, "invalid %s '%s': too large", what, quote(s, qs, sizeof(qs)));
 	return -1;
 }
 

@@ -325,7 +325,11 @@ static void timeline_member(const struct xl_model *m, struct jsonw *w, size_t ma
 		}
 		struct calls cs = {NULL, 0, 0, end};
 		xl_calls_walk(m, t, end, collect, &cs);
-		qsort(cs.v, cs.n, sizeof(*cs.v), by_start);
+		/* cs.v is NULL for a thread without timeline calls, and qsort's
+		 * pointer must not be (UBSan, fuzzing: a capture whose only thread
+		 * had an empty timeline). */
+		if (cs.n > 1)
+			qsort(cs.v, cs.n, sizeof(*cs.v), by_start);
 		if (why && (truncated < 0 || end < truncated))
 			truncated = end;
 		jw_obj(w);

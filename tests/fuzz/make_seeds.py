@@ -1,0 +1,138 @@
+#!/usr/bin/env python3
+"""Regenerate the capture, run.json and symbols.json seed corpora from real captures.
+
+    EXALOOP=build/bin/exaloop tests/fuzz/make_seeds.py
+
+Profiles a few tests/progs programs (normal exits, a crash, _exit, threads, deep
+recursion) and writes each capture repacked into a compact file of a few KB:
+the same header, thread table, thread blocks, call-tree nodes, the first
+timeline events and memory samples, with the blocks moved next to each other.
+A thread block is kept only as far as the analyzer needs it (its counters and
+the node-chunk slots in use, plus its open frames when it has some), so the
+seeds stay small and every kind of block is in them.  The run.json and
+symbols.json of the same captures become the sidecar seeds.
+"""
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SRC = os.path.abspath(os.path.join(HERE, "..", ".."))
+PROGS = os.path.join(SRC, "tests", "progs")
+EXALOOP = os.environ.get("EXALOOP") or os.path.join(SRC, "build", "bin", "exaloop")
+
+HDR = 4096
+# offsets in struct xl_cap_header and struct xl_thread_block (include/exaloop/xl_capture.h)
+H_FILE_SIZE, H_THREAD_COUNT, H_MEM_FIRST = 40, 184, 192
+TB_NODE_COUNT, TB_DEPTH, TB_TIMELINE_FIRST, TB_CHUNKS, TB_STACK = 160, 164, 168, 176, 8368
+NODES_PER_CHUNK = 4096
+MAX_EVENTS = 48        # timeline events kept per thread
+MAX_SAMPLES = 6
+
+RUNS = [
+    ("fib", ["s-fib.c", "6"]),
+    ("two-parents", ["s-two-parents.c"]),
+    ("threads", ["s-threads.c", "20"]),
+    ("segv", ["s-segv.c", "5"]),
+    ("exit-raw", ["s-exit.c", "--raw", "4"]),
+    ("deep", ["s-deep.c", "40"]),
+    ("tail-release", ["-release", "s-tail.c"]),
+    ("cxx", ["s-cxx.cc"]),
+]
+
+
+def u32(b, off):
+    return struct.unpack_from("<I", b, off)[0]
+
+
+def u64(b, off):
+    return struct.unpack_from("<Q", b, off)[0]
+
+
+def align(n, a=64):
+    return (n + a - 1) // a * a
+
+
+def repack(data):
+    """A compact copy of a capture (bytes) with the same contents, as far as the analyzer reads them."""
+    hdr = bytearray(data[:HDR])
+    nthreads = min(u32(data, H_THREAD_COUNT), 1024)
+    out = bytearray(HDR + align(max(nthreads, 1) * 8))
+    out[:HDR] = hdr
+
+    def put(blob):
+        off = len(out)
+        out.extend(blob)
+        out.extend(b"\0" * (align(len(out)) - len(out)))
+        return off
+
+    table = [u64(data, HDR + 8 * i) for i in range(nthreads)]
+    for i, tb_off in enumerate(table):
+        if not tb_off:
+            continue
+        count = u32(data, tb_off + TB_NODE_COUNT)
+        depth = min(u32(data, tb_off + TB_DEPTH), 2048)
+        nchunks = (count + NODES_PER_CHUNK - 1) // NODES_PER_CHUNK
+        keep = TB_STACK + 16 * depth if depth else TB_CHUNKS + 8 * max(nchunks, 1)
+        tb = bytearray(data[tb_off:tb_off + keep])
+        new_tb = put(tb)
+        # node chunks: only the published nodes
+        for c in range(nchunks):
+            chunk_off = u64(data, tb_off + TB_CHUNKS + 8 * c)   # first node (block header before it)
+            n = min(NODES_PER_CHUNK, count - c * NODES_PER_CHUNK)
+            blk = bytearray(data[chunk_off - 32:chunk_off + 32 * n])
+            struct.pack_into("<II", blk, 24, n, n)                # count, capacity
+            struct.pack_into("<Q", blk, 8, len(blk))              # size
+            new_chunk = put(blk) + 32
+            struct.pack_into("<Q", out, new_tb + TB_CHUNKS + 8 * c, new_chunk)
+        # the first timeline block, cut to MAX_EVENTS
+        tl = u64(data, tb_off + TB_TIMELINE_FIRST)
+        if tl:
+            n = min(u32(data, tl + 24), MAX_EVENTS)
+            blk = bytearray(data[tl:tl + 32 + 16 * n])
+            struct.pack_into("<Q", blk, 16, 0)                    # next
+            struct.pack_into("<II", blk, 24, n, n)
+            struct.pack_into("<Q", blk, 8, len(blk))
+            struct.pack_into("<Q", out, new_tb + TB_TIMELINE_FIRST, put(blk))
+        struct.pack_into("<Q", out, HDR + 8 * i, new_tb)
+    # memory samples: the first block, cut to MAX_SAMPLES
+    mem = u64(data, H_MEM_FIRST)
+    if mem:
+        n = min(u32(data, mem + 24), MAX_SAMPLES)
+        blk = bytearray(data[mem:mem + 32 + 48 * n])
+        struct.pack_into("<Q", blk, 16, 0)
+        struct.pack_into("<II", blk, 24, n, n)
+        struct.pack_into("<Q", blk, 8, len(blk))
+        struct.pack_into("<Q", out, H_MEM_FIRST, put(blk))
+    struct.pack_into("<QQQ", out, H_FILE_SIZE, len(out), u64(data, H_FILE_SIZE + 8), len(out))  # file_size, arena_off, cursor
+    return bytes(out)
+
+
+def main():
+    work = tempfile.mkdtemp(prefix="xl-seeds-")
+    try:
+        for name, args in RUNS:
+            args = [a if not a.endswith((".c", ".cc")) else os.path.join(PROGS, a) for a in args]
+            env = dict(os.environ, CI="1")
+            subprocess.run([EXALOOP, "--profile", "--no-open", "run"] + args, cwd=work, env=env,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            caps = sorted(os.listdir(os.path.join(work, "profiles")))
+            cap = os.path.join(work, "profiles", caps[-1])
+            with open(os.path.join(cap, "capture.xlc"), "rb") as f:
+                packed = repack(f.read())
+            with open(os.path.join(HERE, "corpus", "capture", name + ".xlc"), "wb") as f:
+                f.write(packed)
+            shutil.copy(os.path.join(cap, "run.json"), os.path.join(HERE, "corpus", "runjson", name + ".json"))
+            if name in ("fib", "cxx", "threads"):
+                shutil.copy(os.path.join(cap, "symbols.json"),
+                            os.path.join(HERE, "corpus", "symbols", name + ".json"))
+            print("%-14s %6d bytes" % (name, len(packed)))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
