@@ -71,7 +71,58 @@ static inline RT_NOINSTR uint64_t rt__ticks(void)
 RT_HIDDEN struct xl_cap_block *rt__alloc_block(uint32_t kind, uint32_t owner,
 					       uint64_t size, uint64_t limit);
 
-/* rt_xray.c */
+/* Per-thread hot state (rt_hot.c), one initial-exec TLS block.
+ *
+ * `gate` is the re-entry guard and the "is this thread ready" test in one
+ * word: the hot path runs only when it is RT_GATE_READY.  A new thread
+ * starts at RT_GATE_NEW (TLS initial value) until rt_xray.c registers it.
+ * The TLS model is local-exec: the runtime is a static library linked into
+ * executables only (linking it into a shared object fails at link time).
+ *
+ * Everything here is written by its own thread only. */
+#define RT_GATE_READY 0u
+#define RT_GATE_BUSY 1u          /* inside the handler (signal re-entry) */
+#define RT_GATE_NEW 2u           /* not registered yet */
+#define RT_GATE_OFF 4u           /* registration failed: ignore events */
+#define RT_GATE_SLOW 8u          /* registered; clock_gettime clock, so
+				  * every event takes the full handler */
+#define RT_NO_NODE UINT32_MAX
+
+struct rt_thread;                /* private per-thread tables, rt_hot.c */
+
+struct rt_hot {
+	uint32_t gate;
+	uint32_t deep;               /* open frames beyond XL_MAX_DEPTH (tb->depth
+				      * stays at XL_MAX_DEPTH meanwhile) */
+	struct xl_thread_block *tb;
+	struct rt_thread *t;
+	/* The current timeline block.  Before the first block and after the
+	 * budget ran out (tl_stopped) it is a static block that reads as
+	 * full, so the fast path needs one test for "no room". */
+	struct xl_cap_block *tl_blk;
+	uint32_t tl_stopped;
+};
+extern RT_HIDDEN __thread struct rt_hot rt__hot __attribute__((tls_model("local-exec")));
+
+/* rt_hot.c: the hot path.  Built with -mgeneral-regs-only and calling
+ * nothing outside rt_hot.c and rt_arena.c, so the lean trampolines
+ * (rt_tramp_x86_64.S) may call the three rt__hot_* entry points with only
+ * the argument registers saved.  Each handles one event and returns 0, or
+ * returns 1 without doing anything when the event needs the full handler
+ * (the thread is not registered yet, or the clock is clock_gettime). */
+RT_HIDDEN int rt__hot_entry(int32_t func);
+RT_HIDDEN int rt__hot_exit(int32_t func);
+RT_HIDDEN int rt__hot_tail(int32_t func);
+/* One event at a given time, for the full handler (gate must be BUSY). */
+RT_HIDDEN void rt__hot_event_at(int32_t func, int type, uint64_t now);
+/* Size of the private tables that follow a thread block in the arena, and
+ * their set-up (creates the root node).  Returns 0, or -1 when the arena
+ * has no room for the root's node chunk. */
+RT_HIDDEN size_t rt__thread_private_size(void);
+RT_HIDDEN int rt__thread_init(struct xl_thread_block *tb, void *priv);
+
+/* rt_xray.c: the handler registered with XRay (also the fallback used
+ * with compiler-rt's own trampolines), thread registration and exit. */
 RT_HIDDEN void rt__xray_handler(int32_t func, int type);
 RT_HIDDEN void rt__threads_finalize(uint64_t now);
 RT_HIDDEN void rt__thread_key_init(void);

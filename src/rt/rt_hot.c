@@ -1,0 +1,464 @@
+/*
+ * rt_hot.c - the runtime's hot path: one XRay event into the thread's
+ * calling-context tree and timeline.
+ *
+ * Every patched entry and exit of a registered thread ends here, either
+ * straight from exaloop's lean trampolines (rt__hot_entry/exit/tail) or
+ * through rt__xray_handler (rt_xray.c) with compiler-rt's trampolines.
+ *
+ * Rules, all checked or relied on elsewhere:
+ *  - Built with -mgeneral-regs-only, and calls nothing but functions of
+ *    this file and rt__alloc_block (rt_arena.c, built the same way): the
+ *    lean trampolines save only the argument registers, so no vector,
+ *    x87 or MMX register may be touched.  src/rt/check_hot.cmake fails the
+ *    build if the object uses one or calls anything else.
+ *  - No lock, no malloc, no stdio, no syscall, and errno is never written.
+ *    Events that need any of those (a thread's first event, the
+ *    clock_gettime fallback) are refused with return value 1 and go to
+ *    the full handler.
+ *  - Re-entry (a signal handler running instrumented code in the middle of
+ *    an event) is dropped: `gate` is BUSY for the whole event.
+ *  - A call after the window closed is ignored (rt__on is checked first;
+ *    the capture mapping is never unmapped).
+ *  - Publication order, for captures cut off at any instruction: a node,
+ *    frame or timeline event is complete before the count or depth that
+ *    publishes it is stored with release order (xl_capture.h).  Counters
+ *    that are not publication points (events, calls, ticks) are plain
+ *    stores; they are at most one event behind after a crash.
+ *
+ * Per event the fast path does: the window check (rt__on), the thread's
+ * gate (one TLS word: ready, busy, unregistered, disabled, or slow clock),
+ * rdtsc, the thread block's event counter and last timestamp, one
+ * direct-mapped cache probe keyed by (parent node, function) whose hit is
+ * verified against the node itself (entry) or the top frame's function
+ * (exit), the node's count or time, the frame, and a 16-byte timeline
+ * record.  All its checks come before its first store, and everything
+ * else (depth 0 or XL_MAX_DEPTH, new nodes, unmatched exits, timeline
+ * blocks) is handed, in tail position, to the general code.  XRay
+ * function ids start at 1, so no real event matches the root's key.
+ */
+#include "rt_internal.h"
+
+#define NOINLINE __attribute__((noinline))
+#define LIKELY(x) __builtin_expect(!!(x), 1)
+#define UNLIKELY(x) __builtin_expect(!!(x), 0)
+
+/* Direct-mapped (parent, func) -> node cache.  A hit is verified against
+ * the node, so a stale or colliding entry only costs the slow lookup. */
+#define CACHE_BITS 12u
+#define CACHE_SIZE (1u << CACHE_BITS)
+
+/* Writer-private per-thread tables.  They live in the arena right after
+ * the thread's xl_thread_block (the reader never looks at them), so a
+ * thread needs no malloc. */
+struct rt_thread {
+	struct xl_node *chunk[XL_MAX_NODE_CHUNKS];
+	uint32_t cache[CACHE_SIZE];
+};
+
+__thread struct rt_hot rt__hot __attribute__((tls_model("local-exec"))) = {.gate = RT_GATE_NEW};
+
+/* A node's first 8 bytes, {func, parent}, read as one word. */
+typedef uint64_t __attribute__((may_alias)) rt_u64a;
+
+static inline RT_NOINSTR uint64_t node_key(uint32_t parent, int32_t func)
+{
+	return (uint64_t)parent << 32 | (uint32_t)func;
+}
+
+static inline RT_NOINSTR uint32_t cache_slot(uint64_t key)
+{
+	return (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> (64 - CACHE_BITS));
+}
+
+static inline RT_NOINSTR struct xl_node *node_at(const struct rt_thread *t, uint32_t i)
+{
+	return t->chunk[i / XL_NODES_PER_CHUNK] + i % XL_NODES_PER_CHUNK;
+}
+
+static inline RT_NOINSTR uint64_t off_of(const void *p)
+{
+	return (uint64_t)((const char *)p - rt__base);
+}
+
+static RT_NOINSTR void flag_set(uint32_t f)
+{
+	__atomic_fetch_or(&rt__hdr->flags, f, __ATOMIC_RELAXED);
+}
+
+/* Append a node below `parent`.  Returns RT_NO_NODE when node space is
+ * spent.  The node is complete before node_count publishes it. */
+static NOINLINE RT_NOINSTR uint32_t node_add(struct rt_thread *t, struct xl_thread_block *tb,
+					       uint32_t parent, int32_t func)
+{
+	uint32_t idx = tb->node_count;
+	uint32_t c = idx / XL_NODES_PER_CHUNK;
+	if (idx % XL_NODES_PER_CHUNK == 0) {
+		struct xl_cap_block *b = NULL;
+		if (c < XL_MAX_NODE_CHUNKS)
+			b = rt__alloc_block(XL_BLOCK_NODES, tb->slot,
+					    sizeof(*b) + XL_NODES_PER_CHUNK * sizeof(struct xl_node),
+					    rt__hdr->file_size);
+		if (!b) {
+			flag_set(XL_FLAG_NODES_FULL);
+			return RT_NO_NODE;
+		}
+		b->capacity = XL_NODES_PER_CHUNK;
+		t->chunk[c] = (struct xl_node *)(b + 1);
+		__atomic_store_n(&tb->node_chunks[c], off_of(t->chunk[c]), __ATOMIC_RELEASE);
+	}
+	struct xl_node *n = node_at(t, idx);
+	n->func = func;
+	n->parent = parent;
+	n->child = 0;
+	n->calls = 0;
+	n->ticks = 0;
+	if (idx) {
+		struct xl_node *p = node_at(t, parent);
+		n->sibling = p->child;
+		__atomic_store_n(&tb->node_count, idx + 1, __ATOMIC_RELEASE);
+		p->child = idx;
+	} else {
+		n->sibling = 0;
+		__atomic_store_n(&tb->node_count, 1, __ATOMIC_RELEASE);
+	}
+	return idx;
+}
+
+/* Cache miss: walk the parent's children, or add the path. */
+static NOINLINE RT_NOINSTR uint32_t child_slow(struct rt_thread *t, struct xl_thread_block *tb,
+						 uint32_t parent, int32_t func, uint32_t slot)
+{
+	if (parent == RT_NO_NODE)
+		return RT_NO_NODE;
+	uint32_t c;
+	for (c = node_at(t, parent)->child; c; c = node_at(t, c)->sibling)
+		if (node_at(t, c)->func == func)
+			break;
+	if (!c)
+		c = node_add(t, tb, parent, func);
+	if (c != RT_NO_NODE)
+		t->cache[slot] = c;
+	return c;
+}
+
+/* Reads as a full timeline block: where tl_blk points while a thread has
+ * no timeline block (never written: the fast path only stores into a
+ * block that has room). */
+static struct xl_cap_block tl_none = {
+	.kind = XL_BLOCK_TIMELINE, .count = XL_EVENTS_PER_CHUNK, .capacity = XL_EVENTS_PER_CHUNK,
+};
+
+static inline RT_NOINSTR struct xl_event *tl_slot(struct xl_cap_block *b, uint32_t n)
+{
+	return (struct xl_event *)(b + 1) + n;
+}
+
+/* Event record, written as two 8-byte stores: {ticks} and {func, kind}. */
+static inline RT_NOINSTR void tl_write(struct xl_event *ev, uint64_t now, int32_t func, uint32_t kind)
+{
+	ev->ticks = now;
+	*(rt_u64a *)&ev->func = (uint64_t)kind << 32 | (uint32_t)func;
+}
+
+/* The current timeline block is full (or there is none yet): get the next
+ * one.  Returns 0 when the timeline budget is spent; the timeline then
+ * stops for this thread and later events are only counted as dropped. */
+static NOINLINE RT_NOINSTR int tl_grow(struct rt_hot *h, uint64_t now)
+{
+	struct xl_thread_block *tb = h->tb;
+	if (h->tl_stopped)
+		return 0;
+	struct xl_cap_block *b = rt__alloc_block(XL_BLOCK_TIMELINE, tb->slot,
+						 sizeof(*b) + XL_EVENTS_PER_CHUNK * sizeof(struct xl_event),
+						 rt__hdr->timeline_limit);
+	if (!b) {
+		h->tl_stopped = 1;
+		h->tl_blk = &tl_none;
+		tb->dropped_from_ticks = now;
+		flag_set(XL_FLAG_TIMELINE_FULL);
+		uint64_t zero = 0;
+		__atomic_compare_exchange_n(&rt__hdr->timeline_full_ticks, &zero, now, 0,
+					    __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+		return 0;
+	}
+	b->capacity = XL_EVENTS_PER_CHUNK;
+	if (h->tl_blk != &tl_none)
+		__atomic_store_n(&h->tl_blk->next, off_of(b), __ATOMIC_RELEASE);
+	else
+		__atomic_store_n(&tb->timeline_first, off_of(b), __ATOMIC_RELEASE);
+	h->tl_blk = b;
+	return 1;
+}
+
+static inline RT_NOINSTR void tl_put(struct rt_hot *h, uint64_t now, int32_t func, uint32_t kind)
+{
+	struct xl_cap_block *b = h->tl_blk;
+	uint32_t n = b->count;
+	if (n == XL_EVENTS_PER_CHUNK) {
+		if (!tl_grow(h, now)) {
+			h->tb->dropped_events++;
+			return;
+		}
+		b = h->tl_blk;
+		n = 0;
+	}
+	tl_write(tl_slot(b, n), now, func, kind);
+	__atomic_store_n(&b->count, n + 1, __ATOMIC_RELEASE);
+	h->tb->timeline_events++;
+}
+
+/* Entry or exit beyond XL_MAX_DEPTH: counted and kept in the timeline
+ * only; its time stays in the deepest kept frame. */
+static RT_NOINSTR void deep_event(struct rt_hot *h, int32_t func, uint32_t kind, uint64_t now)
+{
+	if (kind == XL_EV_ENTRY)
+		h->deep++;
+	else
+		h->deep--;
+	h->tb->deep_events++;
+	tl_put(h, now, func, kind);
+}
+
+static inline RT_NOINSTR void frame_write(struct xl_frame *f, uint32_t node, int32_t func, uint64_t now)
+{
+	*(rt_u64a *)f = (uint64_t)(uint32_t)func << 32 | node;
+	f->entry_ticks = now;
+}
+
+/* The general entry: every case, including the ones the fast path hands
+ * over (depth 0 or XL_MAX_DEPTH, a (parent, func) pair not in the cache, a
+ * full timeline block). */
+static RT_NOINSTR void entry_at(struct rt_hot *h, int32_t func, uint64_t now)
+{
+	struct xl_thread_block *tb = h->tb;
+	uint32_t d = tb->depth;
+	tb->events++;
+	tb->last_ticks = now;
+	if (d >= XL_MAX_DEPTH) {
+		deep_event(h, func, XL_EV_ENTRY, now);
+		return;
+	}
+	struct rt_thread *t = h->t;
+	uint32_t parent = d ? tb->stack[d - 1].node : 0;
+	uint64_t key = node_key(parent, func);
+	uint32_t slot = cache_slot(key);
+	uint32_t c = t->cache[slot];
+	struct xl_node *n = node_at(t, c);
+	if (*(const rt_u64a *)n != key) {
+		c = child_slow(t, tb, parent, func, slot);
+		n = c == RT_NO_NODE ? NULL : node_at(t, c);
+	}
+	if (n)
+		n->calls++;
+	else
+		tb->lost_node_events++;
+	frame_write(&tb->stack[d], c, func, now);
+	__atomic_store_n(&tb->depth, d + 1, __ATOMIC_RELEASE);
+	tl_put(h, now, func, XL_EV_ENTRY);
+}
+
+static inline RT_NOINSTR void close_frame(struct rt_hot *h, const struct xl_frame *f, uint64_t now)
+{
+	if (f->node != RT_NO_NODE)
+		node_at(h->t, f->node)->ticks += now - f->entry_ticks;
+}
+
+/* The general exit, including an exit that does not match the top frame:
+ * either frames were skipped (longjmp, exception unwinding through
+ * uninstrumented code) and the function is further down, or there never
+ * was an entry (patched while the function was running). */
+static RT_NOINSTR void exit_at(struct rt_hot *h, int32_t func, uint32_t kind, uint64_t now)
+{
+	struct xl_thread_block *tb = h->tb;
+	tb->events++;
+	tb->last_ticks = now;
+	if (h->deep) {
+		deep_event(h, func, kind, now);
+		return;
+	}
+	uint32_t d = tb->depth;
+	uint32_t k = d;
+	while (k > 0 && tb->stack[k - 1].func != func)
+		k--;
+	if (k == 0) {
+		tb->repaired_exits++;
+		return;
+	}
+	while (d > k) {
+		d--;
+		close_frame(h, &tb->stack[d], now);
+		__atomic_store_n(&tb->depth, d, __ATOMIC_RELEASE);
+		tl_put(h, now, tb->stack[d].func, XL_EV_EXIT);
+		tb->unwound_frames++;
+	}
+	d--;
+	close_frame(h, &tb->stack[d], now);
+	__atomic_store_n(&tb->depth, d, __ATOMIC_RELEASE);
+	tl_put(h, now, func, kind);
+}
+
+void rt__hot_event_at(int32_t func, int type, uint64_t now)
+{
+	struct rt_hot *h = &rt__hot;
+	switch (type) {
+	case 0: /* ENTRY */
+	case 3: /* LOG_ARGS_ENTRY */
+		entry_at(h, func, now);
+		break;
+	case 1: /* EXIT */
+		exit_at(h, func, XL_EV_EXIT, now);
+		break;
+	case 2: /* TAIL: the function left through a tail call */
+		exit_at(h, func, XL_EV_TAIL, now);
+		break;
+	default:
+		break;
+	}
+}
+
+static inline RT_NOINSTR uint64_t hot_ticks(void)
+{
+#if defined(__x86_64__)
+	return __builtin_ia32_rdtsc();
+#elif defined(__aarch64__)
+	uint64_t v;
+	__asm__ volatile("mrs %0, cntvct_el0" : "=r"(v));
+	return v;
+#else
+	return 0;
+#endif
+}
+
+/* Out-of-line ends of the fast paths: the general code, then the gate.
+ * Called in tail position, so the fast paths need few registers. */
+static NOINLINE RT_NOINSTR int entry_slow(int32_t func, uint64_t now)
+{
+	entry_at(&rt__hot, func, now);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	rt__hot.gate = RT_GATE_READY;
+	return 0;
+}
+
+static NOINLINE RT_NOINSTR int exit_slow(int32_t func, uint32_t kind, uint64_t now)
+{
+	exit_at(&rt__hot, func, kind, now);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	rt__hot.gate = RT_GATE_READY;
+	return 0;
+}
+
+/* The gate, common to the three entry points: 1 = give the event to the
+ * full handler (new thread, clock_gettime clock), 0 = ignore it (window
+ * closed, re-entry, disabled thread). */
+#define HOT_GATE()                                                          \
+	if (UNLIKELY(!atomic_load_explicit(&rt__on, memory_order_relaxed)))  \
+		return 0;                                                   \
+	uint32_t g = rt__hot.gate;                                          \
+	if (UNLIKELY(g != RT_GATE_READY))                                   \
+		return (g & (RT_GATE_NEW | RT_GATE_SLOW)) != 0;             \
+	rt__hot.gate = RT_GATE_BUSY;                                        \
+	__atomic_signal_fence(__ATOMIC_SEQ_CST)
+
+/* The fast entry: the thread is 1..XL_MAX_DEPTH-1 frames deep, the path
+ * is in the cache, and the timeline block has room or the timeline has
+ * stopped.  All checks come before the first store. */
+RT_NOINSTR int rt__hot_entry(int32_t func)
+{
+	HOT_GATE();
+	uint64_t now = hot_ticks();
+	struct rt_hot *h = &rt__hot;
+	struct xl_thread_block *tb = h->tb;
+	struct xl_cap_block *tl = h->tl_blk;
+	uint32_t d = tb->depth;
+	uint32_t tl_n = tl->count;
+	if (UNLIKELY(d - 1u >= XL_MAX_DEPTH - 1u || (tl_n == XL_EVENTS_PER_CHUNK && !h->tl_stopped)))
+		return entry_slow(func, now);
+	struct rt_thread *t = h->t;
+	uint64_t key = node_key(tb->stack[d - 1].node, func);
+	uint32_t c = t->cache[cache_slot(key)];
+	struct xl_node *n = node_at(t, c);
+	if (UNLIKELY(*(const rt_u64a *)n != key))
+		return entry_slow(func, now);
+
+	n->calls++;
+	frame_write(&tb->stack[d], c, func, now);
+	__atomic_store_n(&tb->depth, d + 1, __ATOMIC_RELEASE);
+	tb->events++;
+	tb->last_ticks = now;
+	if (LIKELY(tl_n != XL_EVENTS_PER_CHUNK)) {
+		tl_write(tl_slot(tl, tl_n), now, func, XL_EV_ENTRY);
+		__atomic_store_n(&tl->count, tl_n + 1, __ATOMIC_RELEASE);
+		tb->timeline_events++;
+	} else {
+		tb->dropped_events++;
+	}
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	h->gate = RT_GATE_READY;
+	return 0;
+}
+
+/* The fast exit: the top frame is the function's and has a node, the
+ * thread is not beyond XL_MAX_DEPTH, and the timeline block has room or
+ * the timeline has stopped. */
+static inline __attribute__((always_inline)) RT_NOINSTR int hot_exit(int32_t func, uint32_t kind)
+{
+	HOT_GATE();
+	uint64_t now = hot_ticks();
+	struct rt_hot *h = &rt__hot;
+	struct xl_thread_block *tb = h->tb;
+	struct xl_cap_block *tl = h->tl_blk;
+	uint32_t d = tb->depth;
+	uint32_t tl_n = tl->count;
+	/* d - 1 wraps for d == 0: one test covers "no frame" and "maybe
+	 * beyond XL_MAX_DEPTH". */
+	if (UNLIKELY(d - 1u >= XL_MAX_DEPTH - 1u || (tl_n == XL_EVENTS_PER_CHUNK && !h->tl_stopped)))
+		return exit_slow(func, kind, now);
+	struct xl_frame *f = &tb->stack[d - 1];
+	uint32_t c = f->node;
+	if (UNLIKELY(f->func != func || c == RT_NO_NODE))
+		return exit_slow(func, kind, now);
+
+	node_at(h->t, c)->ticks += now - f->entry_ticks;
+	__atomic_store_n(&tb->depth, d - 1, __ATOMIC_RELEASE);
+	tb->events++;
+	tb->last_ticks = now;
+	if (LIKELY(tl_n != XL_EVENTS_PER_CHUNK)) {
+		tl_write(tl_slot(tl, tl_n), now, func, kind);
+		__atomic_store_n(&tl->count, tl_n + 1, __ATOMIC_RELEASE);
+		tb->timeline_events++;
+	} else {
+		tb->dropped_events++;
+	}
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	h->gate = RT_GATE_READY;
+	return 0;
+}
+
+RT_NOINSTR int rt__hot_exit(int32_t func)
+{
+	return hot_exit(func, XL_EV_EXIT);
+}
+
+RT_NOINSTR int rt__hot_tail(int32_t func)
+{
+	return hot_exit(func, XL_EV_TAIL);
+}
+
+size_t rt__thread_private_size(void)
+{
+	return sizeof(struct rt_thread);
+}
+
+/* Called by registration (rt_xray.c) with the gate BUSY. */
+int rt__thread_init(struct xl_thread_block *tb, void *priv)
+{
+	struct rt_hot *h = &rt__hot;
+	struct rt_thread *t = priv;
+	h->tb = tb;
+	h->t = t;
+	h->deep = 0;
+	h->tl_blk = &tl_none;
+	h->tl_stopped = 0;
+	return node_add(t, tb, 0, 0) == 0 ? 0 : -1;   /* the root */
+}
