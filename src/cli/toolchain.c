@@ -155,6 +155,27 @@ static void hint_libraries(const struct xl_build_args *a)
 		xl_hint("the program includes <pthread.h>: if the linker reports missing pthread functions, add -pthread");
 }
 
+/* exaloop's own XRay trampolines (libexaloop_xray.a beside the runtime in
+ * the SDK; see src/rt/rt_tramp_x86_64.S).  The clang driver links
+ * compiler-rt's XRay runtime --whole-archive, trampolines included, so
+ * ours cannot simply be linked too (duplicate symbols).  Instead --wrap
+ * redirects compiler-rt's references to __xray_Function{Entry,Exit,
+ * TailExit} (from its sled-patching code) to the __wrap___xray_* symbols
+ * the archive defines; compiler-rt's trampolines stay in, unused.
+ * EXALOOP_STOCK_TRAMPOLINES=1 at build time keeps compiler-rt's.
+ * Returns 0 and fills path when the lean trampolines are to be linked. */
+static int lean_trampolines(const char *runtime, char *path, size_t len)
+{
+	const char *stock = getenv("EXALOOP_STOCK_TRAMPOLINES");
+	if ((stock && *stock && strcmp(stock, "0") != 0) || !runtime)
+		return -1;
+	const char *slash = strrchr(runtime, '/');
+	int dir = slash ? (int)(slash - runtime) : 1;
+	if ((size_t)snprintf(path, len, "%.*s/libexaloop_xray.a", dir, slash ? runtime : ".") >= len)
+		return -1;
+	return access(path, R_OK) == 0 ? 0 : -1;
+}
+
 int xl_build_run(struct xl_build *b)
 {
 	const struct xl_build_args *a = b->args;
@@ -197,7 +218,7 @@ int xl_build_run(struct xl_build *b)
 		xl_error("out of memory");
 		return XL_EXIT_BUILD;
 	}
-	char threshold[64];
+	char threshold[64], tramp[PATH_MAX];
 	size_t n = 0;
 	argv[n++] = b->compiler;
 	if (a->release) {
@@ -222,6 +243,12 @@ int xl_build_run(struct xl_build *b)
 		argv[n++] = b->runtime;
 		argv[n++] = "-Wl,--no-whole-archive";
 		argv[n++] = "-Wl,--build-id";
+		if ((b->mode == XL_BUILD_ALL || b->mode == XL_BUILD_XRAY) &&
+		    lean_trampolines(b->runtime, tramp, sizeof(tramp)) == 0) {
+			argv[n++] = "-Wl,--wrap=__xray_FunctionEntry,--wrap=__xray_FunctionExit,"
+				    "--wrap=__xray_FunctionTailExit";
+			argv[n++] = tramp;
+		}
 	}
 	for (size_t i = 0; i < a->nflags; i++)
 		argv[n++] = a->flags[i];
