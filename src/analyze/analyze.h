@@ -153,7 +153,8 @@ int xl_sort_parse(const char *s, enum xl_sort *out);
 void xl_funcs_sorted(const struct xl_func *funcs, size_t n, enum xl_sort by, size_t *idx);
 
 /* Per-thread function table: stats of one thread only (thread < 0: all). */
-void xl_funcs_for_thread(const struct xl_model *m, int thread, struct xl_func *out);
+/* Returns XL_OK or XL_ENOMEM. */
+int xl_funcs_for_thread(const struct xl_model *m, int thread, struct xl_func *out);
 
 /* Memory summary over the window's samples (memory.c).  A metric that no
  * sample could read has available == 0 and a reason. */

@@ -59,7 +59,10 @@ void xl_memory_summary(const struct xl_model *m, struct xl_mem_summary *s)
 	else
 		gc_reason = "the Boehm collector was not initialised during the capture";
 	const char *rss_reason = m->mode == XL_MODE_XRAY ? "memory is not sampled in xray mode"
-							 : "/proc/self/statm could not be read";
+				 : m->window_start_ns < 0 ? "the capture window never opened"
+							  : "/proc/self/statm could not be read";
+	if (m->window_start_ns < 0 && m->mode != XL_MODE_XRAY)
+		gc_reason = "the capture window never opened";
 	series(m, &s->rss, offsetof(struct xl_sample, rss), 0, rss_reason);
 	series(m, &s->gc_heap, offsetof(struct xl_sample, gc_heap), 0, gc_reason);
 	series(m, &s->gc_free, offsetof(struct xl_sample, gc_free), 0, gc_reason);

@@ -131,6 +131,12 @@ static int build_funcs(struct xl_model *m, struct xl_loader *ld, const char *dir
 			snprintf(buf, sizeof(buf), "#%d", ids[i]);
 			f->name = strdup(buf);
 		}
+		if (!f->name || (s && s->file && !f->file)) {
+			if (have_syms)
+				xl_symtab_release(&tab);
+			free(ids);
+			return XL_ENOMEM;
+		}
 	}
 	if (have_syms)
 		xl_symtab_release(&tab);
@@ -171,7 +177,8 @@ static int build_tree(struct xl_model *m, struct xl_loader *ld)
 	for (size_t t = 0; t < m->nthreads; t++)
 		m->threads[t].total_ns = m->nodes[m->threads[t].root].total_ns;
 
-	xl_funcs_for_thread(m, -1, m->funcs);
+	if (xl_funcs_for_thread(m, -1, m->funcs) != XL_OK)
+		return XL_ENOMEM;
 	for (size_t t = 0; t < m->nthreads; t++) {
 		m->total_events += m->threads[t].events;
 		m->total_timeline_events += m->threads[t].timeline_events;
@@ -180,7 +187,7 @@ static int build_tree(struct xl_model *m, struct xl_loader *ld)
 	return XL_OK;
 }
 
-void xl_funcs_for_thread(const struct xl_model *m, int thread, struct xl_func *out)
+int xl_funcs_for_thread(const struct xl_model *m, int thread, struct xl_func *out)
 {
 	for (size_t f = 0; f < m->nfuncs; f++) {
 		out[f] = m->funcs[f];
@@ -195,7 +202,7 @@ void xl_funcs_for_thread(const struct xl_model *m, int thread, struct xl_func *o
 	if (!active || !stack) {
 		free(active);
 		free(stack);
-		return;
+		return XL_ENOMEM;
 	}
 	for (size_t t = 0; t < m->nthreads; t++) {
 		if (thread >= 0 && (size_t)thread != t)
@@ -223,6 +230,7 @@ void xl_funcs_for_thread(const struct xl_model *m, int thread, struct xl_func *o
 	}
 	free(active);
 	free(stack);
+	return XL_OK;
 }
 
 int xl_model_load(const char *dir, struct xl_model **out, char *err, size_t errlen)

@@ -99,7 +99,8 @@ int xl_warnings_build(struct xl_model *m)
 	if (deep)
 		rc |= add(m, "deep_recursion", -1, -1,
 			  "call depth exceeded %u frames: %llu events below that depth are included in "
-			  "their deepest kept ancestor's time but not shown as separate frames",
+			  "their deepest kept ancestor's time but not shown as separate frames, so the call "
+			  "counts of the functions running that deep are too low",
 			  XL_MAX_DEPTH, (unsigned long long)deep);
 	if (m->mem_samples_missed)
 		rc |= add(m, "memory_samples_missed", -1, -1,
@@ -115,7 +116,11 @@ int xl_warnings_build(struct xl_model *m)
 					  ? "the Boehm collector was linked but not initialised during the capture"
 					  : "the program does not use the Boehm GC (RSS is still measured)");
 	}
-	if (m->delay_ns || m->duration_ns)
+	if (m->window_start_ns < 0)
+		rc |= add(m, "window_never_opened", -1, -1,
+			  "the capture window never opened: the program ended at %.3f s, before the %.3f s delay; "
+			  "nothing was captured (shorten 'delay')", secs(m->last_ns), secs((int64_t)m->delay_ns));
+	else if (m->delay_ns || m->duration_ns)
 		rc |= add(m, "window_partial", m->window_start_ns, end,
 			  "capture window: only %.3f s to %.3f s of the run were captured "
 			  "(delay %.3f s, duration %s)", secs(m->window_start_ns < 0 ? 0 : m->window_start_ns),
@@ -150,7 +155,8 @@ int xl_warnings_build(struct xl_model *m)
 	if (m->flags & XL_FLAG_PATCH_FAILED)
 		rc |= add(m, "patch_failed", -1, -1,
 			  "XRay could not patch the executable: no function events were recorded");
-	if (m->mode != XL_MODE_MEMORY && m->nfuncs == 0 && !(m->flags & XL_FLAG_PATCH_FAILED))
+	if (m->mode != XL_MODE_MEMORY && m->nfuncs == 0 && !(m->flags & XL_FLAG_PATCH_FAILED) &&
+	    m->window_start_ns >= 0)
 		rc |= add(m, "no_functions", -1, -1,
 			  "no traced function ran during the capture window");
 	return rc ? XL_ENOMEM : XL_OK;

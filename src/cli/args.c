@@ -27,7 +27,8 @@ enum xl_lang xl_source_lang(const char *path)
 /* Options that take their value in the next argument when not attached. */
 static const char *const with_value[] = {"-I", "-D", "-U", "-l", "-L", "-isystem", "-include", "-o"};
 /* Prefixes of single-argument compiler options passed through. */
-static const char *const passthrough[] = {"-O", "-g", "-std=", "-W", "-f", "-m", "-I", "-D", "-U", "-l", "-L"};
+static const char *const passthrough[] = {"-O", "-g", "-std=", "-W", "-f", "-m", "-I", "-D", "-U", "-l", "-L",
+					  "-isystem", "-include"};
 static const char *const exact[] = {"-pthread", "-rdynamic", "-static", "-shared", "-pie", "-no-pie"};
 static const char *const globals[] = {"--profile", "--no-open", "--target"};
 
@@ -167,4 +168,16 @@ void xl_build_args_release(struct xl_build_args *a)
 	free(a->sources);
 	free(a->prog_args);
 	memset(a, 0, sizeof(*a));
+}
+
+void xl_default_output(const char *source, char *out, size_t len)
+{
+	const char *base = strrchr(source, '/');
+	base = base ? base + 1 : source;
+	const char *dot = strrchr(base, '.');
+	size_t n = dot ? (size_t)(dot - base) : strlen(base);   /* ".c" leaves nothing */
+	if (n == 0)
+		snprintf(out, len, "a.out");
+	else
+		snprintf(out, len, "%.*s", (int)n, base);
 }

@@ -94,11 +94,8 @@ static int build(int argc, const char **argv, struct xl_ctx *ctx)
 	char out[PATH_MAX];
 	if (a.output)
 		snprintf(out, sizeof(out), "%s", a.output);
-	else {
-		const char *base = strrchr(a.sources[0], '/');
-		base = base ? base + 1 : a.sources[0];
-		snprintf(out, sizeof(out), "%.*s", (int)strcspn(base, "."), base);
-	}
+	else
+		xl_default_output(a.sources[0], out, sizeof(out));
 	struct xl_build b = {0};
 	b.args = &a;
 	b.mode = !ctx->profile ? XL_BUILD_PLAIN

@@ -123,10 +123,9 @@ static int run(int argc, const char **argv, struct xl_ctx *ctx, const struct xl_
 		xl_build_args_release(&a);
 		return XL_EXIT_BUILD;
 	}
-	const char *base = strrchr(a.sources[0], '/');
-	base = base ? base + 1 : a.sources[0];
-	char exe[PATH_MAX];
-	snprintf(exe, sizeof(exe), "%s/%.*s", tmpdir, (int)strcspn(base, "."), base);
+	char name[NAME_MAX + 1], exe[PATH_MAX + NAME_MAX + 2];
+	xl_default_output(a.sources[0], name, sizeof(name));
+	snprintf(exe, sizeof(exe), "%s/%s", tmpdir, name);
 
 	struct xl_build b = {0};
 	b.args = &a;

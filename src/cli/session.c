@@ -107,13 +107,45 @@ static void forward(int sig)
 		kill(child_pid, sig);
 }
 
+static const char *const capture_env[] = {XL_ENV_DIR, XL_ENV_PID, XL_ENV_MODE, XL_ENV_BUFFER,
+					    XL_ENV_INTERVAL, XL_ENV_DELAY, XL_ENV_DURATION, XL_ENV_INCLUDE};
+
 /* Start the program.  In the child the capture environment names the
- * child's own pid, so programs it starts in turn stay uncaptured. */
-static pid_t launch(const struct xl_session *s, const char *dir, const char *ids)
+ * child's own pid, so programs it starts in turn stay uncaptured; without
+ * capture (or without include patterns) any inherited capture variables
+ * are removed.  The child gets exaloop's original signal dispositions back
+ * (an ignored signal would stay ignored across exec).  If exec fails, its
+ * errno comes back through a close-on-exec pipe: *exec_errno is then set
+ * and the caller reports it (the child only exits). */
+static pid_t launch(const struct xl_session *s, const char *dir, const char *ids, const struct sigaction *old_int,
+		    const struct sigaction *old_quit, const sigset_t *old_mask, int *exec_errno)
 {
+	int fds[2];
+	*exec_errno = 0;
+	if (pipe2(fds, O_CLOEXEC) != 0)
+		return -1;
 	pid_t pid = fork();
-	if (pid != 0)
+	if (pid != 0) {
+		close(fds[1]);
+		if (pid > 0) {
+			int e;
+			ssize_t n;
+			while ((n = read(fds[0], &e, sizeof(e))) < 0 && errno == EINTR)
+				;
+			if (n == (ssize_t)sizeof(e))
+				*exec_errno = e;
+		}
+		close(fds[0]);
 		return pid;
+	}
+	close(fds[0]);
+	sigaction(SIGINT, old_int, NULL);
+	sigaction(SIGQUIT, old_quit, NULL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+	sigprocmask(SIG_SETMASK, old_mask, NULL);
+	for (size_t i = 0; i < sizeof(capture_env) / sizeof(capture_env[0]); i++)
+		unsetenv(capture_env[i]);
 	if (dir) {
 		setenv(XL_ENV_DIR, dir, 1);
 		set_env_u64(XL_ENV_PID, (uint64_t)getpid());
@@ -129,14 +161,15 @@ static pid_t launch(const struct xl_session *s, const char *dir, const char *ids
 	while (s->args && s->args[n])
 		n++;
 	char **argv = calloc(n + 2, sizeof(char *));
-	if (!argv)
-		_exit(XL_EXIT_NOEXEC);
-	argv[0] = (char *)s->exe;
-	for (size_t i = 0; i < n; i++)
-		argv[i + 1] = (char *)s->args[i];
-	execv(s->exe, argv);
-	int e = errno;
-	fprintf(stderr, "exaloop: error: cannot run '%s': %s\n", s->exe, strerror(e));
+	if (argv) {
+		argv[0] = (char *)s->exe;
+		for (size_t i = 0; i < n; i++)
+			argv[i + 1] = (char *)s->args[i];
+		execv(s->exe, argv);
+	}
+	int e = argv ? errno : ENOMEM;
+	if (write(fds[1], &e, sizeof(e)) < 0)
+		e = errno;
 	_exit(e == ENOENT ? XL_EXIT_NOTFOUND : XL_EXIT_NOEXEC);
 }
 
@@ -156,6 +189,18 @@ static int trim_capture(const char *dir)
 			xl_warn("cannot trim '%s': %s", path, strerror(errno));
 	close(fd);
 	return 1;
+}
+
+/* Remove a capture directory that never received a capture. */
+static void remove_capture_dir(const char *dir)
+{
+	char path[PATH_MAX + 16];
+	static const char *const files[] = {"symbols.json", "run.json"};
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
+		unlink(path);
+	}
+	rmdir(dir);
 }
 
 static json_t *strv_json(const char *const *v)
@@ -279,19 +324,43 @@ int xl_session_run(const struct xl_session *s)
 	sigaction(SIGTERM, &fwd, &old_term);
 	sigaction(SIGHUP, &fwd, &old_hup);
 
+	/* SIGTERM/SIGHUP are blocked until child_pid is set, so a signal
+	 * arriving around the fork is forwarded, not lost. */
+	sigset_t block, old_mask;
+	sigemptyset(&block);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	sigprocmask(SIG_BLOCK, &block, &old_mask);
 	fflush(NULL);
 	int64_t t0 = now_ns();
-	child_pid = launch(s, s->capture ? dir : NULL, ids.len ? ids.buf : NULL);
+	int exec_errno;
+	child_pid = launch(s, s->capture ? dir : NULL, ids.len ? ids.buf : NULL, &old_int, &old_quit, &old_mask,
+			   &exec_errno);
+	sigprocmask(SIG_SETMASK, &old_mask, NULL);
 	strbuf_release(&ids);
-	if (child_pid < 0) {
-		xl_error("cannot start '%s': %s", s->exe, strerror(errno));
-		return XL_EXIT_NOEXEC;
-	}
 	int status = 0, reported = 0;
+	if (child_pid < 0 || exec_errno) {
+		int e = child_pid < 0 ? errno : exec_errno;
+		if (child_pid > 0)
+			while (waitpid(child_pid, &status, 0) < 0 && errno == EINTR)
+				;
+		child_pid = 0;
+		sigaction(SIGINT, &old_int, NULL);
+		sigaction(SIGQUIT, &old_quit, NULL);
+		sigaction(SIGTERM, &old_term, NULL);
+		sigaction(SIGHUP, &old_hup, NULL);
+		xl_error("cannot run '%s': %s", s->exe, strerror(e));
+		if (s->capture)
+			remove_capture_dir(dir);
+		return e == ENOENT ? XL_EXIT_NOTFOUND : XL_EXIT_NOEXEC;
+	}
+	/* Only a target with a window that closes before the program ends
+	 * needs watching; everything else just waits. */
+	int watch = s->capture && s->long_running && s->duration_ns;
 	struct rusage ru;
 	memset(&ru, 0, sizeof(ru));
 	for (;;) {
-		pid_t r = wait4(child_pid, &status, s->long_running && !reported ? WNOHANG : 0, &ru);
+		pid_t r = wait4(child_pid, &status, watch && !reported ? WNOHANG : 0, &ru);
 		if (r == child_pid)
 			break;
 		if (r < 0) {
@@ -307,7 +376,8 @@ int xl_session_run(const struct xl_session *s)
 		if (fd >= 0) {
 			struct xl_cap_header h;
 			if (pread(fd, &h, sizeof(h), 0) == (ssize_t)sizeof(h) &&
-			    memcmp(h.magic, XL_CAP_MAGIC, 8) == 0 && h.state == XL_STATE_FINALIZED) {
+			    memcmp(h.magic, XL_CAP_MAGIC, 8) == 0 && h.state == XL_STATE_FINALIZED &&
+			    h.end_reason == XL_END_WINDOW) {
 				xl_note("capture window closed; the program keeps running");
 				write_run_json(s, dir, 0, 0, now_ns() - t0, started_at, 0);
 				render(dir, s->no_open, 0);
@@ -338,8 +408,8 @@ int xl_session_run(const struct xl_session *s)
 		return exit_code(status);
 
 	if (!trim_capture(dir)) {
-		xl_error("the program wrote no capture in '%s'", dir);
-		xl_hint("was it built with 'exaloop --profile ... build'? did it start at all?");
+		xl_error("the program wrote no capture (was it built with 'exaloop --profile ... build'?)");
+		remove_capture_dir(dir);
 		return exit_code(status);
 	}
 	write_run_json(s, dir, 1, status, app_ns, started_at, ru.ru_maxrss);

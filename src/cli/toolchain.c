@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <limits.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,19 +63,56 @@ static int64_t now_ns(void)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-/* Run argv, wait, return its exit status (or 128+signal, or -1). */
+static pid_t compiler_pid;
+
+static void forward_to_compiler(int sig)
+{
+	if (compiler_pid > 0)
+		kill(compiler_pid, sig);
+}
+
+/* Run argv, wait, return its exit status (or 128+signal, or -1).  Like
+ * system(3), exaloop ignores ^C while the compiler runs (the compiler, in
+ * the same process group, gets it and stops), so that exaloop always gets
+ * to clean up its temporary build directory; SIGTERM/SIGHUP sent to
+ * exaloop alone are passed on. */
 static int spawn_wait(char *const argv[])
 {
+	posix_spawnattr_t attr;
+	sigset_t dflt;
+	sigemptyset(&dflt);
+	sigaddset(&dflt, SIGINT);
+	sigaddset(&dflt, SIGQUIT);
+	sigaddset(&dflt, SIGTERM);
+	sigaddset(&dflt, SIGHUP);
+	posix_spawnattr_init(&attr);
+	posix_spawnattr_setsigdefault(&attr, &dflt);
+	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF);
+	struct sigaction ign = {0}, fwd = {0}, o_int, o_quit, o_term, o_hup;
+	ign.sa_handler = SIG_IGN;
+	fwd.sa_handler = forward_to_compiler;
+	sigaction(SIGINT, &ign, &o_int);
+	sigaction(SIGQUIT, &ign, &o_quit);
+	sigaction(SIGTERM, &fwd, &o_term);
+	sigaction(SIGHUP, &fwd, &o_hup);
 	pid_t pid;
-	int rc = posix_spawnp(&pid, argv[0], NULL, NULL, argv, environ);
+	int rc = posix_spawnp(&pid, argv[0], NULL, &attr, argv, environ);
+	posix_spawnattr_destroy(&attr);
+	int st = 0;
+	if (rc == 0) {
+		compiler_pid = pid;
+		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+			;
+		compiler_pid = 0;
+	}
+	sigaction(SIGINT, &o_int, NULL);
+	sigaction(SIGQUIT, &o_quit, NULL);
+	sigaction(SIGTERM, &o_term, NULL);
+	sigaction(SIGHUP, &o_hup, NULL);
 	if (rc != 0) {
 		errno = rc;
 		return -1;
 	}
-	int st;
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
-			return -1;
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
@@ -268,6 +306,10 @@ int xl_build_run(struct xl_build *b)
 	if (rc < 0) {
 		xl_error("cannot run the compiler '%s': %s", b->compiler, strerror(errno));
 		return XL_EXIT_BUILD;
+	}
+	if (rc > 128 && (rc - 128 == SIGINT || rc - 128 == SIGTERM || rc - 128 == SIGHUP || rc - 128 == SIGQUIT)) {
+		xl_error("compilation interrupted (%s)", strsignal(rc - 128));
+		return rc;
 	}
 	if (rc != 0) {
 		xl_error("compilation failed ('%s' exited with status %d)", b->compiler, rc);

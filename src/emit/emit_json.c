@@ -59,7 +59,9 @@ static void run_member(const struct xl_model *m, struct jsonw *w)
 	jw_kstr(w, "clock", m->clock == XL_CLOCK_TSC ? "tsc" : "monotonic");
 	jw_key(w, "window");
 	jw_obj(w);
-	int64_t start = m->window_start_ns < 0 ? 0 : m->window_start_ns;
+	/* A window that never opened (delay longer than the run) is empty at
+	 * the end of the run, not a window from 0. */
+	int64_t start = m->window_start_ns < 0 ? m->window_end_ns : m->window_start_ns;
 	jw_kint(w, "start_ns", start);
 	jw_kint(w, "end_ns", m->window_end_ns);
 	jw_kint(w, "duration_ns", m->window_end_ns - start);

@@ -63,11 +63,14 @@ int xl_emit_text(const struct xl_model *m, FILE *f, const struct xl_emit_opts *o
 		xl_fmt_duration(r->app_time_ns, a, sizeof(a));
 		fprintf(f, " | app %s", a);
 	}
-	int64_t wstart = m->window_start_ns < 0 ? 0 : m->window_start_ns;
-	xl_fmt_duration(wstart, a, sizeof(a));
+	xl_fmt_duration(m->window_start_ns, a, sizeof(a));
 	xl_fmt_duration(m->window_end_ns, b, sizeof(b));
-	fprintf(f, " | mode %s | window %s .. %s | %zu thread%s | %llu events%s\n", xl_mode_name(m->mode),
-		a, b, m->nthreads, m->nthreads == 1 ? "" : "s", (unsigned long long)m->total_events,
+	char window[80];
+	if (m->window_start_ns < 0)
+		snprintf(window, sizeof(window), "window never opened");
+	else
+		snprintf(window, sizeof(window), "window %s .. %s", a, b);
+	fprintf(f, " | mode %s | %s | %zu thread%s | %llu events%s\n", xl_mode_name(m->mode), window, m->nthreads, m->nthreads == 1 ? "" : "s", (unsigned long long)m->total_events,
 		m->finalized ? "" : " | NOT FINALIZED");
 
 	if (m->mode != XL_MODE_MEMORY) {
@@ -78,7 +81,10 @@ int xl_emit_text(const struct xl_model *m, FILE *f, const struct xl_emit_opts *o
 			own = malloc((m->nfuncs ? m->nfuncs : 1) * sizeof(*own));
 			if (!own)
 				return -1;
-			xl_funcs_for_thread(m, o->thread, own);
+			if (xl_funcs_for_thread(m, o->thread, own) != XL_OK) {
+				free(own);
+				return -1;
+			}
 			funcs = own;
 			if ((size_t)o->thread < m->nthreads)
 				whole = m->threads[o->thread].total_ns;
