@@ -147,10 +147,8 @@
 __wrap___xray_FunctionEntry:
 	.cfi_startproc
 	movq	XRAY_HANDLER(%rip), %r11
-	testq	%r11, %r11
-	je	.Lentry_done            /* no handler installed */
 	cmpq	.Lrt_handler(%rip), %r11
-	jne	.Lentry_full            /* someone else's handler */
+	jne	.Lentry_other           /* someone else's handler, or none */
 	LEAN_SAVE
 	movl	%r10d, %edi
 	call	rt__hot_entry
@@ -158,8 +156,11 @@ __wrap___xray_FunctionEntry:
 	LEAN_RESTORE
 	testl	%r11d, %r11d
 	jne	.Lentry_full            /* exaloop's slow case */
-.Lentry_done:
 	ret
+.Lentry_other:
+	testq	%r11, %r11
+	jne	.Lentry_full
+	ret                             /* no handler installed */
 .Lentry_full:
 	FULL_SAVE
 	movq	XRAY_HANDLER(%rip), %rax
@@ -184,10 +185,8 @@ __wrap___xray_FunctionEntry:
 __wrap___xray_FunctionExit:
 	.cfi_startproc
 	movq	XRAY_HANDLER(%rip), %r11
-	testq	%r11, %r11
-	je	.Lexit_done
 	cmpq	.Lrt_handler(%rip), %r11
-	jne	.Lexit_full
+	jne	.Lexit_other
 	pushq	%rax
 	pushq	%rdx
 	subq	$8, %rsp                /* 8 mod 16 + 24 = 0 mod 16 */
@@ -201,7 +200,10 @@ __wrap___xray_FunctionExit:
 	.cfi_adjust_cfa_offset -24
 	testl	%r11d, %r11d
 	jne	.Lexit_full
-.Lexit_done:
+	ret
+.Lexit_other:
+	testq	%r11, %r11
+	jne	.Lexit_full
 	ret
 .Lexit_full:
 	/* 8 mod 16 on entry: 8 + 56 = 64 bytes keeps the call aligned. */
@@ -245,10 +247,8 @@ __wrap___xray_FunctionTailExit:
 	seto	%al
 	lahf
 	movq	XRAY_HANDLER(%rip), %r11
-	testq	%r11, %r11
-	je	.Ltail_done
 	cmpq	.Lrt_handler(%rip), %r11
-	jne	.Ltail_full
+	jne	.Ltail_other
 	pushq	%rax                    /* saved flags */
 	pushq	%rdi
 	pushq	%rsi
@@ -276,8 +276,11 @@ __wrap___xray_FunctionTailExit:
 	popq	%rax
 	.cfi_adjust_cfa_offset -8
 	ret
-.Ltail_full:
+.Ltail_other:
 	.cfi_adjust_cfa_offset 8
+	testq	%r11, %r11
+	je	.Ltail_done             /* no handler installed */
+.Ltail_full:
 	addb	$0x7f, %al
 	sahf
 	popq	%rax
