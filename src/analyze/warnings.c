@@ -81,11 +81,17 @@ int xl_warnings_build(struct xl_model *m)
 				len += (size_t)snprintf(per + len, sizeof(per) - len, "%s%s: %llu",
 							len ? ", " : "", m->threads[i].name,
 							(unsigned long long)m->threads[i].dropped_events);
+		/* Not "complete" when the call trees ran out too (fault test t9004:
+		 * both warnings at once contradicted each other). */
+		int trees_full = (m->flags & XL_FLAG_NODES_FULL) || lost;
 		rc |= add(m, "timeline_full", dropped_from, end,
 			  "timeline buffer full: events after %.3f s were not kept in the timeline "
-			  "(%llu dropped; %s); the call tree and function table are complete. "
+			  "(%llu dropped; %s); %s. "
 			  "Increase buffer_size or shorten the capture for a complete timeline",
-			  secs(dropped_from < 0 ? 0 : dropped_from), (unsigned long long)m->total_dropped, per);
+			  secs(dropped_from < 0 ? 0 : dropped_from), (unsigned long long)m->total_dropped, per,
+			  trees_full ? "the call tree and function table are not affected by this (see the "
+				       "call-tree warning)"
+				     : "the call tree and function table are complete");
 	}
 	if ((m->flags & XL_FLAG_NODES_FULL) || lost)
 		rc |= add(m, "nodes_full", -1, -1,
