@@ -12,6 +12,8 @@ struct xl_loader {
 	int32_t *node_xray;        /* XRay id per node (0 for roots) */
 	uint64_t *node_ticks;      /* inclusive ticks per node */
 	uint32_t corrupt_threads;
+	uint64_t file_bytes;       /* size of capture.xlc */
+	uint64_t used_bytes;       /* what the header says was written (arena_cursor) */
 };
 
 /* capture_read.c */
@@ -32,6 +34,6 @@ static inline int64_t xl_add_ns(int64_t a, int64_t b)
 }
 
 /* warnings.c */
-int xl_warnings_build(struct xl_model *m);
+int xl_warnings_build(struct xl_model *m, const struct xl_loader *ld);
 
 #endif

@@ -243,6 +243,7 @@ static int read_thread(struct xl_model *m, struct xl_loader *ld, uint64_t tb_off
 		ld->node_ticks[base + n] = src->ticks;
 	}
 	if (n == 0) {
+		ld->corrupt_threads++;
 		return XL_OK;   /* no usable root: the thread is dropped */
 	}
 	t->root = (int32_t)base;
@@ -314,6 +315,8 @@ int xl_capture_read(struct xl_model *m, struct xl_loader *ld, const char *path, 
 	if ((rc = read_header(m, path, err, errlen)))
 		return rc;
 	const struct xl_cap_header *h = (const void *)m->map;
+	ld->file_bytes = m->map_size;
+	ld->used_bytes = h->arena_cursor <= h->file_size ? h->arena_cursor : 0;
 
 	/* The thread table as far as the file holds it.  (Truncation test: a
 	 * file cut between the header and the end of the table was read past

@@ -256,7 +256,7 @@ int xl_model_load(const char *dir, struct xl_model **out, char *err, size_t errl
 	if (rc == XL_OK)
 		rc = build_tree(m, &ld);
 	if (rc == XL_OK)
-		rc = xl_warnings_build(m);
+		rc = xl_warnings_build(m, &ld);
 	free(ld.node_xray);
 	free(ld.node_ticks);
 	if (rc != XL_OK) {

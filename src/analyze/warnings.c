@@ -50,7 +50,7 @@ static double secs(int64_t ns)
 	return (double)ns / 1e9;
 }
 
-int xl_warnings_build(struct xl_model *m)
+int xl_warnings_build(struct xl_model *m, const struct xl_loader *ld)
 {
 	int rc = XL_OK;
 	uint64_t repaired = 0, unwound = 0, deep = 0, lost = 0, open = 0;
@@ -68,6 +68,21 @@ int xl_warnings_build(struct xl_model *m)
 	}
 	int64_t end = m->window_end_ns;
 
+	/* A file shorter than what the runtime wrote (a copy cut short, a
+	 * full disk while copying) or with unreadable thread blocks: say what
+	 * was recovered.  (Truncation test t9007: such captures read without
+	 * any hint that data was missing.) */
+	if (ld->used_bytes > ld->file_bytes)
+		rc |= add(m, "truncated", -1, -1,
+			  "capture file truncated: %llu of %llu bytes; %zu thread%s and %zu memory sample%s "
+			  "were recovered, what was written after that point is lost",
+			  (unsigned long long)ld->file_bytes, (unsigned long long)ld->used_bytes, m->nthreads,
+			  m->nthreads == 1 ? "" : "s", m->nsamples, m->nsamples == 1 ? "" : "s");
+	if (ld->corrupt_threads)
+		rc |= add(m, "corrupt_threads", -1, -1,
+			  "%u thread block%s could not be read (corrupt or cut off) and %s left out",
+			  ld->corrupt_threads, ld->corrupt_threads == 1 ? "" : "s",
+			  ld->corrupt_threads == 1 ? "was" : "were");
 	if (!m->finalized)
 		rc |= add(m, "not_finalized", m->last_ns, -1,
 			  "capture not finalized: the program stopped before exaloop could finish the capture "
