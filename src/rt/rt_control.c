@@ -8,9 +8,22 @@
  * calibration so that even a crashed capture converts ticks to time.
  * The thread is an ordinary pthread that never runs instrumented code, so
  * it never appears in the call trees.
+ *
+ * While the window is open it also populates the capture file's pages a
+ * little ahead of the arena cursor (MADV_POPULATE_WRITE, Linux 5.14+), so
+ * that the program's threads do not take a page fault every 256 timeline
+ * events.  On ext4 such a fault costs 1.3 to 5 us here (the blocks are
+ * fallocated, so each first write converts an unwritten extent): up to
+ * 20 ns per event, more than the rest of the event.  The work moves to
+ * this thread (another CPU when there is one); it never populates past the
+ * timeline's limit or more than PF_AHEAD past the cursor, so the capture's
+ * resident memory stays within buffer_size.  Where the call is not
+ * supported or fails, the program's threads fault the pages in as before.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
+#include <stdlib.h>
+#include <sys/mman.h>
 #include <time.h>
 
 #include "rt_internal.h"
@@ -25,6 +38,62 @@ static _Atomic int finalized;
 
 static struct xl_cap_block *mem_blk;     /* control thread (or destructor after join) */
 static struct xl_mem_sample *mem_arr;
+
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
+#define PF_AHEAD (8u << 20)          /* populate this far past the cursor */
+#define PF_STEP (1u << 20)           /* one madvise call */
+#define PF_BUDGET (4u << 20)         /* at most this much per wake-up */
+#define PF_FAST_NS 1000000u          /* poll interval while writers advance */
+
+/* Prefault state: control thread only. */
+static int pf_active;
+static uint64_t pf_done, pf_end, pf_last_cursor, pf_sleep_ns;
+
+static void prefault_init(void)
+{
+	pf_active = rt__cfg.mode != XL_MODE_MEMORY && !getenv("EXALOOP_NO_PREFAULT");
+	pf_done = rt__hdr->arena_off & ~(uint64_t)4095;
+	pf_end = rt__hdr->timeline_limit & ~(uint64_t)4095;
+	pf_last_cursor = rt__hdr->arena_off;
+	pf_sleep_ns = PF_FAST_NS;
+}
+
+/* One prefault step.  Returns the nanoseconds until the next one is due,
+ * or 0 when prefaulting is over (limit reached, or not supported). */
+static uint64_t prefault_step(uint64_t interval)
+{
+	if (!pf_active)
+		return 0;
+	uint64_t cur = __atomic_load_n(&rt__hdr->arena_cursor, __ATOMIC_RELAXED);
+	if (cur > pf_end)
+		cur = pf_end;
+	uint64_t want = cur + PF_AHEAD < pf_end ? cur + PF_AHEAD : pf_end;
+	want &= ~(uint64_t)4095;
+	uint64_t budget = PF_BUDGET;
+	while (pf_done < want && budget) {
+		uint64_t len = want - pf_done < PF_STEP ? want - pf_done : PF_STEP;
+		if (madvise(rt__base + pf_done, len, MADV_POPULATE_WRITE) != 0) {
+			pf_active = 0;   /* unsupported (EINVAL) or failing: stop */
+			return 0;
+		}
+		pf_done += len;
+		budget -= len < budget ? len : budget;
+	}
+	if (pf_done >= pf_end) {
+		pf_active = 0;
+		return 0;
+	}
+	/* Poll every millisecond while the writers move or we lag; back off
+	 * towards the sampling interval while they are idle. */
+	if (pf_done < want || cur - pf_last_cursor >= PF_AHEAD / 8)
+		pf_sleep_ns = PF_FAST_NS;
+	else if (pf_sleep_ns < interval)
+		pf_sleep_ns *= 2;
+	pf_last_cursor = cur;
+	return pf_sleep_ns;
+}
 
 static void calibrate(void)
 {
@@ -113,6 +182,7 @@ static void *control_main(void *arg)
 	uint64_t close_at = rt__cfg.duration_ns ? open_at + rt__cfg.duration_ns : never;
 	uint64_t interval = rt__cfg.interval_ns;
 	uint64_t next_sample = rt__mono_ns();
+	prefault_init();
 
 	pthread_mutex_lock(&ctl_mu);
 	while (!ctl_stop) {
@@ -140,10 +210,14 @@ static void *control_main(void *arg)
 			}
 		}
 		uint64_t wake = next_sample;
-		if (!atomic_load(&window_opened))
+		if (!atomic_load(&window_opened)) {
 			wake = min_u64(wake, open_at);
-		else
+		} else {
 			wake = min_u64(wake, close_at);
+			uint64_t pf = prefault_step(interval);
+			if (pf)
+				wake = min_u64(wake, rt__mono_ns() + pf);
+		}
 		struct timespec ts = {(time_t)(wake / 1000000000u), (long)(wake % 1000000000u)};
 		pthread_mutex_lock(&ctl_mu);
 		if (!ctl_stop)
