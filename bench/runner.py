@@ -130,6 +130,8 @@ def configs(w, slow=True, big_buffer=0):
         ("rdtsc-lean", "patched, rdtsc per event only, exaloop trampolines", Run([b("tr-lean")] + a, {"XLB_TRACER": "rdtsc"})),
         ("exaloop", "exaloop full capture (aggregate + timeline, 64 MiB buffer)", Run([b("xl")] + a, CAP, capture=True)),
     ]
+    c.append(("exaloop-nopf", "exaloop full capture, 64 MiB, no background prefault (EXALOOP_NO_PREFAULT=1)",
+              Run([b("xl")] + a, dict(CAP, EXALOOP_NO_PREFAULT="1"), capture=True)))
     if big_buffer:
         c.append(("exaloop-bigbuf", "exaloop full capture, buffer %d MiB: timeline never full" % (big_buffer >> 20),
                   Run([b("xl")] + a, dict(CAP, EXALOOP_BUFFER_SIZE=str(big_buffer)), capture=True)))
