@@ -1,7 +1,7 @@
 #!/bin/sh
 # bench/run.sh - exaloop's overhead benchmark: one command, see bench/README.md.
 #
-#   bench/run.sh [-B BUILD_DIR] [-o OUT_DIR] [--quick] [runner options...]
+#   bench/run.sh [-B BUILD_DIR] [-o OUT_DIR] [--quick] [--baseline-rev REV] [runner options...]
 #
 # Builds exaloop (CMake, in BUILD_DIR, default ./build-bench), builds every
 # binary the configurations need into OUT_DIR/bin (default BUILD_DIR/bench),
@@ -9,17 +9,21 @@
 # Runner options (passed through): --phases percall,base,memory,callgrind
 # --fib-n N --fib-reps N --loans N --loans-reps N --base-reps N --no-slow
 # --seed N.  --quick = --fib-reps 3 --loans-reps 2 --base-reps 3.
+# --baseline-rev REV also builds the runtime as it was at git revision REV
+# (src/rt/*.c, compiler-rt's trampolines) and measures it as "exaloop-base".
 set -eu
 
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=$SRC/build-bench
 OUT=
 PASS=
+BASEREV=
 while [ $# -gt 0 ]; do
 	case $1 in
 	-B) BUILD=$2; shift 2 ;;
 	-o) OUT=$2; shift 2 ;;
 	--quick) PASS="$PASS --fib-reps 3 --loans-reps 2 --base-reps 3"; shift ;;
+	--baseline-rev) BASEREV=$2; shift 2 ;;
 	-h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) PASS="$PASS $1"; shift ;;
 	esac
@@ -52,6 +56,23 @@ CC=clang-14
 XRAY="-O3 -gdwarf-4 -fxray-instrument -fxray-instruction-threshold=1"
 WRAP="-Wl,--wrap=__xray_FunctionEntry,--wrap=__xray_FunctionExit,--wrap=__xray_FunctionTailExit"
 
+# The runtime of an earlier revision, for before/after numbers.
+BASELIB=
+if [ -n "$BASEREV" ]; then
+	base=$OUT/base-rt
+	rm -rf "$base"
+	mkdir -p "$base"
+	for f in $(git -C "$SRC" ls-tree --name-only "$BASEREV" src/rt/ | grep -E '\.[ch]$'); do
+		git -C "$SRC" show "$BASEREV:$f" > "$base/$(basename "$f")"
+	done
+	for f in "$base"/*.c; do
+		gcc -std=gnu17 -O2 -g -DNDEBUG -fPIC -fno-builtin -I"$SRC/include" -I"$base" -c "$f" -o "${f%.c}.o"
+	done
+	ar rcs "$base/libexaloop_rt.a" "$base"/*.o
+	BASELIB=$base/libexaloop_rt.a
+	echo "bench: baseline runtime from $BASEREV ($(git -C "$SRC" rev-parse --short "$BASEREV"))"
+fi
+
 build() {   # build NAME SOURCE LIBS...
 	name=$1 src=$2
 	shift 2
@@ -65,6 +86,11 @@ build() {   # build NAME SOURCE LIBS...
 	# shellcheck disable=SC2086
 	$CC $XRAY -DXLB_LEAN "$src" "$SRC/bench/xray_tracer.c" "$@" $WRAP "$SDK/libexaloop_xray.a" -o "$BIN/$name.tr-lean"
 	$CC -O3 -gdwarf-4 -pg "$src" "$@" -o "$BIN/$name.pg"
+	rm -f "$BIN/$name.xl-base"
+	if [ -n "$BASELIB" ]; then
+		# shellcheck disable=SC2086
+		$CC $XRAY "$src" -Wl,--whole-archive "$BASELIB" -Wl,--no-whole-archive "$@" -pthread -o "$BIN/$name.xl-base"
+	fi
 	nm "$BIN/$name.xl" | grep -q __wrap___xray_FunctionEntry || { echo "bench: $name.xl lacks exaloop's trampolines" >&2; exit 1; }
 	if nm "$BIN/$name.xl-stock" | grep -q __wrap___xray_FunctionEntry; then
 		echo "bench: $name.xl-stock has exaloop's trampolines" >&2

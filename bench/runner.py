@@ -130,6 +130,9 @@ def configs(w, slow=True, big_buffer=0):
         ("rdtsc-lean", "patched, rdtsc per event only, exaloop trampolines", Run([b("tr-lean")] + a, {"XLB_TRACER": "rdtsc"})),
         ("exaloop", "exaloop full capture (aggregate + timeline, 64 MiB buffer)", Run([b("xl")] + a, CAP, capture=True)),
     ]
+    if os.path.exists(b("xl-base")):
+        c.append(("exaloop-base", "exaloop full capture, runtime of the --baseline-rev revision",
+                  Run([b("xl-base")] + a, CAP, capture=True)))
     c.append(("exaloop-nopf", "exaloop full capture, 64 MiB, no background prefault (EXALOOP_NO_PREFAULT=1)",
               Run([b("xl")] + a, dict(CAP, EXALOOP_NO_PREFAULT="1"), capture=True)))
     if big_buffer:
