@@ -20,8 +20,9 @@ struct xl_loader {
 int xl_capture_read(struct xl_model *m, struct xl_loader *ld, const char *path,
 		    char *err, size_t errlen);
 
-/* capture_read.c: ns from a double, clamped to [0, 2^62] (NaN -> 0), so
- * that sums and differences of model times never overflow. */
+/* capture_read.c: ns from a double, clamped to [0, XL_MAX_NS] (NaN -> 0),
+ * so that sums and differences of model times never overflow. */
+#define XL_MAX_NS ((int64_t)1 << 52)
 int64_t xl_clamp_ns(double ns);
 /* a + b, saturating instead of overflowing (sums of clamped times) */
 static inline int64_t xl_add_ns(int64_t a, int64_t b)

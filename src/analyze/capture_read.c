@@ -36,17 +36,19 @@ static uint64_t avail(const struct xl_model *m, uint64_t off)
 	return at(m, off, 0) ? m->map_size - off : 0;
 }
 
-/* Times and sizes in the model stay within [0, XL_MAX_SANE], so that the
- * emitters' sums and differences cannot overflow, whatever a corrupt
- * capture holds.  (Fuzzing: tick counts near 2^64 and a tiny calibration
- * slope gave ns values beyond int64_t, an undefined conversion.) */
+/* Sizes in the model stay within [0, XL_MAX_SANE] and times within
+ * [0, XL_MAX_NS] (52 days: 1024 threads' times still add up without
+ * overflow), so that the emitters' sums and differences cannot overflow,
+ * whatever a corrupt capture holds.  (Fuzzing: tick counts near 2^64 and a
+ * tiny calibration slope gave ns values beyond int64_t, an undefined
+ * conversion.) */
 #define XL_MAX_SANE ((int64_t)1 << 62)
 
 int64_t xl_clamp_ns(double ns)
 {
 	if (!(ns > 0))          /* also NaN */
 		return 0;
-	return ns >= (double)XL_MAX_SANE ? XL_MAX_SANE : (int64_t)ns;
+	return ns >= (double)XL_MAX_NS ? XL_MAX_NS : (int64_t)ns;
 }
 
 int64_t xl_model_ns(const struct xl_model *m, uint64_t ticks)
@@ -192,6 +194,12 @@ static int read_thread(struct xl_model *m, struct xl_loader *ld, uint64_t tb_off
 	t->tid = tb->tid;
 	memcpy(t->name, tb->name, XL_THREAD_NAME_MAX);
 	t->name[XL_THREAD_NAME_MAX] = 0;
+	/* A thread names itself: control characters become '?' so that the
+	 * messages quoting the name stay one line (fault test t9008: a
+	 * newline in a thread name split the timeline warning). */
+	for (char *c = t->name; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			*c = '?';
 	t->events = tb->events;
 	t->timeline_events = tb->timeline_events;
 	t->dropped_events = tb->dropped_events;

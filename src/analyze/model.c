@@ -171,7 +171,7 @@ static int build_tree(struct xl_model *m, struct xl_loader *ld)
 		for (int32_t c = nd->first_child; c != XL_NONE; c = m->nodes[c].next_sibling)
 			kids = xl_add_ns(kids, m->nodes[c].total_ns);   /* corrupt ticks can overflow */
 		if (nd->parent == XL_NONE)
-			nd->total_ns = kids;
+			nd->total_ns = kids < XL_MAX_NS ? kids : XL_MAX_NS;   /* see xl_clamp_ns */
 		nd->self_ns = nd->total_ns > kids ? nd->total_ns - kids : 0;
 	}
 	for (size_t t = 0; t < m->nthreads; t++)

@@ -204,11 +204,41 @@ static void remove_capture_dir(const char *dir)
 	rmdir(dir);
 }
 
+/* A JSON string of any bytes: invalid UTF-8 becomes U+FFFD.  (Fault test
+ * t9008: json_string() refuses invalid UTF-8, and an argument with such a
+ * byte silently disappeared from run.json, shifting the others.) */
+static json_t *text_json(const char *s)
+{
+	json_t *j = json_string(s ? s : "");
+	if (j)
+		return j;
+	struct strbuf b;
+	strbuf_init(&b);
+	for (const unsigned char *p = (const unsigned char *)s; *p;) {
+		size_t n = *p < 0x80 ? 1 : (*p & 0xe0) == 0xc0 ? 2 : (*p & 0xf0) == 0xe0 ? 3 : (*p & 0xf8) == 0xf0 ? 4 : 0;
+		size_t k = 1;
+		while (n && k < n && (p[k] & 0xc0) == 0x80)
+			k++;
+		json_t *one = n && k == n ? json_stringn((const char *)p, n) : NULL;
+		if (one) {
+			strbuf_addf(&b, "%.*s", (int)n, (const char *)p);
+			json_decref(one);
+			p += n;
+		} else {
+			strbuf_addf(&b, "\xef\xbf\xbd");   /* U+FFFD for one bad byte */
+			p++;
+		}
+	}
+	j = json_string(b.buf ? b.buf : "");
+	strbuf_release(&b);
+	return j;
+}
+
 static json_t *strv_json(const char *const *v)
 {
 	json_t *a = json_array();
 	for (size_t i = 0; v && v[i]; i++)
-		json_array_append_new(a, json_string(v[i]));
+		json_array_append_new(a, text_json(v[i]));
 	return a;
 }
 
@@ -218,9 +248,9 @@ static void write_run_json(const struct xl_session *s, const char *dir, int fini
 {
 	json_t *o = json_object();
 	json_object_set_new(o, "schema", json_string("exaloop.run/1"));
-	json_object_set_new(o, "program", json_string(s->program));
+	json_object_set_new(o, "program", text_json(s->program));
 	char abs[PATH_MAX];
-	json_object_set_new(o, "executable", json_string(realpath(s->exe, abs) ? abs : s->exe));
+	json_object_set_new(o, "executable", text_json(realpath(s->exe, abs) ? abs : s->exe));
 	json_object_set_new(o, "command", strv_json(s->command));
 	json_object_set_new(o, "args", strv_json(s->args));
 	if (!finished) {
