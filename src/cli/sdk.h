@@ -21,7 +21,7 @@
 
 struct xl_sdk {
 	char dir[4096];
-	char runtime[4096 + 32];   /* libexaloop_rt.a */
+	char runtime[4096 + 256 + 2];  /* dir + "/" + the manifest's runtime name */
 	char version[64];
 	char compiler[64];
 	char compiler_version[64];
