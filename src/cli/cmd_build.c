@@ -96,14 +96,8 @@ static int build(int argc, const char **argv, struct xl_ctx *ctx)
 		snprintf(out, sizeof(out), "%s", a.output);
 	else
 		xl_default_output(a.sources[0], out, sizeof(out));
-	struct xl_build b = {0};
-	b.args = &a;
-	b.mode = !ctx->profile ? XL_BUILD_PLAIN
-		 : ctx->mode == XL_MODE_MEMORY ? XL_BUILD_MEMORY
-		 : ctx->mode == XL_MODE_XRAY ? XL_BUILD_XRAY : XL_BUILD_ALL;
-	b.runtime = ctx->profile ? sdk.runtime : NULL;
-	b.output = out;
-	b.xray_threshold = 1;
+	struct xl_build b;
+	xl_build_init(&b, &a, ctx->profile, ctx->mode, sdk.runtime, out);
 	rc = xl_build_run(&b);
 	if (rc != 0) {
 		xl_build_args_release(&a);

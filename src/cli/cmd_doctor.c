@@ -103,12 +103,8 @@ static int probe(const char *tmp, const struct xl_sdk *sdk, uint32_t mode, struc
 	a.nsources = 1;
 	a.flags = argv + 2;
 	a.prog_args = argv + 2;
-	struct xl_build b = {0};
-	b.args = &a;
-	b.mode = mode == XL_MODE_MEMORY ? XL_BUILD_MEMORY : XL_BUILD_ALL;
-	b.runtime = sdk->runtime;
-	b.output = exe;
-	b.xray_threshold = 1;
+	struct xl_build b;
+	xl_build_init(&b, &a, 1, mode, sdk->runtime, exe);
 	if (xl_build_run(&b) != 0) {
 		snprintf(why, len, "the probe did not build (see the compiler's messages above)");
 		return -1;

@@ -127,14 +127,8 @@ static int run(int argc, const char **argv, struct xl_ctx *ctx, const struct xl_
 	xl_default_output(a.sources[0], name, sizeof(name));
 	snprintf(exe, sizeof(exe), "%s/%s", tmpdir, name);
 
-	struct xl_build b = {0};
-	b.args = &a;
-	b.mode = !ctx->profile ? XL_BUILD_PLAIN
-		 : set->mode == XL_MODE_MEMORY ? XL_BUILD_MEMORY
-		 : set->mode == XL_MODE_XRAY ? XL_BUILD_XRAY : XL_BUILD_ALL;
-	b.runtime = ctx->profile ? sdk.runtime : NULL;
-	b.output = exe;
-	b.xray_threshold = 1;
+	struct xl_build b;
+	xl_build_init(&b, &a, ctx->profile, set->mode, sdk.runtime, exe);
 	rc = xl_build_run(&b);
 	if (rc == 0) {
 		char took[32];

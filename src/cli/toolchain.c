@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "exaloop/xl_capture.h"
 #include "exitcode.h"
 #include "msg.h"
 #include "toolchain.h"
@@ -42,6 +43,19 @@ int xl_which(const char *name, char *out, size_t len)
 			path++;
 	}
 	return -1;
+}
+
+void xl_build_init(struct xl_build *b, const struct xl_build_args *a, int profile, uint32_t mode,
+		   const char *runtime, const char *output)
+{
+	memset(b, 0, sizeof(*b));
+	b->args = a;
+	b->mode = !profile ? XL_BUILD_PLAIN
+		  : mode == XL_MODE_MEMORY ? XL_BUILD_MEMORY
+		  : mode == XL_MODE_XRAY ? XL_BUILD_XRAY : XL_BUILD_ALL;
+	b->runtime = profile ? runtime : NULL;
+	b->output = output;
+	b->xray_threshold = 1;
 }
 
 int xl_find_compiler(enum xl_lang lang, char *path, size_t len)

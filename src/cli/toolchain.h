@@ -34,6 +34,12 @@ struct xl_build {
 	char command[8192];      /* the compile command line, for sidecars */
 };
 
+/* Fill the build request shared by `run` and `build`: what to build for
+ * (no profiling, or the capture mode's instrumentation), the runtime to
+ * link when profiling, and the output. */
+void xl_build_init(struct xl_build *b, const struct xl_build_args *a, int profile, uint32_t mode,
+		   const char *runtime, const char *output);
+
 /* Find a driver for a language: "clang-14" or "clang" (C), "clang++-14" or
  * "clang++" (C++).  Returns 0 and fills path, or -1. */
 int xl_find_compiler(enum xl_lang lang, char *path, size_t len);
