@@ -128,7 +128,14 @@ struct xl_cap_header {
 
 	uint32_t patched_functions;    /* sleds patched at window open */
 	uint32_t max_function_id;      /* __xray_max_function_id() */
-	uint8_t reserved[XL_HDR_SIZE - 232];
+
+	/* The runtime's own cost per traced call, measured at finalization:
+	 * cal_calls entry+exit pairs through the trampolines and the handler
+	 * took cal_ticks (on a scratch thread state, not recorded).  0 = not
+	 * measured (older runtimes, memory-only, clock_gettime clock). */
+	uint64_t cal_calls;
+	uint64_t cal_ticks;
+	uint8_t reserved[XL_HDR_SIZE - 248];
 };
 
 /* Every arena block starts with this. */

@@ -154,6 +154,8 @@ void rt__finalize(uint32_t reason)
 {
 	if (atomic_exchange(&finalized, 1))
 		return;
+	if (atomic_load(&window_opened))
+		rt__calibrate();    /* needs the window still open */
 	atomic_store(&rt__on, 0);
 	if (rt__cfg.mode != XL_MODE_MEMORY && atomic_load(&window_opened))
 		rt__unpatch();

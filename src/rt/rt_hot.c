@@ -486,3 +486,56 @@ int rt__thread_init(struct xl_thread_block *tb, void *priv)
 	h->tl_stopped = 0;
 	return node_add(t, tb, 0, 0) == 0 ? 0 : -1;   /* the root */
 }
+
+/* A scratch thread state for measuring the hot path (rt_calib.c): a thread
+ * block, private tables, three nodes (root, F, F below F) with their cache
+ * entries, one open frame for the outer F, and a timeline block for
+ * `events` events, all inside `mem` (zeroed, rt__scratch_size(events)
+ * bytes).  Nothing of it is in the capture file.  The caller saves rt__hot
+ * first and restores it afterwards. */
+struct rt_scratch {
+	struct xl_thread_block tb;
+	struct rt_thread t;
+	struct xl_node nodes[3];
+	struct xl_cap_block tl;          /* followed by the events */
+};
+
+size_t rt__scratch_size(uint32_t events)
+{
+	return sizeof(struct rt_scratch) + (size_t)events * sizeof(struct xl_event);
+}
+
+void rt__scratch_enter(void *mem, uint32_t events, int32_t func, uint64_t now)
+{
+	struct rt_scratch *s = mem;
+	struct rt_hot *h = &rt__hot;
+	s->t.chunk[0] = s->nodes;
+	s->nodes[1].func = func;
+	s->nodes[1].parent = 0;
+	s->nodes[2].func = func;
+	s->nodes[2].parent = 1;
+	s->nodes[0].child = 1;
+	s->nodes[1].child = 2;
+	s->t.cache[cache_slot(node_key(0, func))] = 1;
+	s->t.cache[cache_slot(node_key(1, func))] = 2;
+	s->tb.node_count = 3;
+	frame_write(&s->tb.stack[0], 1, func, now);
+	s->tb.depth = 1;
+	s->tl.kind = XL_BLOCK_TIMELINE;
+	s->tl.capacity = events;
+	h->gate = RT_GATE_READY;
+	h->deep = 0;
+	h->tb = &s->tb;
+	h->t = &s->t;
+	h->tl_blk = &s->tl;
+	h->tl_stopped = 0;
+}
+
+/* Calls recorded so far on the scratch state's inner node, and a fresh
+ * timeline block for the next round. */
+uint64_t rt__scratch_calls(void *mem)
+{
+	struct rt_scratch *s = mem;
+	s->tl.count = 0;
+	return s->nodes[2].calls;
+}

@@ -121,6 +121,18 @@ RT_HIDDEN void rt__hot_event_at(int32_t func, int type, uint64_t now);
 RT_HIDDEN size_t rt__thread_private_size(void);
 RT_HIDDEN int rt__thread_init(struct xl_thread_block *tb, void *priv);
 
+/* Scratch thread state for rt_calib.c (see rt_hot.c).  The timeline block
+ * holds `events` events; XL_EVENTS_PER_CHUNK at most, the fast path's
+ * "full" test compares against that constant. */
+RT_HIDDEN size_t rt__scratch_size(uint32_t events);
+RT_HIDDEN void rt__scratch_enter(void *mem, uint32_t events, int32_t func, uint64_t now);
+RT_HIDDEN uint64_t rt__scratch_calls(void *mem);
+
+/* rt_calib.c: measure the cost of one traced call (trampolines + handler)
+ * and store it in the header (cal_calls, cal_ticks).  Called by
+ * rt__finalize while the window is still open. */
+RT_HIDDEN void rt__calibrate(void);
+
 /* rt_xray.c: the handler registered with XRay (also the fallback used
  * with compiler-rt's own trampolines), thread registration and exit. */
 RT_HIDDEN void rt__xray_handler(int32_t func, int type);
