@@ -50,6 +50,16 @@ static double secs(int64_t ns)
 	return (double)ns / 1e9;
 }
 
+/* The runtime's own measurement of a traced call (capture header fields
+ * cal_calls/cal_ticks, see docs/capture-format.md), or -1. */
+static double runtime_ns_per_call(const struct xl_model *m)
+{
+	const struct xl_cap_header *h = (const void *)m->map;
+	if (!h || m->map_size < sizeof(*h) || !h->cal_calls || !h->cal_ticks || !(m->ticks_per_ns > 0))
+		return -1;
+	return (double)h->cal_ticks / m->ticks_per_ns / (double)h->cal_calls;
+}
+
 int xl_warnings_build(struct xl_model *m, const struct xl_loader *ld)
 {
 	int rc = XL_OK;
@@ -153,7 +163,10 @@ int xl_warnings_build(struct xl_model *m, const struct xl_loader *ld)
 			  m->duration_ns ? "limited" : "until exit");
 	if (m->mode != XL_MODE_MEMORY && m->total_events) {
 		double per_call = m->run.overhead_ns_per_call > 0 ? m->run.overhead_ns_per_call
-								  : XL_DEFAULT_NS_PER_CALL;
+								  : runtime_ns_per_call(m);
+		int measured = per_call > 0;
+		if (!measured)
+			per_call = XL_DEFAULT_NS_PER_CALL;
 		double calls = (double)m->total_events / 2.0;
 		double cost_ns = per_call * calls;
 		int64_t span = end - (m->window_start_ns < 0 ? 0 : m->window_start_ns);
@@ -163,7 +176,7 @@ int xl_warnings_build(struct xl_model *m, const struct xl_loader *ld)
 		rc |= add(m, "overhead", -1, -1,
 			  "profiling overhead: about %.0f ns per traced call (%s), %.0f calls: roughly %.1f%% "
 			  "of the captured time is the profiler's; confirm speedups with an unprofiled run",
-			  per_call, m->run.overhead_ns_per_call > 0 ? "measured" : "typical",
+			  per_call, measured ? "measured" : "typical",
 			  calls, share);
 	}
 	if (m->clock == XL_CLOCK_MONOTONIC)
