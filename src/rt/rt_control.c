@@ -19,6 +19,14 @@
  * timeline's limit or more than PF_AHEAD past the cursor, so the capture's
  * resident memory stays within buffer_size.  Where the call is not
  * supported or fails, the program's threads fault the pages in as before.
+ *
+ * A program that links the Boehm collector usually initialises it after
+ * the window opened, so the window-open sample has no GC figures.  Until
+ * the collector has started, the thread looks every GC_PROBE_NS and takes
+ * one extra sample as soon as it has: the GC series then starts at the
+ * collector's start, not at the first interval tick after it (a run
+ * shorter than memory_interval would otherwise have one GC sample only,
+ * and no growth to show).
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -46,6 +54,7 @@ static struct xl_mem_sample *mem_arr;
 #define PF_STEP (1u << 20)           /* one madvise call */
 #define PF_BUDGET (4u << 20)         /* at most this much per wake-up */
 #define PF_FAST_NS 1000000u          /* poll interval while writers advance */
+#define GC_PROBE_NS 5000000u         /* look for the collector's start */
 
 /* Prefault state: control thread only. */
 static int pf_active;
@@ -184,6 +193,7 @@ static void *control_main(void *arg)
 	uint64_t close_at = rt__cfg.duration_ns ? open_at + rt__cfg.duration_ns : never;
 	uint64_t interval = rt__cfg.interval_ns;
 	uint64_t next_sample = rt__mono_ns();
+	int gc_waiting = rt__cfg.mode != XL_MODE_XRAY && rt__gc_present();
 	prefault_init();
 
 	pthread_mutex_lock(&ctl_mu);
@@ -198,6 +208,11 @@ static void *control_main(void *arg)
 			rt__finalize(XL_END_WINDOW);
 			pthread_mutex_lock(&ctl_mu);
 			break;
+		}
+		if (gc_waiting && atomic_load(&window_opened) && rt__gc_started()) {
+			gc_waiting = 0;
+			if (now < next_sample)
+				take_sample();   /* the GC series starts here */
 		}
 		if (now >= next_sample) {
 			if (atomic_load(&window_opened))
@@ -219,6 +234,8 @@ static void *control_main(void *arg)
 			uint64_t pf = prefault_step(interval);
 			if (pf)
 				wake = min_u64(wake, rt__mono_ns() + pf);
+			if (gc_waiting)
+				wake = min_u64(wake, rt__mono_ns() + GC_PROBE_NS);
 		}
 		struct timespec ts = {(time_t)(wake / 1000000000u), (long)(wake % 1000000000u)};
 		pthread_mutex_lock(&ctl_mu);

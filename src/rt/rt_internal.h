@@ -156,5 +156,6 @@ RT_HIDDEN void rt__mem_init(void);
 RT_HIDDEN void rt__mem_sample(struct xl_mem_sample *s);
 RT_HIDDEN int64_t rt__peak_rss(void);
 RT_HIDDEN int rt__gc_present(void);
+RT_HIDDEN int rt__gc_started(void);      /* linked and GC_init has run */
 
 #endif

@@ -55,6 +55,11 @@ static int64_t read_rss(void)
 	return pages * page_size;
 }
 
+int rt__gc_started(void)
+{
+	return rt__gc_present() && GC_is_init_called();
+}
+
 void rt__mem_sample(struct xl_mem_sample *s)
 {
 	s->rss_bytes = read_rss();
