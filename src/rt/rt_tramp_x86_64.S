@@ -39,7 +39,11 @@
  *          as at entry, and the flags: with optsize/minsize LLVM makes
  *          conditional tail calls (`cmp; <tail sled>; jl callee`), so the
  *          flags are saved (seto+lahf, restored with add+sahf: cheaper
- *          than pushfq/popfq, which is microcoded).
+ *          than pushfq/popfq, which is microcoded) before any instruction
+ *          can change them.  (compiler-rt 14's tail trampoline runs
+ *          `sub $8, %rsp` before its pushfq and so loses them: patched,
+ *          such code branches the wrong way; fixed in LLVM 19.  Test:
+ *          tests/progs/s-xmm.c, e2e t1310.)
  * Stack: at the entry and tail trampolines %rsp is 16-byte aligned (the
  * function's caller pushed a return address, the sled another); at the
  * exit trampoline it is 8 mod 16.  Each path keeps %rsp 16-byte aligned at
