@@ -24,7 +24,7 @@ while [ $# -gt 0 ]; do
 	-o) OUT=$2; shift 2 ;;
 	--quick) PASS="$PASS --fib-reps 3 --loans-reps 2 --base-reps 3"; shift ;;
 	--baseline-rev) BASEREV=$2; shift 2 ;;
-	-h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) PASS="$PASS $1"; shift ;;
 	esac
 done
