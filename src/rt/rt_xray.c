@@ -22,6 +22,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -121,15 +122,30 @@ RT_NOINSTR void rt__xray_handler(int32_t func, int type)
 		slow_event(func, type);
 }
 
+/* A thread block's exit time and name are written either by the thread's
+ * exit destructor (thread_gone) or, for threads still running, by the
+ * finalizer; never both at once.  A destructor announces itself in
+ * gone_active before it looks at `finalizing`; the finalizer raises
+ * `finalizing` before it waits for gone_active to drain.  Both are
+ * sequentially consistent, so at least one of them sees the other.  A
+ * thread that exits after finalization records nothing (the capture is
+ * closed by then). */
+static _Atomic int finalizing;
+static _Atomic int gone_active;
+
 /* Thread exit: record when, and the final thread name. */
 static void thread_gone(void *arg)
 {
 	struct xl_thread_block *tb = arg;
 	int saved_errno = errno;
-	tb->exit_ticks = rt__ticks();
-	char name[16] = {0};
-	if (prctl(PR_GET_NAME, name, 0, 0, 0) == 0 && name[0])
-		memcpy(tb->name, name, sizeof(name));
+	atomic_fetch_add(&gone_active, 1);
+	if (!atomic_load(&finalizing)) {
+		char name[16] = {0};
+		if (prctl(PR_GET_NAME, name, 0, 0, 0) == 0 && name[0])
+			memcpy(tb->name, name, sizeof(name));
+		__atomic_store_n(&tb->exit_ticks, rt__ticks(), __ATOMIC_RELEASE);
+	}
+	atomic_fetch_sub(&gone_active, 1);
 	errno = saved_errno;
 }
 
@@ -142,6 +158,9 @@ void rt__thread_key_init(void)
  * been renamed after their first event). */
 void rt__threads_finalize(uint64_t now)
 {
+	atomic_store(&finalizing, 1);
+	while (atomic_load(&gone_active))   /* a destructor takes microseconds */
+		sched_yield();
 	uint64_t *table = (uint64_t *)(rt__base + XL_HDR_SIZE);
 	uint32_t n = __atomic_load_n(&rt__hdr->thread_count, __ATOMIC_ACQUIRE);
 	if (n > XL_MAX_THREADS)
@@ -151,7 +170,7 @@ void rt__threads_finalize(uint64_t now)
 		if (!off)
 			continue;
 		struct xl_thread_block *tb = (struct xl_thread_block *)(rt__base + off);
-		if (tb->exit_ticks)
+		if (__atomic_load_n(&tb->exit_ticks, __ATOMIC_ACQUIRE))
 			continue;
 		char path[64], name[XL_THREAD_NAME_MAX] = {0};
 		snprintf(path, sizeof(path), "/proc/self/task/%u/comm", tb->tid);
