@@ -43,6 +43,31 @@ with Workdir() as w:
     wm = w.summary().warning("memory_samples_missed")
     check(child is not None and wm is not None, "missed memory samples: warning")
 
+    # more threads than the capture has slots for (1024): counted and said
+    many = os.path.join(w.path, "many.c")
+    open(many, "w").write(r'''
+#include <pthread.h>
+#include <stdio.h>
+__attribute__((noinline)) static void *touch(void *arg) { __asm__ volatile("" ::: "memory"); return arg; }
+int main(void) {
+    for (int i = 0; i < 1100; i++) {
+        pthread_t t;
+        if (pthread_create(&t, NULL, touch, NULL) != 0) return 1;
+        pthread_join(t, NULL);
+    }
+    puts("threads=1100");
+    return 0;
+}
+''')
+    open(os.path.join(w.path, "exaloop.toml"), "a").write(
+        '[targets.many]\nsource = "many.c"\nbuild_args = ["-pthread"]\n[targets.many.profile]\nbuffer_size = "1GiB"\n')
+    p = w.run(["--profile", "--no-open", "--target", "many", "run"])
+    eq(p.returncode, 0, "1100 threads: exit status")
+    s = w.summary()
+    wt = s.warning("threads_full")
+    check(wt is not None and "were not recorded" in wt["message"], "more than 1024 threads: warning with the count")
+    eq(len(s.doc["threads"]), 1024, "1024 threads recorded")
+
     # every warning has a kind, a message and a span (null = whole run) in JSON; Chrome carries them too
     for cap in w.captures():
         s = w.summary(cap)
