@@ -60,7 +60,6 @@ enum xl_cap_end {
 	XL_END_NONE = 0,         /* not finalized */
 	XL_END_EXIT = 1,         /* exit()/return from main (destructor ran) */
 	XL_END_WINDOW = 2,       /* duration elapsed; program kept running */
-	XL_END_FORK_CHILD = 3,   /* never written: documented for readers */
 };
 
 /* Capture modes (header.mode). */

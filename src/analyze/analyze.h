@@ -119,6 +119,7 @@ struct xl_model {
 	size_t nwarnings;
 
 	uint64_t total_events, total_timeline_events, total_dropped;
+	int64_t timeline_full_ns;  /* earliest timeline drop of any thread, -1 none */
 
 	/* read-only mapping of capture.xlc (timeline iteration) */
 	const char *map;

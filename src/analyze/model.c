@@ -179,10 +179,14 @@ static int build_tree(struct xl_model *m, struct xl_loader *ld)
 
 	if (xl_funcs_for_thread(m, -1, m->funcs) != XL_OK)
 		return XL_ENOMEM;
+	m->timeline_full_ns = -1;
 	for (size_t t = 0; t < m->nthreads; t++) {
-		m->total_events += m->threads[t].events;
-		m->total_timeline_events += m->threads[t].timeline_events;
-		m->total_dropped += m->threads[t].dropped_events;
+		const struct xl_thread *th = &m->threads[t];
+		m->total_events += th->events;
+		m->total_timeline_events += th->timeline_events;
+		m->total_dropped += th->dropped_events;
+		if (th->dropped_events && (m->timeline_full_ns < 0 || th->dropped_from_ns < m->timeline_full_ns))
+			m->timeline_full_ns = th->dropped_from_ns;
 	}
 	return XL_OK;
 }

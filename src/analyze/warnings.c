@@ -64,7 +64,7 @@ int xl_warnings_build(struct xl_model *m, const struct xl_loader *ld)
 {
 	int rc = XL_OK;
 	uint64_t repaired = 0, unwound = 0, deep = 0, lost = 0, open = 0;
-	int64_t thread_sum = 0, dropped_from = -1;
+	int64_t thread_sum = 0, dropped_from = m->timeline_full_ns;
 	for (size_t i = 0; i < m->nthreads; i++) {
 		const struct xl_thread *t = &m->threads[i];
 		repaired += t->repaired_exits;
@@ -73,8 +73,6 @@ int xl_warnings_build(struct xl_model *m, const struct xl_loader *ld)
 		lost += t->lost_node_events;
 		open += t->open_frames;
 		thread_sum = xl_add_ns(thread_sum, t->total_ns);
-		if (t->dropped_events && (dropped_from < 0 || t->dropped_from_ns < dropped_from))
-			dropped_from = t->dropped_from_ns;
 	}
 	int64_t end = m->window_end_ns;
 

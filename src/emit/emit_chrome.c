@@ -132,11 +132,7 @@ int xl_emit_chrome(const struct xl_model *m, FILE *f, const struct xl_emit_opts 
 	jw_kstr(&w, "program", m->run.program);
 	jw_kstr(&w, "mode", xl_mode_name(m->mode));
 	jw_kbool(&w, "finalized", m->finalized);
-	int64_t truncated = -1;
-	for (size_t i = 0; i < m->nthreads; i++)
-		if (m->threads[i].dropped_events &&
-		    (truncated < 0 || m->threads[i].dropped_from_ns < truncated))
-			truncated = m->threads[i].dropped_from_ns;
+	int64_t truncated = m->timeline_full_ns;
 	jw_kbool(&w, "timeline_truncated", truncated >= 0);
 	jw_key(&w, "timeline_truncated_from_us");
 	if (truncated >= 0)

@@ -147,12 +147,8 @@ void jw_int(struct jsonw *w, int64_t v)
 
 void jw_us(struct jsonw *w, int64_t ns)
 {
-	if (ns < 0) {
-		sep(w);
-		putc('-', w->f);
-		w->after_key = 1;   /* the number follows without a separator */
-		ns = -ns;
-	}
+	if (ns < 0)
+		ns = 0;
 	jw_int(w, ns / 1000);
 	char frac[5] = {'.', (char)('0' + ns % 1000 / 100), (char)('0' + ns % 100 / 10), (char)('0' + ns % 10), 0};
 	fputs(frac, w->f);

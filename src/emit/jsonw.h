@@ -35,7 +35,8 @@ void jw_uint(struct jsonw *w, uint64_t v);
 void jw_dbl(struct jsonw *w, double v);             /* non-finite -> null */
 void jw_bool(struct jsonw *w, int v);
 void jw_null(struct jsonw *w);
-/* Nanoseconds written as microseconds with 3 decimals ("1234.567"), exact
+/* Nanoseconds (>= 0; the model clamps every time) written as microseconds
+ * with 3 decimals ("1234.567"), exact
  * and much faster than printf("%g") for trace timestamps. */
 void jw_us(struct jsonw *w, int64_t ns);
 /* Metric value: XL_UNAVAILABLE (INT64_MIN) -> null. */
