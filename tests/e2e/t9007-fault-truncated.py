@@ -120,15 +120,28 @@ with Workdir() as w:
         offs.update(o for o in (b - 1, b, b + 1) if 0 <= o <= len(data))
     ok, refused = sweep(w, "s-segv", data, offs, full)
     check(ok > 0 and refused > 0, "s-segv: some cuts recover data, cuts in the header are refused")
-    # cut just before the memory block: every call is still there
+    # cut just after the last call-tree byte (losing memory samples and timeline events that
+    # follow it): every call is still there.  The memory block is allocated by the control thread
+    # and may land before or after the main thread's blocks, so the cut is taken from the links.
+    tree_end = 0
+    for i in range(min(struct.unpack_from("<I", data, 184)[0], 1024)):
+        tb = struct.unpack_from("<Q", data, 4096 + 8 * i)[0]
+        if not tb:
+            continue
+        tree_end = max(tree_end, tb + 8368)
+        count = struct.unpack_from("<I", data, tb + 160)[0]
+        for c in range((count + 4095) // 4096):
+            chunk = struct.unpack_from("<Q", data, tb + 176 + 8 * c)[0]
+            tree_end = max(tree_end, chunk + 32 * min(count - 4096 * c, 4096))
     mem = struct.unpack_from("<Q", data, 192)[0]
-    if mem:
-        d = os.path.join(w.path, "before-memory")
-        os.makedirs(d)
-        with open(os.path.join(d, "capture.xlc"), "wb") as f:
-            f.write(data[:mem])
-        rc, out, err = report(d)
-        eq(rc, 0, "cut before the memory samples: reads")
-        if rc == 0:
-            eq(calls(json.loads(out)).get(work), 1000, "cut before the memory samples: every call recovered")
+    cut = max(tree_end, mem) if mem else tree_end
+    check(0 < cut < len(data), "s-segv: the call trees end before the end of the capture")
+    d = os.path.join(w.path, "after-trees")
+    os.makedirs(d)
+    with open(os.path.join(d, "capture.xlc"), "wb") as f:
+        f.write(data[:cut])
+    rc, out, err = report(d)
+    eq(rc, 0, "cut after the call trees: reads")
+    if rc == 0:
+        eq(calls(json.loads(out)).get(work), 1000, "cut after the call trees: every call recovered")
 done()
