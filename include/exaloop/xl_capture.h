@@ -168,6 +168,13 @@ struct xl_node {
 };
 
 #define XL_NODES_PER_CHUNK 4096u
+/* A thread's first node chunk holds XL_FIRST_NODES nodes only, so that a
+ * thread with a small call tree costs little of the buffer.  When it
+ * fills, the writer copies it into a full-size chunk and republishes
+ * node_chunks[0] before publishing node XL_FIRST_NODES; the small block
+ * stays behind, unused.  A reader takes a chunk's size from its block's
+ * capacity. */
+#define XL_FIRST_NODES 256u
 #define XL_MAX_NODE_CHUNKS 1024u       /* 4M distinct paths per thread */
 #define XL_MAX_DEPTH 2048u             /* deeper frames are counted, not kept */
 #define XL_THREAD_NAME_MAX 32u
@@ -193,7 +200,11 @@ struct xl_event {
 	uint32_t kind;               /* enum xl_event_kind */
 };
 
-#define XL_EVENTS_PER_CHUNK 8192u      /* 128 KiB timeline chunks */
+#define XL_EVENTS_PER_CHUNK 8192u      /* 128 KiB timeline chunks at most */
+/* A thread's first timeline chunk holds XL_FIRST_EVENTS events; each next
+ * one twice as many as the one before, up to XL_EVENTS_PER_CHUNK.  Every
+ * block records its capacity. */
+#define XL_FIRST_EVENTS 512u
 
 /* Per-thread block.  Owned and written by its thread only; the sampler
  * only reads it. */

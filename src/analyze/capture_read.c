@@ -235,6 +235,12 @@ static int read_thread(struct xl_model *m, struct xl_loader *ld, uint64_t tb_off
 			uint64_t off = tb->node_chunks[n / XL_NODES_PER_CHUNK];
 			chunk = at(m, off, sizeof(struct xl_node));
 			in_chunk = chunk ? avail(m, off) / sizeof(struct xl_node) : 0;
+			/* A chunk holds what its block says: a thread's first
+			 * chunk may be a small one (XL_FIRST_NODES). */
+			const struct xl_cap_block *cb =
+				off >= sizeof(*cb) ? at(m, off - sizeof(*cb), sizeof(*cb)) : NULL;
+			if (cb && cb->kind == XL_BLOCK_NODES && cb->capacity < in_chunk)
+				in_chunk = cb->capacity;
 		}
 		if (!chunk || n % XL_NODES_PER_CHUNK >= in_chunk)
 			break;

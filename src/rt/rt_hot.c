@@ -86,26 +86,53 @@ static RT_NOINSTR void flag_set(uint32_t f)
 	__atomic_fetch_or(&rt__hdr->flags, f, __ATOMIC_RELAXED);
 }
 
+/* Plain word copy: this file may call no library function (memcpy
+ * included; the loop must not become a memcpy call either, which
+ * check_hot.cmake would catch). */
+static RT_NOINSTR void copy_words(void *to, const void *from, size_t bytes)
+{
+	volatile uint64_t *d = to;
+	const uint64_t *s = from;
+	for (size_t i = 0; i < bytes / 8; i++)
+		d[i] = s[i];
+}
+
+static RT_NOINSTR struct xl_cap_block *node_block(struct xl_thread_block *tb, uint32_t nodes)
+{
+	struct xl_cap_block *b = rt__alloc_block(XL_BLOCK_NODES, tb->slot,
+						 sizeof(*b) + nodes * sizeof(struct xl_node),
+						 rt__hdr->file_size);
+	if (b)
+		b->capacity = nodes;
+	return b;
+}
+
 /* Append a node below `parent`.  Returns RT_NO_NODE when node space is
- * spent.  The node is complete before node_count publishes it. */
+ * spent.  The node is complete before node_count publishes it.
+ *
+ * Chunk 0 starts with XL_FIRST_NODES nodes (xl_capture.h); at node
+ * XL_FIRST_NODES it is copied into a full chunk, which is published
+ * before the node count goes past the small chunk's capacity.  Only this
+ * thread writes its nodes, and node indices (cache, frames) do not change,
+ * so nothing else needs to know. */
 static NOINLINE RT_NOINSTR uint32_t node_add(struct rt_thread *t, struct xl_thread_block *tb,
 					       uint32_t parent, int32_t func)
 {
 	uint32_t idx = tb->node_count;
 	uint32_t c = idx / XL_NODES_PER_CHUNK;
-	if (idx % XL_NODES_PER_CHUNK == 0) {
+	if (idx % XL_NODES_PER_CHUNK == 0 || idx == XL_FIRST_NODES) {
 		struct xl_cap_block *b = NULL;
 		if (c < XL_MAX_NODE_CHUNKS)
-			b = rt__alloc_block(XL_BLOCK_NODES, tb->slot,
-					    sizeof(*b) + XL_NODES_PER_CHUNK * sizeof(struct xl_node),
-					    rt__hdr->file_size);
+			b = node_block(tb, idx == 0 ? XL_FIRST_NODES : XL_NODES_PER_CHUNK);
 		if (!b) {
 			flag_set(XL_FLAG_NODES_FULL);
 			return RT_NO_NODE;
 		}
-		b->capacity = XL_NODES_PER_CHUNK;
-		t->chunk[c] = (struct xl_node *)(b + 1);
-		__atomic_store_n(&tb->node_chunks[c], off_of(t->chunk[c]), __ATOMIC_RELEASE);
+		struct xl_node *to = (struct xl_node *)(b + 1);
+		if (idx == XL_FIRST_NODES)
+			copy_words(to, t->chunk[0], XL_FIRST_NODES * sizeof(struct xl_node));
+		t->chunk[c] = to;
+		__atomic_store_n(&tb->node_chunks[c], off_of(to), __ATOMIC_RELEASE);
 	}
 	struct xl_node *n = node_at(t, idx);
 	n->func = func;
@@ -169,8 +196,14 @@ static NOINLINE RT_NOINSTR int tl_grow(struct rt_hot *h, uint64_t now)
 	struct xl_thread_block *tb = h->tb;
 	if (h->tl_stopped)
 		return 0;
+	/* The first block is small and each next one doubles (xl_capture.h),
+	 * so that a thread with few events takes little of the budget. */
+	uint32_t events = XL_FIRST_EVENTS;
+	if (h->tl_blk != &tl_none)
+		events = h->tl_blk->capacity < XL_EVENTS_PER_CHUNK / 2 ? h->tl_blk->capacity * 2
+									: XL_EVENTS_PER_CHUNK;
 	struct xl_cap_block *b = rt__alloc_block(XL_BLOCK_TIMELINE, tb->slot,
-						 sizeof(*b) + XL_EVENTS_PER_CHUNK * sizeof(struct xl_event),
+						 sizeof(*b) + events * sizeof(struct xl_event),
 						 rt__hdr->timeline_limit);
 	if (!b) {
 		h->tl_stopped = 1;
@@ -182,7 +215,7 @@ static NOINLINE RT_NOINSTR int tl_grow(struct rt_hot *h, uint64_t now)
 					    __ATOMIC_RELAXED, __ATOMIC_RELAXED);
 		return 0;
 	}
-	b->capacity = XL_EVENTS_PER_CHUNK;
+	b->capacity = events;
 	if (h->tl_blk != &tl_none)
 		__atomic_store_n(&h->tl_blk->next, off_of(b), __ATOMIC_RELEASE);
 	else
@@ -195,7 +228,7 @@ static inline RT_NOINSTR void tl_put(struct rt_hot *h, uint64_t now, int32_t fun
 {
 	struct xl_cap_block *b = h->tl_blk;
 	uint32_t n = b->count;
-	if (n == XL_EVENTS_PER_CHUNK) {
+	if (n == b->capacity) {
 		if (!tl_grow(h, now)) {
 			h->tb->dropped_events++;
 			return;
@@ -381,7 +414,7 @@ RT_NOINSTR int rt__hot_entry(int32_t func)
 	struct xl_cap_block *tl = h->tl_blk;
 	uint32_t d = tb->depth;
 	uint32_t tl_n = tl->count;
-	if (UNLIKELY(d - 1u >= XL_MAX_DEPTH - 1u || (tl_n == XL_EVENTS_PER_CHUNK && !h->tl_stopped)))
+	if (UNLIKELY(d - 1u >= XL_MAX_DEPTH - 1u || (tl_n == tl->capacity && !h->tl_stopped)))
 		return entry_slow(func, hot_ticks());
 	struct rt_thread *t = h->t;
 	uint64_t key = node_key(tb->stack[d - 1].node, func);
@@ -395,7 +428,7 @@ RT_NOINSTR int rt__hot_entry(int32_t func)
 	*(rt_u64a *)f = (uint64_t)(uint32_t)func << 32 | c;
 	tb->events++;
 	struct xl_event *ev = NULL;
-	if (LIKELY(tl_n != XL_EVENTS_PER_CHUNK)) {
+	if (LIKELY(tl_n != tl->capacity)) {
 		ev = tl_slot(tl, tl_n);
 		*(rt_u64a *)&ev->func = (uint64_t)XL_EV_ENTRY << 32 | (uint32_t)func;
 	}
@@ -428,7 +461,7 @@ static inline __attribute__((always_inline)) RT_NOINSTR int hot_exit(int32_t fun
 	uint32_t tl_n = tl->count;
 	/* d - 1 wraps for d == 0: one test covers "no frame" and "maybe
 	 * beyond XL_MAX_DEPTH". */
-	if (UNLIKELY(d - 1u >= XL_MAX_DEPTH - 1u || (tl_n == XL_EVENTS_PER_CHUNK && !h->tl_stopped)))
+	if (UNLIKELY(d - 1u >= XL_MAX_DEPTH - 1u || (tl_n == tl->capacity && !h->tl_stopped)))
 		return exit_slow(func, kind, hot_ticks());
 	struct xl_frame *f = &tb->stack[d - 1];
 	uint32_t c = f->node;
@@ -439,7 +472,7 @@ static inline __attribute__((always_inline)) RT_NOINSTR int hot_exit(int32_t fun
 	uint64_t t0 = f->entry_ticks;
 	tb->events++;
 	struct xl_event *ev = NULL;
-	if (LIKELY(tl_n != XL_EVENTS_PER_CHUNK)) {
+	if (LIKELY(tl_n != tl->capacity)) {
 		ev = tl_slot(tl, tl_n);
 		*(rt_u64a *)&ev->func = (uint64_t)kind << 32 | (uint32_t)func;
 	}

@@ -122,8 +122,9 @@ RT_HIDDEN size_t rt__thread_private_size(void);
 RT_HIDDEN int rt__thread_init(struct xl_thread_block *tb, void *priv);
 
 /* Scratch thread state for rt_calib.c (see rt_hot.c).  The timeline block
- * holds `events` events; XL_EVENTS_PER_CHUNK at most, the fast path's
- * "full" test compares against that constant. */
+ * holds `events` events, and the caller resets it (rt__scratch_calls)
+ * before it fills: a full block would send the next event to the general
+ * code, which would take a timeline block from the capture. */
 RT_HIDDEN size_t rt__scratch_size(uint32_t events);
 RT_HIDDEN void rt__scratch_enter(void *mem, uint32_t events, int32_t func, uint64_t now);
 RT_HIDDEN uint64_t rt__scratch_calls(void *mem);

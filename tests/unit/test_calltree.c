@@ -64,6 +64,29 @@ static const struct scenario scenarios[] = {
 };
 #define NSC (sizeof(scenarios) / sizeof(scenarios[0]))
 
+/* The "wide" thread: WIDE functions called from MAIN, WIDE_BASE + i called
+ * 1 + i % 3 times, in two passes so that nodes created before the first
+ * node chunk is copied into a full-size one (XL_FIRST_NODES) are counted
+ * again after the copy.  Its 2 + 2 * calls events span timeline blocks of
+ * growing size (XL_FIRST_EVENTS, twice that, ...). */
+#define WIDE 1000
+#define WIDE_BASE 100
+#define WIDE_CALLS (WIDE + WIDE / 3 * 3)   /* sum of 1 + i % 3 over i < WIDE: 1999 */
+
+static void *wide(void *arg)
+{
+	(void)arg;
+	rt__xray_handler(MAIN, E);
+	for (int pass = 0; pass < 3; pass++)
+		for (int i = 0; i < WIDE; i++)
+			if (pass <= i % 3) {
+				rt__xray_handler(WIDE_BASE + i, E);
+				rt__xray_handler(WIDE_BASE + i, X);
+			}
+	rt__xray_handler(MAIN, X);
+	return NULL;
+}
+
 static char capture_dir[256];
 static struct xl_model *model;
 
@@ -102,6 +125,9 @@ static int setup(void **state)
 		pthread_create(&t, NULL, play, (void *)&scenarios[i]);
 		pthread_join(t, NULL);
 	}
+	pthread_t t;
+	pthread_create(&t, NULL, wide, NULL);
+	pthread_join(t, NULL);
 	rt__finalize(XL_END_EXIT);
 	char err[512];
 	int rc = xl_model_load(capture_dir, &model, err, sizeof(err));
@@ -122,7 +148,7 @@ static int teardown(void **state)
 static void trees(void **state)
 {
 	(void)state;
-	assert_int_equal(model->nthreads, NSC);
+	assert_int_equal(model->nthreads, NSC + 1);
 	for (size_t i = 0; i < NSC; i++) {
 		char buf[256] = "";
 		size_t at = 0;
@@ -179,6 +205,45 @@ static void recursion_counted_once(void **state)
 	free(f);
 }
 
+/* Past the first (small) node chunk and across growing timeline blocks:
+ * every path with its exact count, every event in order. */
+static void wide_tree_and_timeline(void **state)
+{
+	(void)state;
+	const struct xl_thread *th = &model->threads[NSC];
+	assert_int_equal(th->node_count, 2 + WIDE);
+	int32_t main_node = model->nodes[th->root].first_child;
+	assert_true(main_node != XL_NONE);
+	int seen = 0;
+	for (int32_t c = model->nodes[main_node].first_child; c != XL_NONE; c = model->nodes[c].next_sibling) {
+		int i = model->funcs[model->nodes[c].func].xray_id - WIDE_BASE;
+		assert_true(i >= 0 && i < WIDE);
+		assert_int_equal(model->nodes[c].calls, 1 + i % 3);
+		seen++;
+	}
+	assert_int_equal(seen, WIDE);
+	assert_int_equal(th->dropped_events, 0);
+	assert_int_equal(th->timeline_events, 2 + 2 * WIDE_CALLS);
+
+	struct xl_tl_iter it;
+	struct xl_event ev;
+	xl_tl_begin(model, th, &it);
+	uint64_t n = 0, last = 0;
+	int32_t open = 0;
+	while (xl_tl_next(&it, &ev)) {
+		assert_true(ev.ticks >= last);
+		last = ev.ticks;
+		if (n == 0)
+			assert_int_equal(ev.func, MAIN);
+		else if (ev.func != MAIN && ev.kind == XL_EV_ENTRY)
+			open = ev.func;
+		else if (ev.func != MAIN)
+			assert_int_equal(ev.func, open);   /* each exit follows its entry */
+		n++;
+	}
+	assert_int_equal(n, 2 + 2 * WIDE_CALLS);
+}
+
 int main(int argc, char **argv)
 {
 	(void)argc;
@@ -201,6 +266,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(repairs_and_open_frames),
 		cmocka_unit_test(times_add_up),
 		cmocka_unit_test(recursion_counted_once),
+		cmocka_unit_test(wide_tree_and_timeline),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
