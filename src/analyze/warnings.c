@@ -190,7 +190,9 @@ int xl_warnings_build(struct xl_model *m, const struct xl_loader *ld)
 			  XL_MAX_THREADS, m->threads_dropped);
 	if (m->flags & XL_FLAG_PATCH_FAILED)
 		rc |= add(m, "patch_failed", -1, -1,
-			  "XRay could not patch the executable: no function events were recorded");
+			  "XRay could not patch the executable (making its code writable was refused, "
+			  "e.g. by a seccomp or SELinux policy): no function events were recorded, "
+			  "memory was still sampled");
 	if (m->mode != XL_MODE_MEMORY && m->nfuncs == 0 && !(m->flags & XL_FLAG_PATCH_FAILED) &&
 	    m->window_start_ns >= 0)
 		rc |= add(m, "no_functions", -1, -1,

@@ -69,6 +69,59 @@ int main(void) {
     check(wt is not None and "were not recorded" in wt["message"], "more than 1024 threads: warning with the count")
     eq(len(s.doc["threads"]), 1024, "1024 threads recorded")
 
+    # XRay cannot patch: a seccomp filter (installed for all threads before the window opens at
+    # 100 ms) refuses mprotect with PROT_EXEC, which patching the code needs.  The program runs
+    # normally, memory is still captured, and the warning says why there are no function events.
+    nopatch = os.path.join(w.path, "nopatch.c")
+    open(nopatch, "w").write(r'''
+#define _GNU_SOURCE
+#include <errno.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+__attribute__((noinline)) static int work(int x) { __asm__ volatile("" ::: "memory"); return x + 1; }
+int main(void) {
+    struct sock_filter f[] = {
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_mprotect, 0, 3),
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[2])),
+        BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, PROT_EXEC, 0, 1),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+    };
+    struct sock_fprog prog = {sizeof(f) / sizeof(f[0]), f};
+    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
+        syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_TSYNC, &prog)) {
+        perror("seccomp");
+        return 2;
+    }
+    struct timespec ts = {0, 300000000};
+    nanosleep(&ts, NULL);
+    int x = 0;
+    for (int i = 0; i < 1000; i++) x = work(x);
+    printf("work=%d\n", x);
+    return 0;
+}
+''')
+    open(os.path.join(w.path, "exaloop.toml"), "a").write(
+        '[targets.nopatch]\nsource = "nopatch.c"\n[targets.nopatch.profile]\ndelay = "100ms"\n'
+        'memory_interval = "20ms"\n')
+    p = w.run(["--profile", "--no-open", "--target", "nopatch", "run"])
+    eq((p.returncode, p.stdout), (0, "work=1000\n"), "patching refused: the program runs normally")
+    s = w.summary()
+    wp = s.warning("patch_failed")
+    check(wp is not None and "could not patch" in wp["message"], "patching refused: patch_failed warning")
+    check("could not patch" in p.stderr, "patching refused: said on the run's stderr")
+    check(s.warning("no_functions") is None, "patching refused: no second, misleading no_functions warning")
+    eq([f["name"] for f in s.funcs if f["calls"]], [], "patching refused: no function events")
+    check(any(v for v in s.doc["memory"]["samples"]["rss"]), "patching refused: memory is still captured")
+
     # every warning has a kind, a message and a span (null = whole run) in JSON; Chrome carries them too
     for cap in w.captures():
         s = w.summary(cap)
