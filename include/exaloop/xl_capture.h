@@ -41,6 +41,7 @@
 #define XL_HDR_SIZE 4096u
 #define XL_MAX_THREADS 1024u
 #define XL_THREAD_TABLE_SIZE (XL_MAX_THREADS * 8u)
+#define XL_BUILD_ID_MAX 44u              /* bytes; GNU build ids are 8..20 (sha1) or 32 */
 
 /* Capture states (header.state). */
 enum xl_cap_state {
@@ -134,7 +135,13 @@ struct xl_cap_header {
 	 * measured (older runtimes, memory-only, clock_gettime clock). */
 	uint64_t cal_calls;
 	uint64_t cal_ticks;
-	uint8_t reserved[XL_HDR_SIZE - 248];
+
+	/* The executable's NT_GNU_BUILD_ID, written at start-up, so that the
+	 * analyzer can tell whether a symbols.json belongs to this capture.
+	 * build_id_size 0 = none or unknown (older runtimes left it zero). */
+	uint32_t build_id_size;
+	uint8_t build_id[XL_BUILD_ID_MAX];
+	uint8_t reserved[XL_HDR_SIZE - 252 - XL_BUILD_ID_MAX];
 };
 
 /* Every arena block starts with this. */

@@ -14,6 +14,12 @@ struct xl_loader {
 	uint32_t corrupt_threads;
 	uint64_t file_bytes;       /* size of capture.xlc */
 	uint64_t used_bytes;       /* what the header says was written (arena_cursor) */
+	/* The executable's build id from the header, lowercase hex ("" unknown),
+	 * and why functions are shown by XRay id instead of by name: "" when
+	 * symbols.json was used (model.c build_funcs, warnings.c). */
+	char build_id[2 * XL_BUILD_ID_MAX + 1];
+	char symbols_problem[320];
+	int symbols_mismatch;      /* symbols.json is another build's */
 };
 
 /* capture_read.c */

@@ -100,7 +100,7 @@ static int map_file(struct xl_model *m, const char *path, char *err, size_t errl
 	return XL_OK;
 }
 
-static int read_header(struct xl_model *m, const char *path, char *err, size_t errlen)
+static int read_header(struct xl_model *m, struct xl_loader *ld, const char *path, char *err, size_t errlen)
 {
 	const struct xl_cap_header *h = (const void *)m->map;
 	if (memcmp(h->magic, XL_CAP_MAGIC, 8) != 0) {
@@ -132,6 +132,9 @@ static int read_header(struct xl_model *m, const char *path, char *err, size_t e
 	m->peak_rss = sane_metric(h->peak_rss_bytes);
 	m->mem_samples_missed = h->mem_samples_missed;
 	m->threads_dropped = h->threads_dropped;
+	if (h->build_id_size <= XL_BUILD_ID_MAX)
+		for (uint32_t i = 0; i < h->build_id_size; i++)
+			snprintf(ld->build_id + 2 * i, 3, "%02x", h->build_id[i]);
 	m->t0_ticks = h->process_start_ticks;
 
 	/* Clock: ticks per ns from the widest calibration pair we have. */
@@ -326,7 +329,7 @@ int xl_capture_read(struct xl_model *m, struct xl_loader *ld, const char *path, 
 	int rc = map_file(m, path, err, errlen);
 	if (rc)
 		return rc;
-	if ((rc = read_header(m, path, err, errlen)))
+	if ((rc = read_header(m, ld, path, err, errlen)))
 		return rc;
 	const struct xl_cap_header *h = (const void *)m->map;
 	ld->file_bytes = m->map_size;

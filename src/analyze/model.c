@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
@@ -118,6 +119,20 @@ static int build_funcs(struct xl_model *m, struct xl_loader *ld, const char *dir
 	char path[4096], serr[256];
 	snprintf(path, sizeof(path), "%s/symbols.json", dir);
 	int have_syms = xl_symbols_load_json(path, &tab, serr, sizeof(serr)) == 0;
+	if (!have_syms && u > 0)
+		snprintf(ld->symbols_problem, sizeof(ld->symbols_problem), "%s",
+			 access(path, F_OK) == 0 ? serr : "the capture has no symbols.json");
+	/* A symbols.json from another build would put wrong names on every
+	 * function: names by XRay id are honest, those are not. */
+	if (have_syms && ld->build_id[0] && tab.build_id[0] && strcmp(ld->build_id, tab.build_id) != 0) {
+		snprintf(ld->symbols_problem, sizeof(ld->symbols_problem),
+			 "symbols.json belongs to another build (its build id %.12s..., the captured "
+			 "executable's %.12s...)",
+			 tab.build_id, ld->build_id);
+		ld->symbols_mismatch = 1;
+		xl_symtab_release(&tab);
+		have_syms = 0;
+	}
 	for (size_t i = 0; i < u; i++) {
 		struct xl_func *f = &m->funcs[i];
 		f->xray_id = ids[i];

@@ -188,6 +188,10 @@ int xl_warnings_build(struct xl_model *m, const struct xl_loader *ld)
 	if (m->flags & XL_FLAG_THREADS_FULL)
 		rc |= add(m, "threads_full", -1, -1, "more than %u threads: %u threads were not recorded",
 			  XL_MAX_THREADS, m->threads_dropped);
+	if (ld->symbols_problem[0])
+		rc |= add(m, ld->symbols_mismatch ? "symbols_mismatch" : "symbols_missing", -1, -1,
+			  "%s: functions are shown by XRay id (#N); names come from the symbols.json "
+			  "exaloop writes into the capture directory", ld->symbols_problem);
 	if (m->flags & XL_FLAG_PATCH_FAILED)
 		rc |= add(m, "patch_failed", -1, -1,
 			  "XRay could not patch the executable (making its code writable was refused, "

@@ -9,8 +9,10 @@
  * starts the control thread.  The destructor (normal exit) finalizes.
  */
 #define _GNU_SOURCE
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <link.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -140,6 +142,37 @@ static int map_capture(const char *dir)
 	return 0;
 }
 
+/* dl_iterate_phdr callback: the first object is the executable; copy its
+ * NT_GNU_BUILD_ID note into the header, and stop. */
+static int build_id_note(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	(void)size;
+	struct xl_cap_header *h = arg;
+	for (unsigned i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		if (ph->p_type != PT_NOTE)
+			continue;
+		size_t align = ph->p_align == 8 ? 8 : 4;
+		const char *p = (const char *)(info->dlpi_addr + ph->p_vaddr);
+		const char *end = p + ph->p_memsz;
+		while ((size_t)(end - p) >= sizeof(ElfW(Nhdr))) {
+			const ElfW(Nhdr) *n = (const void *)p;
+			const char *name = p + sizeof(*n);
+			const char *desc = name + ((n->n_namesz + align - 1) & ~(align - 1));
+			if (desc > end || n->n_descsz > (size_t)(end - desc))
+				break;
+			if (n->n_type == NT_GNU_BUILD_ID && n->n_namesz == 4 && memcmp(name, "GNU", 4) == 0 &&
+			    n->n_descsz <= XL_BUILD_ID_MAX) {
+				memcpy(h->build_id, desc, n->n_descsz);
+				h->build_id_size = n->n_descsz;
+				return 1;
+			}
+			p = desc + ((n->n_descsz + align - 1) & ~(align - 1));
+		}
+	}
+	return 1;
+}
+
 static void calibrate_start(void)
 {
 	struct xl_cap_header *h = rt__hdr;
@@ -173,6 +206,7 @@ __attribute__((constructor)) static void rt_init(void)
 	if (map_capture(dir) != 0)
 		goto out;
 	calibrate_start();
+	dl_iterate_phdr(build_id_note, rt__hdr);
 	if (rt__xray_available())
 		rt__hdr->flags |= XL_FLAG_XRAY_PRESENT;
 	rt__mem_init();

@@ -100,6 +100,19 @@ with Workdir() as w:
     eq((p.returncode, p.stdout), (0, "fib(5) = 5\n"), "matching sidecars: the program runs")
     cap = w.latest()
 
+    # a symbols.json of another build copied into the capture by hand: detected by the build id
+    # the runtime wrote into the capture, names dropped rather than wrong
+    good = w.summary(cap)
+    eq(good.warning("symbols_mismatch"), None, "own symbols.json: no mismatch warning")
+    eq(sorted(f["name"] for f in good.funcs if f["calls"]), ["fib", "main"], "own symbols.json: names")
+    shutil.copy(os.path.join(cap, "symbols.json"), os.path.join(w.path, "own.symbols.json"))
+    shutil.copy(other + ".symbols.json", os.path.join(cap, "symbols.json"))
+    s = w.summary(cap)
+    wm = s.warning("symbols_mismatch")
+    check(wm is not None and "belongs to another build" in wm["message"], "foreign symbols.json: symbols_mismatch warning")
+    check(all(f["name"].startswith("#") for f in s.funcs), "foreign symbols.json: functions named by XRay id")
+    eq(sorted(f["calls"] for f in s.funcs), [1, 15], "foreign symbols.json: counts unchanged")
+
     # a capture directory with missing or corrupt sidecars still reports
     os.unlink(os.path.join(cap, "symbols.json"))
     with open(os.path.join(cap, "run.json"), "w") as f:
@@ -108,6 +121,8 @@ with Workdir() as w:
     names = sorted(f["name"] for f in s.funcs)
     check(all(x.startswith("#") for x in names), "no symbols.json: functions named by XRay id (%s)" % names)
     eq(sorted(f["calls"] for f in s.funcs), [1, 15], "no symbols.json: counts unchanged")
+    wm = s.warning("symbols_missing")
+    check(wm is not None and "no symbols.json" in wm["message"], "no symbols.json: symbols_missing warning")
     eq(s.doc["run"]["exit_status"], None, "corrupt run.json: exit status unknown")
     os.unlink(os.path.join(cap, "run.json"))
     r = subprocess.run([EXALOOP, "profile", "report", cap, "--text"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
