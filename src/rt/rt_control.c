@@ -6,6 +6,7 @@
  * finalizing while the program keeps running), samples memory every
  * `memory_interval` while the window is open, and refreshes the clock
  * calibration so that even a crashed capture converts ticks to time.
+ * Every RT_RENAME_NS it also re-reads the names of running threads.
  * The thread is an ordinary pthread that never runs instrumented code, so
  * it never appears in the call trees.
  *
@@ -193,6 +194,7 @@ static void *control_main(void *arg)
 	uint64_t close_at = rt__cfg.duration_ns ? open_at + rt__cfg.duration_ns : never;
 	uint64_t interval = rt__cfg.interval_ns;
 	uint64_t next_sample = rt__mono_ns();
+	uint64_t next_rename = next_sample + RT_RENAME_NS;
 	int gc_waiting = rt__cfg.mode != XL_MODE_XRAY && rt__gc_present();
 	prefault_init();
 
@@ -226,11 +228,15 @@ static void *control_main(void *arg)
 				next_sample += late * interval;
 			}
 		}
+		if (atomic_load(&window_opened) && now >= next_rename) {
+			rt__threads_rename();
+			next_rename = now + RT_RENAME_NS;
+		}
 		uint64_t wake = next_sample;
 		if (!atomic_load(&window_opened)) {
 			wake = min_u64(wake, open_at);
 		} else {
-			wake = min_u64(wake, close_at);
+			wake = min_u64(min_u64(wake, close_at), next_rename);
 			uint64_t pf = prefault_step(interval);
 			if (pf)
 				wake = min_u64(wake, rt__mono_ns() + pf);

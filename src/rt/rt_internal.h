@@ -138,6 +138,11 @@ RT_HIDDEN void rt__calibrate(void);
  * with compiler-rt's own trampolines), thread registration and exit. */
 RT_HIDDEN void rt__xray_handler(int32_t func, int type);
 RT_HIDDEN void rt__threads_finalize(uint64_t now);
+/* Refresh the names of running threads (control thread, every
+ * RT_RENAME_NS while the window is open), so that a program that is
+ * killed still shows the names its threads gave themselves. */
+#define RT_RENAME_NS 500000000u
+RT_HIDDEN void rt__threads_rename(void);
 RT_HIDDEN void rt__thread_key_init(void);
 
 /* rt_patch.c: XRay control through weak references (absent in memory-only

@@ -21,6 +21,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
@@ -124,14 +125,29 @@ RT_NOINSTR void rt__xray_handler(int32_t func, int type)
 
 /* A thread block's exit time and name are written either by the thread's
  * exit destructor (thread_gone) or, for threads still running, by the
- * finalizer; never both at once.  A destructor announces itself in
- * gone_active before it looks at `finalizing`; the finalizer raises
- * `finalizing` before it waits for gone_active to drain.  Both are
- * sequentially consistent, so at least one of them sees the other.  A
- * thread that exits after finalization records nothing (the capture is
- * closed by then). */
+ * control thread's periodic refresh (rt__threads_rename) or the finalizer;
+ * never two of them at once.  A destructor announces itself in gone_active
+ * before it looks at `renaming` and `finalizing`; the refresh raises
+ * `renaming`, and the finalizer `finalizing`, before they look at
+ * gone_active.  All are sequentially consistent, so of each pair at least
+ * one sees the other: a refresh skips its round while a thread is exiting,
+ * a destructor waits for a refresh in progress, and the finalizer waits
+ * for both.  A thread that exits after finalization records nothing (the
+ * capture is closed by then). */
 static _Atomic int finalizing;
+static _Atomic int renaming;
 static _Atomic int gone_active;
+
+/* Names are stored word by word with atomic stores: the reader is the
+ * analyzer (after the program), but the writers are different threads. */
+static void name_store(struct xl_thread_block *tb, const char *name)
+{
+	uint64_t w[XL_THREAD_NAME_MAX / 8];
+	memcpy(w, name, sizeof(w));
+	uint64_t *to = (uint64_t *)(void *)tb->name;
+	for (size_t i = 0; i < XL_THREAD_NAME_MAX / 8; i++)
+		__atomic_store_n(&to[i], w[i], __ATOMIC_RELAXED);
+}
 
 /* Thread exit: record when, and the final thread name. */
 static void thread_gone(void *arg)
@@ -139,10 +155,12 @@ static void thread_gone(void *arg)
 	struct xl_thread_block *tb = arg;
 	int saved_errno = errno;
 	atomic_fetch_add(&gone_active, 1);
+	while (atomic_load(&renaming))      /* a refresh takes microseconds */
+		sched_yield();
 	if (!atomic_load(&finalizing)) {
-		char name[16] = {0};
+		char name[XL_THREAD_NAME_MAX] = {0};
 		if (prctl(PR_GET_NAME, name, 0, 0, 0) == 0 && name[0])
-			memcpy(tb->name, name, sizeof(name));
+			name_store(tb, name);
 		__atomic_store_n(&tb->exit_ticks, rt__ticks(), __ATOMIC_RELEASE);
 	}
 	atomic_fetch_sub(&gone_active, 1);
@@ -154,13 +172,12 @@ void rt__thread_key_init(void)
 	thread_key_ok = pthread_key_create(&thread_key, thread_gone) == 0;
 }
 
-/* At finalization: refresh names of threads still running (they may have
- * been renamed after their first event). */
-void rt__threads_finalize(uint64_t now)
+/* Re-read the names of the threads still running from /proc (a thread is
+ * often named by its start routine, after its first traced call, or by
+ * the thread that created it).  open/read/close, no stdio: the control
+ * thread calls this while the program runs. */
+static void refresh_names(void)
 {
-	atomic_store(&finalizing, 1);
-	while (atomic_load(&gone_active))   /* a destructor takes microseconds */
-		sched_yield();
 	uint64_t *table = (uint64_t *)(rt__base + XL_HDR_SIZE);
 	uint32_t n = __atomic_load_n(&rt__hdr->thread_count, __ATOMIC_ACQUIRE);
 	if (n > XL_MAX_THREADS)
@@ -174,15 +191,34 @@ void rt__threads_finalize(uint64_t now)
 			continue;
 		char path[64], name[XL_THREAD_NAME_MAX] = {0};
 		snprintf(path, sizeof(path), "/proc/self/task/%u/comm", tb->tid);
-		FILE *f = fopen(path, "re");
-		if (!f)
+		int fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
 			continue;
-		if (fgets(name, sizeof(name), f)) {
-			name[strcspn(name, "\n")] = 0;
-			if (name[0])
-				memcpy(tb->name, name, sizeof(name));
-		}
-		fclose(f);
+		ssize_t got = read(fd, name, sizeof(name) - 1);
+		close(fd);
+		if (got <= 0)
+			continue;
+		name[strcspn(name, "\n")] = 0;
+		if (name[0])
+			name_store(tb, name);
 	}
+}
+
+/* Control thread, every RT_RENAME_NS while the window is open. */
+void rt__threads_rename(void)
+{
+	atomic_store(&renaming, 1);
+	if (!atomic_load(&finalizing) && !atomic_load(&gone_active))
+		refresh_names();
+	atomic_store(&renaming, 0);
+}
+
+/* At finalization: the names of threads still running, a last time. */
+void rt__threads_finalize(uint64_t now)
+{
+	atomic_store(&finalizing, 1);
+	while (atomic_load(&gone_active) || atomic_load(&renaming))
+		sched_yield();
+	refresh_names();
 	(void)now;
 }

@@ -50,7 +50,8 @@ with Workdir() as w:
                          cwd=w.path, env=e, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     lines = [x.stdout.readline(), x.stdout.readline()]
     eq(lines, ["progress: work=300\n", "deadlocked\n"], "deadlock: the program hangs where expected")
-    time.sleep(0.5)
+    # hung for 1.5 s: the runtime re-reads running threads' names every 0.5 s
+    time.sleep(1.5)
     kids = children(x.pid)
     eq(len(kids), 1, "deadlock: one program process")
     for k in kids:
@@ -61,8 +62,8 @@ with Workdir() as w:
     one_line(err, r"killed by signal 9 \(Killed\)", "deadlock")
     s = w.summary()
     eq(s.paths().get(("main", "work")), 300, "deadlock: main > work")
-    # Threads are found by their root function: a killed program never got to record
-    # the names the threads gave themselves after their first call.
+    # Threads are found by their root function; the names they gave themselves after their
+    # first call are there although the program was killed.
     roots = {}
     for i, parent in enumerate(s.tree["parent"]):
         if parent >= 0 and s.tree["parent"][parent] < 0:
@@ -72,6 +73,7 @@ with Workdir() as w:
         check(t is not None, "deadlock: thread %s recorded" % side)
         if t is not None:
             eq(s.paths(t).get(("%s_main" % side, "hold")), 1, "deadlock: %s_main > hold" % side)
+            eq(s.doc["threads"][t]["name"], side, "deadlock: the name thread %s gave itself" % side)
     nf = s.warning("not_finalized")
     check(nf is not None and "5 open frames" in nf["message"],
           "deadlock: the 5 frames still open (main, left_main > hold, right_main > hold) closed at the end")
