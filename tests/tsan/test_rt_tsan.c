@@ -93,6 +93,19 @@ static long path_calls(const struct xl_model *m, const struct xl_thread *t, int3
 	return 0;
 }
 
+/* Re-reads thread names as fast as it can while workers run, exit and the
+ * window closes: the control thread does it every RT_RENAME_NS, which
+ * this test would rarely hit. */
+static _Atomic int renamer_stop;
+
+static void *renamer(void *arg)
+{
+	(void)arg;
+	while (!atomic_load(&renamer_stop))
+		rt__threads_rename();
+	return NULL;
+}
+
 static int scenario(int close_window)
 {
 	struct worker w[THREADS];
@@ -107,6 +120,8 @@ static int scenario(int close_window)
 		w[i].until_stopped = close_window;
 		pthread_create(&w[i].thread, NULL, work, &w[i]);
 	}
+	pthread_t ren;
+	pthread_create(&ren, NULL, renamer, NULL);
 	pthread_barrier_wait(&start);
 	if (close_window) {
 		/* Keep calling well past the window's end (200 ms after start). */
@@ -116,6 +131,8 @@ static int scenario(int close_window)
 	}
 	for (int i = 0; i < THREADS; i++)
 		pthread_join(w[i].thread, NULL);
+	atomic_store(&renamer_stop, 1);
+	pthread_join(ren, NULL);
 	/* As the destructor does at exit. */
 	rt__control_stop();
 	rt__finalize(XL_END_EXIT);
