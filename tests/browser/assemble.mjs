@@ -6,6 +6,7 @@
 //
 // The substitution is done in ONE pass over the template (the inserted texts are never scanned
 // again), so a function name that happens to contain a marker cannot be expanded.
+import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +14,8 @@ import { fileURLToPath } from 'node:url';
 const here = dirname(fileURLToPath(import.meta.url));
 export const REPORT_DIR = resolve(here, '../../src/report');
 export const MARKERS = { css: '/*@XL_CSS@*/', js: '/*@XL_JS@*/', data: '@XL_DATA@' };
+/* The CSP nonce: twice in the CSP, and on the <style> and <script> elements. */
+export const NONCE_MARK = '@XL_NONCE@';
 
 /* JSON text that cannot close its <script> element nor be cut by a line separator. */
 export function escapeJson(jsonText) {
@@ -39,6 +42,9 @@ export function checkSources({ html, css, js }) {
     if (n !== 1) throw new Error(`report.html must contain ${m} exactly once (found ${n})`);
     if (css.includes(m) || js.includes(m)) throw new Error(`marker ${m} (${name}) must not appear in report.css / report.js`);
   }
+  const nn = html.split(NONCE_MARK).length - 1;
+  if (nn !== 4) throw new Error(`report.html must contain ${NONCE_MARK} 4 times (found ${nn})`);
+  if (css.includes(NONCE_MARK) || js.includes(NONCE_MARK)) throw new Error(`${NONCE_MARK} must not appear in report.css / report.js`);
   if (/<\/script/i.test(js) || /<!--/.test(js) || /<script/i.test(js)) throw new Error('report.js must not contain "</script", "<script" or "<!--"');
   if (/<\/style/i.test(css)) throw new Error('report.css must not contain "</style"');
   if (/[\u2028\u2029]/.test(js)) throw new Error('report.js must not contain raw U+2028/U+2029');
@@ -48,7 +54,8 @@ export function assemble(jsonText, sources = loadSources()) {
   checkSources(sources);
   JSON.parse(jsonText); // must be valid JSON
   const data = escapeJson(jsonText);
-  const { html } = sources;
+  // The nonce goes into the template only, before the one pass below.
+  const html = sources.html.split(NONCE_MARK).join(randomBytes(16).toString('hex'));
   const found = [];
   for (const [key, m] of Object.entries(MARKERS)) found.push({ key, m, at: html.indexOf(m) });
   found.sort((a, b) => a.at - b.at);

@@ -17,7 +17,7 @@ import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { assemble } from './assemble.mjs';
+import { assemble, NONCE_MARK } from './assemble.mjs';
 import { FIXTURES, EVIL, large } from './fixtures/make-fixtures.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -515,6 +515,31 @@ const TESTS = {
     const tl = await page.evaluate(() => window.__xl.timeline());
     check('hostile: timeline drawn', tl.threads.every((t) => t.drawn > 0));
     await c.finish();
+
+    // Defence in depth: the CSP runs only the nonce-carrying script.  A script element that got
+    // into the page some other way (here: made by hand) does not run, and is reported.
+    const html = readFileSync(out, 'utf8');
+    const csp = /http-equiv="Content-Security-Policy" content="([^"]*)"/.exec(html);
+    const nonce = csp && /script-src 'nonce-([0-9a-f]{32})'/.exec(csp[1]);
+    check('hostile: CSP allows scripts and styles by a 128-bit nonce only, no unsafe-inline',
+      !!nonce && !csp[1].includes('unsafe-inline') && csp[1].includes(`style-src 'nonce-${nonce[1]}'`), csp && csp[1]);
+    check('hostile: a fresh nonce in every report', !!nonce && !readFileSync(fixtureFile('hostile', 'hostile-again').out, 'utf8').includes(nonce[1]));
+    const r2 = await open(out);
+    await r2.page.evaluate(() => {
+      const s = document.createElement('script');
+      s.textContent = 'window.__injected = 1';
+      document.body.appendChild(s);
+      const d = document.createElement('div');
+      d.innerHTML = '<span onmouseover="window.__injected = 2">x</span>';
+      document.body.appendChild(d);
+      d.firstChild.dispatchEvent(new MouseEvent('mouseover'));
+    });
+    await settle(r2.page);
+    const injected = await r2.page.evaluate(() => window.__injected);
+    const violations = await r2.page.evaluate(() => window.__probe.csp);
+    check('hostile: an injected script and inline handler do not run', injected === undefined, String(injected));
+    check('hostile: ...and the browser reports the CSP violation', violations.some((v) => v.startsWith('script-src')), violations.join('; '));
+    await r2.context.close();
   },
 
   async large() {
@@ -607,7 +632,8 @@ const TESTS = {
       if (json == null) {
         // the template with code and styles but without data, as if the data were never filled in
         const src = (f) => readFileSync(join(here, '../../src/report', f), 'utf8');
-        writeFileSync(out, src('report.html').replace('/*@XL_CSS@*/', () => src('report.css')).replace('/*@XL_JS@*/', () => src('report.js')));
+        writeFileSync(out, src('report.html').split(NONCE_MARK).join('00112233445566778899aabbccddeeff')
+          .replace('/*@XL_CSS@*/', () => src('report.css')).replace('/*@XL_JS@*/', () => src('report.js')));
       } else writeFileSync(out, assemble(json));
       const r = await open(out);
       await settle(r.page);

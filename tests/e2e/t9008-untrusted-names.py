@@ -158,4 +158,16 @@ with Workdir() as w:
     for bad in ["<script>alert(1)</script>", "</script><b>x</b>", "Box<char>", "operator<(", "<&>", 'q"<&']:
         check(bad not in page, "html: %r does not appear unescaped" % bad)
     eq(len(re.findall(r"<script\b", page)), len(sp.scripts), "html: no extra script element")
+    # the CSP runs only the report's own script: a 128-bit nonce, fresh in every report
+    csp = re.search(r'http-equiv="Content-Security-Policy" content="([^"]*)"', page)
+    nonce = csp and re.search(r"script-src 'nonce-([0-9a-f]{32})'", csp.group(1))
+    check(nonce is not None and "unsafe-inline" not in csp.group(1), "html: CSP by nonce, no unsafe-inline")
+    if nonce:
+        n = nonce.group(1)
+        code = [a for a, t in sp.scripts if a.get("id") != "xl-data"]
+        eq([a.get("nonce") for a in code], [n], "html: the one code script carries the nonce")
+        check('<style nonce="%s">' % n in page and "style-src 'nonce-%s'" % n in csp.group(1), "html: styles by the nonce")
+        again = os.path.join(w.path, "again.html")
+        eq(w.run(["profile", "export", cap, "--format", "html", "-o", again]).returncode, 0, "html: export again")
+        check(n not in open(again, encoding="utf-8").read(), "html: a fresh nonce in every report")
 done()
