@@ -1242,7 +1242,8 @@
             ? el('button', { type: 'button', class: 'xl-btn', id: 'tl-zoom-data', text: 'Zoom to the recorded calls (' + fmtNs(TL.minStart) + ' \u2013 ' + fmtNs(TL.maxEnd) + ')',
               onclick: () => { const pad = (TL.maxEnd - TL.minStart) * 0.02; setTimeView([Math.max(0, TL.minStart - pad), Math.min(tEnd, TL.maxEnd + pad)]); } })
             : null]),
-        TL.truncatedFrom != null ? el('p', { class: 'xl-note warn', text: 'The timeline is incomplete after ' + fmtNs(TL.truncatedFrom) + ': later calls are in the flame graph and table but not drawn here.' }) : null,
+        TL.truncatedFrom != null ? el('p', { class: 'xl-note warn', text: 'The timeline is incomplete after ' + fmtNs(TL.truncatedFrom) + ': later calls are in the flame graph and table but not drawn here.' +
+          (TL.reportLimit ? ' This report draws the first calls of each thread only; `exaloop profile export CAPTURE --format chrome` writes every recorded call for Perfetto.' : '') }) : null,
         el('div', { class: 'xl-chart', id: 'tl-chart' }, [tcan])]));
       tc = { canvas: tcan, lanes: [] };
       attachTimeInteractions(tcan, 'tl');
@@ -1590,7 +1591,10 @@
       const startsByDepth = Float64Array.from(byDepth, (k) => start[k]);
       return { index: isNum(th.index) ? th.index : i, n, start, dur, func, depth, maxDepth, minDepth, depthStart: cnt, byDepth, startsByDepth };
     });
-    TL = { lanes, maxEnd, minStart: isFinite(minStart) ? minStart : 0, truncatedFrom: isNum(tl.truncated_from_ns) ? tl.truncated_from_ns : null };
+    // Why the drawn timeline ends early: the capture's timeline buffer ran out, or this report
+    // keeps only the first calls of each thread (the Chrome export has all of them).
+    const reportLimit = tl.threads.some((th) => th && th.truncated === 'report_limit');
+    TL = { lanes, maxEnd, minStart: isFinite(minStart) ? minStart : 0, truncatedFrom: isNum(tl.truncated_from_ns) ? tl.truncated_from_ns : null, reportLimit };
   }
 
   let tlInfo = { threads: [], spans: [] };

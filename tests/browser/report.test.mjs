@@ -459,7 +459,19 @@ const TESTS = {
     st = await state(page);
     check('warnings: clicking a warning pins its span', st.highlightedWarning === 2, String(st.highlightedWarning));
     check('warnings: run strip marks warned spans', (await page.$$('#xl-strip .xl-strip-warn')).length === 4);
+    check('warnings: a buffer-full timeline does not send the user to the Chrome export', !(await page.textContent('#xl-timeline-wrap')).includes('--format chrome'));
     await c.finish();
+
+    // the same document, but the timeline ends at the report's own limit of calls per thread
+    const limited = JSON.parse(readFileSync(join(here, 'fixtures', 'warnings.json'), 'utf8'));
+    limited.timeline.threads[0].truncated = 'report_limit';
+    const out2 = join(opt.out, 'warnings-report-limit.html');
+    writeFileSync(out2, assemble(JSON.stringify(limited)));
+    const r2 = await open(out2);
+    const c2 = await common('warnings-report-limit', r2);
+    const note = await r2.page.textContent('#xl-timeline-wrap');
+    check('warnings: a timeline cut by the report points to the Chrome export', note.includes('incomplete after 900 ms') && note.includes('--format chrome'), note.slice(0, 300));
+    await c2.finish();
   },
 
   async 'memory-only'() {
