@@ -3,6 +3,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <spawn.h>
@@ -16,6 +17,7 @@
 #include "exaloop/xl_capture.h"
 #include "exitcode.h"
 #include "msg.h"
+#include "tailcall.h"
 #include "toolchain.h"
 
 extern char **environ;
@@ -90,8 +92,17 @@ static void forward_to_compiler(int sig)
  * the same process group, gets it and stops), so that exaloop always gets
  * to clean up its temporary build directory; SIGTERM/SIGHUP sent to
  * exaloop alone are passed on. */
-static int spawn_wait(char *const argv[])
+/* Run a command and wait for it, ^C going to it (not to exaloop); quiet:
+ * its stdout and stderr go to /dev/null.  Returns its exit status,
+ * 128+N for a signal, or -1 with errno when it could not start. */
+static int spawn_wait_io(char *const argv[], int quiet)
 {
+	posix_spawn_file_actions_t fa;
+	posix_spawn_file_actions_init(&fa);
+	if (quiet) {
+		posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+		posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+	}
 	posix_spawnattr_t attr;
 	sigset_t dflt;
 	sigemptyset(&dflt);
@@ -110,8 +121,9 @@ static int spawn_wait(char *const argv[])
 	sigaction(SIGTERM, &fwd, &o_term);
 	sigaction(SIGHUP, &fwd, &o_hup);
 	pid_t pid;
-	int rc = posix_spawnp(&pid, argv[0], NULL, &attr, argv, environ);
+	int rc = posix_spawnp(&pid, argv[0], &fa, &attr, argv, environ);
 	posix_spawnattr_destroy(&attr);
+	posix_spawn_file_actions_destroy(&fa);
 	int st = 0;
 	if (rc == 0) {
 		compiler_pid = pid;
@@ -128,6 +140,16 @@ static int spawn_wait(char *const argv[])
 		return -1;
 	}
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+static int spawn_wait(char *const argv[])
+{
+	return spawn_wait_io(argv, 0);
+}
+
+int xl_spawn_quiet(char *const argv[])
+{
+	return spawn_wait_io(argv, 1);
 }
 
 void xl_compiler_version(const char *cc, char *out, size_t len)
@@ -270,7 +292,9 @@ int xl_build_run(struct xl_build *b)
 		xl_error("out of memory");
 		return XL_EXIT_BUILD;
 	}
-	char threshold[64], tramp[PATH_MAX];
+	char threshold[64], tramp[PATH_MAX], attr_list[PATH_MAX + 32], never[PATH_MAX] = "";
+	int tailcall = (b->mode == XL_BUILD_ALL || b->mode == XL_BUILD_XRAY) && xl_tailcall_workaround();
+	int never_unknown = tailcall && xl_musttail_exclusions(b->compiler, a, never, sizeof(never)) != 0;
 	size_t n = 0;
 	argv[n++] = b->compiler;
 	if (a->release) {
@@ -285,6 +309,12 @@ int xl_build_run(struct xl_build *b)
 		snprintf(threshold, sizeof(threshold), "-fxray-instruction-threshold=%d",
 			 b->xray_threshold > 0 ? b->xray_threshold : 1);
 		argv[n++] = threshold;
+		if (tailcall)
+			argv[n++] = "-fno-optimize-sibling-calls";   /* tailcall.h */
+		if (never[0]) {
+			snprintf(attr_list, sizeof(attr_list), "-fxray-attr-list=%s", never);
+			argv[n++] = attr_list;
+		}
 	}
 	for (size_t i = 0; i < a->nsources; i++)
 		argv[n++] = a->sources[i];
@@ -317,6 +347,8 @@ int xl_build_run(struct xl_build *b)
 	int rc = spawn_wait((char *const *)argv);
 	b->compile_ns = now_ns() - t0;
 	free(argv);
+	if (never[0])
+		unlink(never);
 	if (rc < 0) {
 		xl_error("cannot run the compiler '%s': %s", b->compiler, strerror(errno));
 		return XL_EXIT_BUILD;
@@ -330,5 +362,8 @@ int xl_build_run(struct xl_build *b)
 		hint_libraries(a);
 		return XL_EXIT_BUILD;
 	}
+	if (never_unknown)
+		xl_warn("could not list the functions that make musttail calls: they stay traced, and XRay's "
+			"tail-exit trampoline may corrupt their callees' arguments on this architecture");
 	return 0;
 }

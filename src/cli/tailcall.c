@@ -1,0 +1,204 @@
+/*
+ * tailcall.c - the ARM64 tail-call workaround of XRay builds (tailcall.h).
+ *
+ * Which functions make musttail calls is read from clang's own LLVM IR of
+ * each source, not guessed from the text: a `musttail call` instruction
+ * inside a `define` is exactly what XRay's tail-exit sled would wrap.  Only
+ * sources whose text mentions "musttail" are compiled a second time, so
+ * ordinary builds pay nothing.  The exclusion list is an XRay attribute
+ * list (-fxray-attr-list) with one `fun:` entry per function, by its
+ * symbol (mangled) name, which is what clang matches.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "msg.h"
+#include "tailcall.h"
+#include "toolchain.h"
+
+char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *status);
+
+int xl_tailcall_workaround(void)
+{
+	const char *v = getenv("EXALOOP_XRAY_TAILCALL_WORKAROUND");
+	if (v && *v)
+		return strcmp(v, "0") != 0;
+#if defined(__aarch64__)
+	return 1;
+#else
+	return 0;
+#endif
+}
+
+/* Whether a file's text contains "musttail" (a source, or an IR file's
+ * line).  Unreadable files count as "no": the build reports them. */
+static int mentions_musttail(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return 0;
+	char *line = NULL;
+	size_t cap = 0;
+	int hit = 0;
+	while (!hit && getline(&line, &cap, f) >= 0)
+		hit = strstr(line, "musttail") != NULL;
+	free(line);
+	fclose(f);
+	return hit;
+}
+
+/* The symbol name of an IR `define` line: `@name(` or `@"quoted"(` with
+ * \XX escapes.  Returns a new string, or NULL. */
+static char *define_name(const char *line)
+{
+	const char *at = strchr(line, '@');
+	if (!at)
+		return NULL;
+	at++;
+	size_t n = strlen(at);
+	char *out = malloc(n + 1);
+	if (!out)
+		return NULL;
+	size_t k = 0;
+	if (*at == '"') {
+		for (const char *p = at + 1; *p && *p != '"'; p++) {
+			unsigned v;
+			if (*p == '\\' && sscanf(p + 1, "%2x", &v) == 1) {
+				out[k++] = (char)v;
+				p += 2;
+			} else {
+				out[k++] = *p;
+			}
+		}
+	} else {
+		for (const char *p = at; *p && *p != '('; p++)
+			out[k++] = *p;
+	}
+	out[k] = 0;
+	if (k == 0) {
+		free(out);
+		return NULL;
+	}
+	return out;
+}
+
+/* Append the functions of one IR file that make musttail calls to the
+ * list file, warning about each.  Returns how many, or -1. */
+static int scan_ir(const char *ir, const char *source, FILE *list)
+{
+	FILE *f = fopen(ir, "r");
+	if (!f)
+		return -1;
+	char *line = NULL, *fn = NULL;
+	size_t cap = 0;
+	int found = 0, marked = 0;
+	while (getline(&line, &cap, f) >= 0) {
+		if (strncmp(line, "define ", 7) == 0) {
+			free(fn);
+			fn = define_name(line);
+			marked = 0;
+		} else if (line[0] == '}') {
+			free(fn);
+			fn = NULL;
+		} else if (fn && !marked && strstr(line, " musttail call ")) {
+			marked = 1;
+			found++;
+			/* Special-case lists read entries as patterns: escape
+			 * everything but name characters. */
+			fputs("fun:", list);
+			for (const char *c = fn; *c; c++) {
+				if (!(*c == '_' || (*c >= '0' && *c <= '9') || (*c >= 'a' && *c <= 'z') ||
+				      (*c >= 'A' && *c <= 'Z')))
+					fputc('\\', list);
+				fputc(*c, list);
+			}
+			fputc('\n', list);
+			int st = -1;
+			char *shown = strncmp(fn, "_Z", 2) == 0 ? __cxa_demangle(fn, NULL, NULL, &st) : NULL;
+			xl_warn("%s: '%s' makes musttail calls: excluded from XRay tracing on this architecture "
+				"(its time shows in its callers)", source, st == 0 && shown ? shown : fn);
+			free(shown);
+		}
+	}
+	free(fn);
+	free(line);
+	fclose(f);
+	return found;
+}
+
+int xl_musttail_exclusions(const char *compiler, const struct xl_build_args *a, char *list, size_t len)
+{
+	list[0] = 0;
+	size_t candidates = 0;
+	for (size_t i = 0; i < a->nsources; i++)
+		candidates += (size_t)mentions_musttail(a->sources[i]);
+	if (!candidates)
+		return 0;
+
+	const char *tmp = getenv("TMPDIR");
+	if (!tmp || !*tmp)
+		tmp = "/tmp";
+	char ir[4096];
+	if ((size_t)snprintf(list, len, "%s/exaloop-xray-never-XXXXXX", tmp) >= len ||
+	    (size_t)snprintf(ir, sizeof(ir), "%s/exaloop-ir-XXXXXX", tmp) >= sizeof(ir)) {
+		xl_error("temporary directory path too long: '%s'", tmp);
+		list[0] = 0;
+		return -1;
+	}
+	int lfd = mkstemp(list), ifd = lfd >= 0 ? mkstemp(ir) : -1;
+	FILE *lf = lfd >= 0 ? fdopen(lfd, "w") : NULL;
+	if (!lf || ifd < 0) {
+		xl_error("cannot create a temporary file in '%s': %s", tmp, strerror(errno));
+		if (lfd >= 0) {
+			lf ? fclose(lf) : close(lfd);
+			unlink(list);
+		}
+		list[0] = 0;
+		return -1;
+	}
+	close(ifd);
+	fputs("# written by exaloop: functions with musttail calls, kept out of XRay\n[never]\n", lf);
+
+	const char **argv = calloc(a->nflags + 16, sizeof(char *));
+	int total = 0, rc = 0;
+	for (size_t i = 0; argv && i < a->nsources && rc == 0; i++) {
+		if (!mentions_musttail(a->sources[i]))
+			continue;
+		/* The user's flags matter (-I, -D, -std); link flags are unused
+		 * with -S and -w keeps that quiet.  Errors are the real build's
+		 * to report, with the user's own diagnostics. */
+		size_t n = 0;
+		argv[n++] = compiler;
+		argv[n++] = "-S";
+		argv[n++] = "-emit-llvm";
+		argv[n++] = "-O0";
+		argv[n++] = "-w";
+		for (size_t k = 0; k < a->nflags; k++)
+			argv[n++] = a->flags[k];
+		argv[n++] = "-o";
+		argv[n++] = ir;
+		argv[n++] = a->sources[i];
+		argv[n] = NULL;
+		int st = xl_spawn_quiet((char *const *)argv);
+		if (st != 0) {
+			rc = -1;
+			break;
+		}
+		int got = scan_ir(ir, a->sources[i], lf);
+		if (got < 0)
+			rc = -1;
+		else
+			total += got;
+	}
+	free(argv);
+	unlink(ir);
+	if (fclose(lf) != 0 || rc != 0 || total == 0) {
+		unlink(list);
+		list[0] = 0;
+	}
+	return rc;
+}
