@@ -10,7 +10,8 @@
 # --fib-n N --fib-reps N --loans N --loans-reps N --base-reps N --no-slow
 # --seed N.  --quick = --fib-reps 3 --loans-reps 2 --base-reps 3.
 # --baseline-rev REV also builds the runtime as it was at git revision REV
-# (src/rt/*.c, compiler-rt's trampolines) and measures it as "exaloop-base".
+# (src/rt/*.c, and its own trampolines when REV has them) and measures it as
+# "exaloop-base".
 set -eu
 
 SRC=$(cd "$(dirname "$0")/.." && pwd)
@@ -58,18 +59,32 @@ WRAP="-Wl,--wrap=__xray_FunctionEntry,--wrap=__xray_FunctionExit,--wrap=__xray_F
 
 # The runtime of an earlier revision, for before/after numbers.
 BASELIB=
+BASEXRAY=
 if [ -n "$BASEREV" ]; then
 	base=$OUT/base-rt
 	rm -rf "$base"
 	mkdir -p "$base"
-	for f in $(git -C "$SRC" ls-tree --name-only "$BASEREV" src/rt/ | grep -E '\.[ch]$'); do
+	mkdir -p "$base/include/exaloop"
+	for f in $(git -C "$SRC" ls-tree --name-only "$BASEREV" src/rt/ | grep -E '\.[chS]$'); do
 		git -C "$SRC" show "$BASEREV:$f" > "$base/$(basename "$f")"
 	done
+	for f in $(git -C "$SRC" ls-tree --name-only "$BASEREV" include/exaloop/ | grep -E '\.h$'); do
+		git -C "$SRC" show "$BASEREV:$f" > "$base/include/exaloop/$(basename "$f")"
+	done
+	# the flags src/rt/CMakeLists.txt gives the hot path, for revisions that have one
+	hot="-fomit-frame-pointer -mgeneral-regs-only -fno-stack-protector -fcf-protection=none"
 	for f in "$base"/*.c; do
-		gcc -std=gnu17 -O2 -g -DNDEBUG -fPIC -fno-builtin -I"$SRC/include" -I"$base" -c "$f" -o "${f%.c}.o"
+		case $(basename "$f") in rt_hot.c|rt_arena.c) extra=$hot ;; *) extra=-fno-omit-frame-pointer ;; esac
+		# shellcheck disable=SC2086
+		gcc -std=gnu17 -O2 -g -DNDEBUG -fPIC -fno-builtin $extra -I"$base" -I"$base/include" -c "$f" -o "${f%.c}.o"
 	done
 	ar rcs "$base/libexaloop_rt.a" "$base"/*.o
 	BASELIB=$base/libexaloop_rt.a
+	if [ -f "$base/rt_tramp_x86_64.S" ] && [ "$(uname -m)" = x86_64 ]; then
+		gcc -c "$base/rt_tramp_x86_64.S" -o "$base/tramp.o"
+		ar rcs "$base/libexaloop_xray.a" "$base/tramp.o"
+		BASEXRAY="$WRAP $base/libexaloop_xray.a"
+	fi
 	echo "bench: baseline runtime from $BASEREV ($(git -C "$SRC" rev-parse --short "$BASEREV"))"
 fi
 
@@ -89,7 +104,7 @@ build() {   # build NAME SOURCE LIBS...
 	rm -f "$BIN/$name.xl-base"
 	if [ -n "$BASELIB" ]; then
 		# shellcheck disable=SC2086
-		$CC $XRAY "$src" -Wl,--whole-archive "$BASELIB" -Wl,--no-whole-archive "$@" -pthread -o "$BIN/$name.xl-base"
+		$CC $XRAY "$src" -Wl,--whole-archive "$BASELIB" -Wl,--no-whole-archive $BASEXRAY "$@" -pthread -o "$BIN/$name.xl-base"
 	fi
 	nm "$BIN/$name.xl" | grep -q __wrap___xray_FunctionEntry || { echo "bench: $name.xl lacks exaloop's trampolines" >&2; exit 1; }
 	if nm "$BIN/$name.xl-stock" | grep -q __wrap___xray_FunctionEntry; then
