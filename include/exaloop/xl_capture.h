@@ -42,6 +42,7 @@
 #define XL_MAX_THREADS 1024u
 #define XL_THREAD_TABLE_SIZE (XL_MAX_THREADS * 8u)
 #define XL_BUILD_ID_MAX 44u              /* bytes; GNU build ids are 8..20 (sha1) or 32 */
+#define XL_UNRECORDED_BATCH 4096u
 
 /* Capture states (header.state). */
 enum xl_cap_state {
@@ -141,7 +142,16 @@ struct xl_cap_header {
 	 * build_id_size 0 = none or unknown (older runtimes left it zero). */
 	uint32_t build_id_size;
 	uint8_t build_id[XL_BUILD_ID_MAX];
-	uint8_t reserved[XL_HDR_SIZE - 252 - XL_BUILD_ID_MAX];
+
+	/* Threads that were not recorded: registrations that found no room
+	 * in the buffer (threads beyond XL_MAX_THREADS are threads_dropped),
+	 * and the events of all unrecorded threads, added in batches of
+	 * XL_UNRECORDED_BATCH and at thread exit, so a lower bound when the
+	 * program was killed.  Zero in older captures. */
+	uint32_t threads_unplaced;
+	uint32_t reserved0;
+	uint64_t unrecorded_events;
+	uint8_t reserved[XL_HDR_SIZE - 312];
 };
 
 /* Every arena block starts with this. */

@@ -104,6 +104,8 @@ struct xl_model {
 	int64_t peak_rss;
 	uint64_t mem_samples_missed;
 	uint32_t threads_dropped;
+	uint32_t threads_unplaced;      /* threads that found no room in the buffer */
+	uint64_t unrecorded_events;     /* events of unrecorded threads (lower bound) */
 
 	struct xl_run run;
 

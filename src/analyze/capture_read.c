@@ -132,6 +132,8 @@ static int read_header(struct xl_model *m, struct xl_loader *ld, const char *pat
 	m->peak_rss = sane_metric(h->peak_rss_bytes);
 	m->mem_samples_missed = h->mem_samples_missed;
 	m->threads_dropped = h->threads_dropped;
+	m->threads_unplaced = h->threads_unplaced;
+	m->unrecorded_events = h->unrecorded_events;
 	if (h->build_id_size <= XL_BUILD_ID_MAX)
 		for (uint32_t i = 0; i < h->build_id_size; i++)
 			snprintf(ld->build_id + 2 * i, 3, "%02x", h->build_id[i]);

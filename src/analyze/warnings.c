@@ -116,14 +116,27 @@ int xl_warnings_build(struct xl_model *m, const struct xl_loader *ld)
 				       "call-tree warning)"
 				     : "the call tree and function table are complete");
 	}
+	/* Threads that were not recorded at all: beyond the thread table
+	 * (threads_full) or without room for their block (nodes_full).  Their
+	 * events are one count for both, said once, with the warning of the
+	 * only cause or in both when both happened. */
+	char unrec[160] = "";
+	if (m->unrecorded_events)
+		snprintf(unrec, sizeof(unrec), " (%s at least %llu events)",
+			 m->threads_dropped && m->threads_unplaced ? "all threads not recorded made" : "they made",
+			 (unsigned long long)m->unrecorded_events);
 	/* The flag alone also means that a thread found no space for its
 	 * block and was not recorded at all (TSan test: 16 threads in a 4 MiB
 	 * buffer, one missing under "0 events could not be placed"). */
-	if ((m->flags & XL_FLAG_NODES_FULL) || lost)
+	if ((m->flags & XL_FLAG_NODES_FULL) || lost) {
+		char threads[224] = "";
+		if (m->threads_unplaced)
+			snprintf(threads, sizeof(threads), ", and %u threads that started after that were not recorded%s",
+				 m->threads_unplaced, unrec);
 		rc |= add(m, "nodes_full", -1, -1,
 			  "call-tree space ran out: %llu events could not be placed in the call tree%s; "
-			  "increase buffer_size", (unsigned long long)lost,
-			  (m->flags & XL_FLAG_NODES_FULL) ? ", and threads that started after that may be missing" : "");
+			  "increase buffer_size", (unsigned long long)lost, threads);
+	}
 	if (repaired || unwound)
 		rc |= add(m, "repaired_exits", -1, -1,
 			  "unmatched events repaired: %llu exits had no matching entry and were ignored, "
@@ -186,8 +199,8 @@ int xl_warnings_build(struct xl_model *m, const struct xl_loader *ld)
 			  "time summed across %zu threads (%.3f s) exceeds the capture's wall time (%.3f s): "
 			  "threads ran in parallel", m->nthreads, secs(thread_sum), secs(wall));
 	if (m->flags & XL_FLAG_THREADS_FULL)
-		rc |= add(m, "threads_full", -1, -1, "more than %u threads: %u threads were not recorded",
-			  XL_MAX_THREADS, m->threads_dropped);
+		rc |= add(m, "threads_full", -1, -1, "more than %u threads: %u threads were not recorded%s",
+			  XL_MAX_THREADS, m->threads_dropped, m->threads_unplaced ? "" : unrec);
 	if (ld->symbols_problem[0])
 		rc |= add(m, ld->symbols_mismatch ? "symbols_mismatch" : "symbols_missing", -1, -1,
 			  "%s: functions are shown by XRay id (#N); names come from the symbols.json "

@@ -377,6 +377,8 @@ void xl_json_document(const struct xl_model *m, struct jsonw *w, const struct xl
 	jw_kint(w, "timeline_events", (int64_t)m->total_timeline_events);
 	jw_kint(w, "dropped_events", (int64_t)m->total_dropped);
 	jw_kint(w, "thread_time_ns", thread_time);
+	jw_kint(w, "threads_not_recorded", (int64_t)m->threads_dropped + m->threads_unplaced);
+	jw_kint(w, "unrecorded_events", (int64_t)m->unrecorded_events);
 	jw_obj_end(w);
 	threads_member(m, w);
 	functions_member(m, w);

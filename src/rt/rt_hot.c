@@ -381,15 +381,30 @@ static NOINLINE RT_NOINSTR int exit_slow(int32_t func, uint32_t kind, uint64_t n
 	return 0;
 }
 
+/* An event of a thread that could not be registered: counted in TLS and
+ * added to the header in batches, so that the report can say how much
+ * was not recorded (the rest is added at thread exit, rt_xray.c). */
+static NOINLINE RT_NOINSTR int unrecorded_event(void)
+{
+	if (++rt__hot.unrecorded == XL_UNRECORDED_BATCH) {
+		__atomic_fetch_add(&rt__hdr->unrecorded_events, XL_UNRECORDED_BATCH, __ATOMIC_RELAXED);
+		rt__hot.unrecorded = 0;
+	}
+	return 0;
+}
+
 /* The gate, common to the three entry points: 1 = give the event to the
  * full handler (new thread, clock_gettime clock), 0 = ignore it (window
- * closed, re-entry, disabled thread). */
+ * closed, re-entry, unregistered thread). */
 #define HOT_GATE()                                                          \
 	if (UNLIKELY(!atomic_load_explicit(&rt__on, memory_order_relaxed)))  \
 		return 0;                                                   \
 	uint32_t g = rt__hot.gate;                                          \
-	if (UNLIKELY(g != RT_GATE_READY))                                   \
+	if (UNLIKELY(g != RT_GATE_READY)) {                                 \
+		if (g == RT_GATE_OFF)                                       \
+			return unrecorded_event();                          \
 		return (g & (RT_GATE_NEW | RT_GATE_SLOW)) != 0;             \
+	}                                                                   \
 	rt__hot.gate = RT_GATE_BUSY;                                        \
 	__atomic_signal_fence(__ATOMIC_SEQ_CST)
 

@@ -101,6 +101,8 @@ struct rt_hot {
 	 * full, so the fast path needs one test for "no room". */
 	struct xl_cap_block *tl_blk;
 	uint32_t tl_stopped;
+	uint32_t unrecorded;         /* events of this unregistered (RT_GATE_OFF)
+				      * thread not yet added to the header */
 };
 extern RT_HIDDEN __thread struct rt_hot rt__hot __attribute__((tls_model("local-exec")));
 

@@ -38,6 +38,9 @@
  * destructor (thread exit time and final name). */
 static pthread_key_t thread_key;
 static int thread_key_ok;
+/* The key's value for a thread that could not be registered: its exit adds
+ * the events it made since the last batch (rt__hot.unrecorded). */
+static char unregistered;
 
 static RT_NOINSTR int thread_register(uint64_t now)
 {
@@ -54,6 +57,7 @@ static RT_NOINSTR int thread_register(uint64_t now)
 						 rt__hdr->file_size);
 	if (!b) {
 		__atomic_fetch_or(&rt__hdr->flags, XL_FLAG_NODES_FULL, __ATOMIC_RELAXED);
+		__atomic_fetch_add(&rt__hdr->threads_unplaced, 1, __ATOMIC_RELAXED);
 		goto out;
 	}
 	struct xl_thread_block *tb = (struct xl_thread_block *)b;
@@ -62,14 +66,18 @@ static RT_NOINSTR int thread_register(uint64_t now)
 	prctl(PR_GET_NAME, tb->name, 0, 0, 0);
 	tb->first_ticks = now;
 	tb->last_ticks = now;
-	if (rt__thread_init(tb, tb + 1) != 0)
+	if (rt__thread_init(tb, tb + 1) != 0) {
+		__atomic_fetch_add(&rt__hdr->threads_unplaced, 1, __ATOMIC_RELAXED);
 		goto out;
+	}
 	uint64_t *table = (uint64_t *)(rt__base + XL_HDR_SIZE);
 	__atomic_store_n(&table[slot], (uint64_t)((char *)tb - rt__base), __ATOMIC_RELEASE);
 	if (thread_key_ok)
 		pthread_setspecific(thread_key, tb);
 	ok = 1;
 out:
+	if (!ok && thread_key_ok)
+		pthread_setspecific(thread_key, &unregistered);
 	errno = saved_errno;
 	return ok;
 }
@@ -89,6 +97,7 @@ static NOINLINE RT_NOINSTR void slow_event(int32_t func, int type)
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	uint64_t now = rt__ticks();
 	if (g == RT_GATE_NEW && !thread_register(now)) {
+		h->unrecorded++;             /* this event; later ones: rt_hot.c */
 		__atomic_signal_fence(__ATOMIC_SEQ_CST);
 		h->gate = RT_GATE_OFF;
 		return;
@@ -152,6 +161,13 @@ static void name_store(struct xl_thread_block *tb, const char *name)
 /* Thread exit: record when, and the final thread name. */
 static void thread_gone(void *arg)
 {
+	if (arg == &unregistered) {
+		uint32_t n = rt__hot.unrecorded;
+		rt__hot.unrecorded = 0;
+		if (n && !atomic_load(&finalizing))
+			__atomic_fetch_add(&rt__hdr->unrecorded_events, n, __ATOMIC_RELAXED);
+		return;
+	}
 	struct xl_thread_block *tb = arg;
 	int saved_errno = errno;
 	atomic_fetch_add(&gone_active, 1);
@@ -216,6 +232,12 @@ void rt__threads_rename(void)
 /* At finalization: the names of threads still running, a last time. */
 void rt__threads_finalize(uint64_t now)
 {
+	/* The finalizing thread's own unrecorded events (others' are added at
+	 * their exit; a thread still running now loses less than a batch). */
+	if (rt__hot.unrecorded) {
+		__atomic_fetch_add(&rt__hdr->unrecorded_events, rt__hot.unrecorded, __ATOMIC_RELAXED);
+		rt__hot.unrecorded = 0;
+	}
 	atomic_store(&finalizing, 1);
 	while (atomic_load(&gone_active) || atomic_load(&renaming))
 		sched_yield();

@@ -68,6 +68,47 @@ int main(void) {
     wt = s.warning("threads_full")
     check(wt is not None and "were not recorded" in wt["message"], "more than 1024 threads: warning with the count")
     eq(len(s.doc["threads"]), 1024, "1024 threads recorded")
+    # main + 1100 threads: the 77 not recorded made 2 events each (touch's entry and exit), counted
+    # at their exit
+    eq((s.doc["totals"]["threads_not_recorded"], s.doc["totals"]["unrecorded_events"]), (77, 154),
+       "threads beyond the table: counted with their events")
+    check(wt is not None and "at least 154 events" in wt["message"], "threads_full says how many events were not recorded")
+
+    # threads that find no room left in a small buffer: counted, with their events
+    crowd = os.path.join(w.path, "crowd.c")
+    open(crowd, "w").write(r'''
+#include <pthread.h>
+#include <stdio.h>
+__attribute__((noinline)) static int work(int x) { __asm__ volatile("" ::: "memory"); return x + 1; }
+__attribute__((noinline)) static void *worker(void *arg) {
+    int x = 0;
+    for (int i = 0; i < 10; i++) x = work(x);
+    return arg;
+}
+int main(void) {
+    for (int i = 0; i < 40; i++) {
+        pthread_t t;
+        if (pthread_create(&t, NULL, worker, NULL) != 0) return 1;
+        pthread_join(t, NULL);
+    }
+    puts("threads=40");
+    return 0;
+}
+''')
+    open(os.path.join(w.path, "exaloop.toml"), "a").write(
+        '[targets.crowd]\nsource = "crowd.c"\nbuild_args = ["-pthread"]\n[targets.crowd.profile]\nbuffer_size = "1MiB"\n')
+    p = w.run(["--profile", "--no-open", "--target", "crowd", "run"])
+    eq((p.returncode, p.stdout), (0, "threads=40\n"), "crowded buffer: the program runs normally")
+    s = w.summary()
+    recorded = len(s.doc["threads"])
+    missing = s.doc["totals"]["threads_not_recorded"]
+    check(0 < missing < 41, "crowded buffer: some threads not recorded (%d of 41)" % missing)
+    eq(recorded + missing, 41, "crowded buffer: recorded + not recorded = main + 40 workers")
+    eq(s.doc["totals"]["unrecorded_events"], 22 * missing, "crowded buffer: 22 events (worker + 10 work calls) per missing thread")
+    eq(s.calls("work"), 10 * (recorded - 1), "crowded buffer: recorded threads complete")
+    wn = s.warning("nodes_full")
+    check(wn is not None and ("%d threads that started after that were not recorded (they made at least %d events)"
+                              % (missing, 22 * missing)) in wn["message"], "crowded buffer: nodes_full says threads and events")
 
     # XRay cannot patch: a seccomp filter (installed for all threads before the window opens at
     # 100 ms) refuses mprotect with PROT_EXEC, which patching the code needs.  The program runs
