@@ -183,12 +183,17 @@ static void calibrate_start(void)
 	h->cal0_ns = rt__mono_ns();
 	h->cal0_ticks = rt__ticks();
 	h->process_start_ticks = h->cal0_ticks;
-	/* A first calibration pair 2 ms apart, so a capture that dies before
-	 * the control thread's first refresh still converts ticks to time. */
+	/* A first calibration pair 250 us apart, so a capture that dies before
+	 * the control thread's first refresh still converts ticks to time.
+	 * Reading the two clocks costs some tens of ns, so this rate is good
+	 * to about 0.02%; every refresh (each memory_interval) replaces it
+	 * with one measured over the whole run so far.  (It was 2 ms: that
+	 * much start-up for every captured run bought precision that only a
+	 * program dying in its first 100 ms could use.) */
 	uint64_t ns;
 	do
 		ns = rt__mono_ns();
-	while (ns - h->cal0_ns < 2000000u);
+	while (ns - h->cal0_ns < 250000u);
 	h->cal1_ticks = rt__ticks();
 	h->cal1_ns = ns;
 	h->last_ticks = h->cal1_ticks;
