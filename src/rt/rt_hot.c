@@ -54,7 +54,19 @@
 struct rt_thread {
 	struct xl_node *chunk[XL_MAX_NODE_CHUNKS];
 	uint32_t cache[CACHE_SIZE];
+	uint64_t sp[XL_MAX_DEPTH];   /* entry stack pointer of each open frame */
 };
+
+/* A frame whose entry stack pointer is at or below a new entry's was left
+ * without an exit (rt_internal.h).  Only within RT_STALE_SPAN: an entry on
+ * another stack (a coroutine's, a signal stack) says nothing about the
+ * frames of this one. */
+#define RT_STALE_SPAN (1u << 20)
+
+static inline RT_NOINSTR int stale(uint64_t top_sp, uint64_t sp)
+{
+	return top_sp <= sp && sp - top_sp < RT_STALE_SPAN;
+}
 
 __thread struct rt_hot rt__hot __attribute__((tls_model("local-exec"))) = {.gate = RT_GATE_NEW};
 
@@ -259,20 +271,35 @@ static inline RT_NOINSTR void frame_write(struct xl_frame *f, uint32_t node, int
 	f->entry_ticks = now;
 }
 
+static inline RT_NOINSTR void close_frame(struct rt_hot *h, const struct xl_frame *f, uint64_t now)
+{
+	if (f->node != RT_NO_NODE)
+		node_at(h->t, f->node)->ticks += now - f->entry_ticks;
+}
+
 /* The general entry: every case, including the ones the fast path hands
  * over (depth 0 or XL_MAX_DEPTH, a (parent, func) pair not in the cache, a
  * full timeline block). */
-static RT_NOINSTR void entry_at(struct rt_hot *h, int32_t func, uint64_t now)
+static RT_NOINSTR void entry_at(struct rt_hot *h, int32_t func, uint64_t sp, uint64_t now)
 {
 	struct xl_thread_block *tb = h->tb;
+	struct rt_thread *t = h->t;
 	uint32_t d = tb->depth;
 	tb->events++;
 	tb->last_ticks = now;
+	/* Frames an exception or longjmp unwound: closed here (their exit
+	 * never came), so that this call is not counted below them. */
+	while (!h->deep && d > 0 && stale(t->sp[d - 1], sp)) {
+		d--;
+		close_frame(h, &tb->stack[d], now);
+		__atomic_store_n(&tb->depth, d, __ATOMIC_RELEASE);
+		tl_put(h, now, tb->stack[d].func, XL_EV_EXIT);
+		tb->unwound_frames++;
+	}
 	if (d >= XL_MAX_DEPTH) {
 		deep_event(h, func, XL_EV_ENTRY, now);
 		return;
 	}
-	struct rt_thread *t = h->t;
 	uint32_t parent = d ? tb->stack[d - 1].node : 0;
 	uint64_t key = node_key(parent, func);
 	uint32_t slot = cache_slot(key);
@@ -287,14 +314,9 @@ static RT_NOINSTR void entry_at(struct rt_hot *h, int32_t func, uint64_t now)
 	else
 		tb->lost_node_events++;
 	frame_write(&tb->stack[d], c, func, now);
+	t->sp[d] = sp;
 	__atomic_store_n(&tb->depth, d + 1, __ATOMIC_RELEASE);
 	tl_put(h, now, func, XL_EV_ENTRY);
-}
-
-static inline RT_NOINSTR void close_frame(struct rt_hot *h, const struct xl_frame *f, uint64_t now)
-{
-	if (f->node != RT_NO_NODE)
-		node_at(h->t, f->node)->ticks += now - f->entry_ticks;
 }
 
 /* The general exit, including an exit that does not match the top frame:
@@ -331,13 +353,13 @@ static RT_NOINSTR void exit_at(struct rt_hot *h, int32_t func, uint32_t kind, ui
 	tl_put(h, now, func, kind);
 }
 
-void rt__hot_event_at(int32_t func, int type, uint64_t now)
+void rt__hot_event_at(int32_t func, int type, uint64_t sp, uint64_t now)
 {
 	struct rt_hot *h = &rt__hot;
 	switch (type) {
 	case 0: /* ENTRY */
 	case 3: /* LOG_ARGS_ENTRY */
-		entry_at(h, func, now);
+		entry_at(h, func, sp, now);
 		break;
 	case 1: /* EXIT */
 		exit_at(h, func, XL_EV_EXIT, now);
@@ -365,9 +387,9 @@ static inline RT_NOINSTR uint64_t hot_ticks(void)
 
 /* Out-of-line ends of the fast paths: the general code, then the gate.
  * Called in tail position, so the fast paths need few registers. */
-static NOINLINE RT_NOINSTR int entry_slow(int32_t func, uint64_t now)
+static NOINLINE RT_NOINSTR int entry_slow(int32_t func, uint64_t sp, uint64_t now)
 {
-	entry_at(&rt__hot, func, now);
+	entry_at(&rt__hot, func, sp, now);
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	rt__hot.gate = RT_GATE_READY;
 	return 0;
@@ -392,6 +414,27 @@ static NOINLINE RT_NOINSTR int unrecorded_event(void)
 	}
 	return 0;
 }
+
+/* The entry's gate also keeps the stack pointer of an entry it hands to
+ * the full handler, unless an earlier caller of the same event already
+ * did (rt_internal.h: sp_pending). */
+#define HOT_GATE_ENTRY(sp)                                                  \
+	if (UNLIKELY(!atomic_load_explicit(&rt__on, memory_order_relaxed)))  \
+		return 0;                                                   \
+	uint32_t g = rt__hot.gate;                                          \
+	if (UNLIKELY(g != RT_GATE_READY)) {                                 \
+		if (g == RT_GATE_OFF)                                       \
+			return unrecorded_event();                          \
+		if (!(g & (RT_GATE_NEW | RT_GATE_SLOW)))                    \
+			return 0;                                           \
+		if (!rt__hot.sp_pending) {                                  \
+			rt__hot.pending_sp = (sp);                          \
+			rt__hot.sp_pending = 1;                             \
+		}                                                           \
+		return 1;                                                   \
+	}                                                                   \
+	rt__hot.gate = RT_GATE_BUSY;                                        \
+	__atomic_signal_fence(__ATOMIC_SEQ_CST)
 
 /* The gate, common to the three entry points: 1 = give the event to the
  * full handler (new thread, clock_gettime clock), 0 = ignore it (window
@@ -421,26 +464,29 @@ static NOINLINE RT_NOINSTR int unrecorded_event(void)
 /* The fast entry: the thread is 1..XL_MAX_DEPTH-1 frames deep, the path
  * is in the cache, and the timeline block has room or the timeline has
  * stopped.  All checks come before the first store. */
-RT_NOINSTR int rt__hot_entry(int32_t func)
+RT_NOINSTR int rt__hot_entry(int32_t func, uint64_t sp)
 {
-	HOT_GATE();
+	HOT_GATE_ENTRY(sp);
 	struct rt_hot *h = &rt__hot;
 	struct xl_thread_block *tb = h->tb;
 	struct xl_cap_block *tl = h->tl_blk;
 	uint32_t d = tb->depth;
 	uint32_t tl_n = tl->count;
 	if (UNLIKELY(d - 1u >= XL_MAX_DEPTH - 1u || (tl_n == tl->capacity && !h->tl_stopped)))
-		return entry_slow(func, hot_ticks());
+		return entry_slow(func, sp, hot_ticks());
 	struct rt_thread *t = h->t;
+	if (UNLIKELY(stale(t->sp[d - 1], sp)))
+		return entry_slow(func, sp, hot_ticks());
 	uint64_t key = node_key(tb->stack[d - 1].node, func);
 	uint32_t c = t->cache[cache_slot(key)];
 	struct xl_node *n = node_at(t, c);
 	if (UNLIKELY(*(const rt_u64a *)n != key))
-		return entry_slow(func, hot_ticks());
+		return entry_slow(func, sp, hot_ticks());
 
 	n->calls++;
 	struct xl_frame *f = &tb->stack[d];
 	*(rt_u64a *)f = (uint64_t)(uint32_t)func << 32 | c;
+	t->sp[d] = sp;
 	tb->events++;
 	struct xl_event *ev = NULL;
 	if (LIKELY(tl_n != tl->capacity)) {
@@ -568,6 +614,7 @@ void rt__scratch_enter(void *mem, uint32_t events, int32_t func, uint64_t now)
 	s->t.cache[cache_slot(node_key(1, func))] = 2;
 	s->tb.node_count = 3;
 	frame_write(&s->tb.stack[0], 1, func, now);
+	s->t.sp[0] = UINT64_MAX;         /* never stale: above any stack */
 	s->tb.depth = 1;
 	s->tl.kind = XL_BLOCK_TIMELINE;
 	s->tl.capacity = events;

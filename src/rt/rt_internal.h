@@ -103,6 +103,11 @@ struct rt_hot {
 	uint32_t tl_stopped;
 	uint32_t unrecorded;         /* events of this unregistered (RT_GATE_OFF)
 				      * thread not yet added to the header */
+	/* The stack pointer of an entry the hot path handed to the full
+	 * handler (sp_pending set): the full handler runs on a deeper stack,
+	 * so it uses the value the first caller saw (rt_xray.c). */
+	uint32_t sp_pending;
+	uint64_t pending_sp;
 };
 extern RT_HIDDEN __thread struct rt_hot rt__hot __attribute__((tls_model("local-exec")));
 
@@ -111,12 +116,21 @@ extern RT_HIDDEN __thread struct rt_hot rt__hot __attribute__((tls_model("local-
  * (rt_tramp_x86_64.S) may call the three rt__hot_* entry points with only
  * the argument registers saved.  Each handles one event and returns 0, or
  * returns 1 without doing anything when the event needs the full handler
- * (the thread is not registered yet, or the clock is clock_gettime). */
-RT_HIDDEN int rt__hot_entry(int32_t func);
+ * (the thread is not registered yet, or the clock is clock_gettime).
+ *
+ * An entry comes with a stack pointer: any value that is lower for a
+ * callee than for its caller and the same for every entry made on one
+ * path (the lean trampolines pass the function's own %rsp at entry; the
+ * full handler its own frame address).  Open frames whose entry stack
+ * pointer is at or below a new entry's were left without an exit (a C++
+ * exception or a longjmp unwound them): they are closed there, as
+ * unwound frames, so that later calls are not counted below them. */
+RT_HIDDEN int rt__hot_entry(int32_t func, uint64_t sp);
 RT_HIDDEN int rt__hot_exit(int32_t func);
 RT_HIDDEN int rt__hot_tail(int32_t func);
-/* One event at a given time, for the full handler (gate must be BUSY). */
-RT_HIDDEN void rt__hot_event_at(int32_t func, int type, uint64_t now);
+/* One event at a given time, for the full handler (gate must be BUSY);
+ * sp as for rt__hot_entry (entries only). */
+RT_HIDDEN void rt__hot_event_at(int32_t func, int type, uint64_t sp, uint64_t now);
 /* Size of the private tables that follow a thread block in the arena, and
  * their set-up (creates the root node).  Returns 0, or -1 when the arena
  * has no room for the root's node chunk. */
@@ -139,6 +153,9 @@ RT_HIDDEN void rt__calibrate(void);
 /* rt_xray.c: the handler registered with XRay (also the fallback used
  * with compiler-rt's own trampolines), thread registration and exit. */
 RT_HIDDEN void rt__xray_handler(int32_t func, int type);
+/* The handler's work with an explicit stack pointer for entries (see
+ * rt__hot_entry); the unit tests drive it with synthetic ones. */
+RT_HIDDEN void rt__xray_event(int32_t func, int type, uint64_t sp);
 RT_HIDDEN void rt__threads_finalize(uint64_t now);
 /* Refresh the names of running threads (control thread, every
  * RT_RENAME_NS while the window is open), so that a program that is

@@ -9,7 +9,8 @@
  *
  *  - lean: when the installed XRay handler is exaloop's (rt__xray_handler),
  *    they save only the registers that can be live at the sled and that the
- *    hot path may clobber, and call rt__hot_{entry,exit,tail}(id) directly.
+ *    hot path may clobber, and call rt__hot_{entry,exit,tail}(id) directly
+ *    (entry also gets the function's stack pointer, rt_internal.h).
  *    Those functions (rt_hot.c, rt_arena.c) are built with
  *    -mgeneral-regs-only and call nothing else, so no vector, x87 or MMX
  *    register is touched and arguments/return values in xmm/ymm/zmm
@@ -155,6 +156,7 @@ __wrap___xray_FunctionEntry:
 	jne	.Lentry_other           /* someone else's handler, or none */
 	LEAN_SAVE
 	movl	%r10d, %edi
+	leaq	72(%rsp), %rsi          /* the function's %rsp at entry: 64 saved + the sled's return address */
 	call	rt__hot_entry
 	movl	%eax, %r11d
 	LEAN_RESTORE

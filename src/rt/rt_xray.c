@@ -102,7 +102,7 @@ static NOINLINE RT_NOINSTR void slow_event(int32_t func, int type)
 		h->gate = RT_GATE_OFF;
 		return;
 	}
-	rt__hot_event_at(func, type, now);
+	rt__hot_event_at(func, type, h->pending_sp, now);
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	h->gate = rt__use_tsc ? RT_GATE_READY : RT_GATE_SLOW;
 }
@@ -111,13 +111,13 @@ static NOINLINE RT_NOINSTR void slow_event(int32_t func, int type)
  * call the rt__hot_* functions directly and come here only for what they
  * refuse; compiler-rt's trampolines (the fallback) come here for every
  * event. */
-RT_NOINSTR void rt__xray_handler(int32_t func, int type)
+RT_NOINSTR void rt__xray_event(int32_t func, int type, uint64_t sp)
 {
 	int r;
 	switch (type) {
 	case 0: /* ENTRY */
 	case 3: /* LOG_ARGS_ENTRY */
-		r = rt__hot_entry(func);
+		r = rt__hot_entry(func, sp);
 		break;
 	case 1: /* EXIT */
 		r = rt__hot_exit(func);
@@ -130,6 +130,16 @@ RT_NOINSTR void rt__xray_handler(int32_t func, int type)
 	}
 	if (__builtin_expect(r != 0, 0))
 		slow_event(func, type);
+	rt__hot.sp_pending = 0;
+}
+
+/* The handler's frame address stands for the stack pointer: it lies a
+ * fixed distance below the traced function's on every path that reaches
+ * here with compiler-rt's trampolines.  With exaloop's, an entry reaches
+ * here only after the lean path refused it and kept the true one. */
+RT_NOINSTR void rt__xray_handler(int32_t func, int type)
+{
+	rt__xray_event(func, type, (uint64_t)(uintptr_t)__builtin_frame_address(0));
 }
 
 /* A thread block's exit time and name are written either by the thread's

@@ -82,6 +82,8 @@ runs=(
     "s-long|1|"
     "s-batch||"
     "s-cxx||"
+    "s-throw||"
+    "s-longjmp||"
 )
 
 wanted() { # name [requested...]

@@ -54,6 +54,8 @@ static int failed;
 		}                                            \
 	} while (0)
 
+#define SP0 0x7f0000100000ull
+
 static void *work(void *arg)
 {
 	struct worker *w = arg;
@@ -63,15 +65,16 @@ static void *work(void *arg)
 	pthread_barrier_wait(&start);
 	for (long i = 0; w->until_stopped ? !atomic_load(&stop) : i < ITER; i++) {
 		int leaf = (int)(i % 3);
-		rt__xray_handler(F_OUTER, 0);
+		/* stack pointers as a real program's: a callee's below its caller's */
+		rt__xray_event(F_OUTER, 0, SP0);
 		w->outer++;
-		rt__xray_handler(F_INNER, 0);
+		rt__xray_event(F_INNER, 0, SP0 - 64);
 		w->inner++;
-		rt__xray_handler(F_INNER, 1);
-		rt__xray_handler(F_LEAF0 + leaf, 0);
+		rt__xray_event(F_INNER, 1, 0);
+		rt__xray_event(F_LEAF0 + leaf, 0, SP0 - 64);
 		w->leaf[leaf]++;
-		rt__xray_handler(F_LEAF0 + leaf, i % 2 ? 2 : 1);   /* EXIT or TAIL */
-		rt__xray_handler(F_OUTER, 1);
+		rt__xray_event(F_LEAF0 + leaf, i % 2 ? 2 : 1, 0);   /* EXIT or TAIL */
+		rt__xray_event(F_OUTER, 1, 0);
 	}
 	return NULL;
 }

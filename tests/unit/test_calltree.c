@@ -22,7 +22,8 @@
 #include "analyze.h"
 #include "rt_internal.h"
 
-enum { E = 0, X = 1, T = 2 };
+enum { E = 0, X = 1, T = 2, UNWIND = 9 };   /* UNWIND: the program is back at depth `id` */
+#define SP0 0x7f0000100000ull       /* a synthetic stack top */
 enum { MAIN = 1, FIB = 2, MID = 3, LEAF = 4, TOP = 5 };
 
 struct ev {
@@ -61,6 +62,10 @@ static const struct scenario scenarios[] = {
 	   {MAIN, E}, {FIB, E}),
 	SC("mutual", "1x1(2x1(3x1(2x1(3x1))))",
 	   {MAIN, E}, {FIB, E}, {MID, E}, {FIB, E}, {MID, E}, {MID, X}, {FIB, X}, {MID, X}, {FIB, X}, {MAIN, X}),
+	/* leaf throws, fib catches (mid and leaf never exit), then fib calls
+	 * top: top belongs under fib, found by its stack pointer. */
+	SC("exception", "1x1(2x1(3x1(4x1),5x1))",
+	   {MAIN, E}, {FIB, E}, {MID, E}, {LEAF, E}, {2, UNWIND}, {TOP, E}, {TOP, X}, {FIB, X}, {MAIN, X}),
 };
 #define NSC (sizeof(scenarios) / sizeof(scenarios[0]))
 
@@ -76,25 +81,38 @@ static const struct scenario scenarios[] = {
 static void *wide(void *arg)
 {
 	(void)arg;
-	rt__xray_handler(MAIN, E);
+	rt__xray_event(MAIN, E, SP0);
 	for (int pass = 0; pass < 3; pass++)
 		for (int i = 0; i < WIDE; i++)
 			if (pass <= i % 3) {
-				rt__xray_handler(WIDE_BASE + i, E);
-				rt__xray_handler(WIDE_BASE + i, X);
+				rt__xray_event(WIDE_BASE + i, E, SP0 - 64);
+				rt__xray_event(WIDE_BASE + i, X, 0);
 			}
-	rt__xray_handler(MAIN, X);
+	rt__xray_event(MAIN, X, 0);
 	return NULL;
 }
 
 static char capture_dir[256];
 static struct xl_model *model;
 
+/* Entries get stack pointers as in a real program: each level 64 bytes
+ * below the one above (the events say how deep the program is). */
 static void *play(void *arg)
 {
 	const struct scenario *s = arg;
-	for (size_t i = 0; i < s->n; i++)
-		rt__xray_handler(s->evs[i].id, s->evs[i].type);
+	uint64_t depth = 0;
+	for (size_t i = 0; i < s->n; i++) {
+		if (s->evs[i].type == UNWIND) {
+			depth = (uint64_t)s->evs[i].id;
+			continue;
+		}
+		int e = s->evs[i].type == E;
+		rt__xray_event(s->evs[i].id, s->evs[i].type, e ? SP0 - 64 * depth : 0);
+		if (e)
+			depth++;
+		else if (depth)
+			depth--;
+	}
 	return NULL;
 }
 
@@ -164,6 +182,8 @@ static void repairs_and_open_frames(void **state)
 	assert_int_equal(model->threads[4].repaired_exits, 2);  /* unmatched-exit */
 	assert_int_equal(model->threads[5].unwound_frames, 2);  /* unwind: mid and fib closed by main's exit */
 	assert_int_equal(model->threads[6].open_frames, 2);     /* open-at-end */
+	assert_int_equal(model->threads[8].unwound_frames, 2);  /* exception: mid and leaf, at top's entry */
+	assert_int_equal(model->threads[8].open_frames, 0);
 	assert_int_equal(model->threads[0].open_frames, 0);
 	assert_true(model->finalized);
 	int repaired = 0;
