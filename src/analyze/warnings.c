@@ -97,13 +97,33 @@ int xl_warnings_build(struct xl_model *m, const struct xl_loader *ld)
 			  "(crash, signal, kill or _exit) at about %.3f s; %llu open frame%s closed at the last timestamp",
 			  secs(m->last_ns), (unsigned long long)open, open == 1 ? " was" : "s were");
 	if ((m->flags & XL_FLAG_TIMELINE_FULL) || m->total_dropped) {
+		/* Per thread: all of them when few, else the ones that lost the
+		 * most (a program with hundreds of threads made this list run on
+		 * past its buffer, one "name: 2" after another). */
+		enum { LIST = 5 };
+		size_t with = 0, top[LIST], ntop = 0;
+		for (size_t i = 0; i < m->nthreads; i++) {
+			uint64_t d = m->threads[i].dropped_events;
+			if (!d)
+				continue;
+			with++;
+			size_t k = ntop < LIST ? ntop++ : LIST;
+			while (k > 0 && m->threads[top[k - 1]].dropped_events < d) {
+				if (k < LIST)
+					top[k] = top[k - 1];
+				k--;
+			}
+			if (k < LIST)
+				top[k] = i;
+		}
 		char per[512] = "";
 		size_t len = 0;
-		for (size_t i = 0; i < m->nthreads && len < sizeof(per) - 64; i++)
-			if (m->threads[i].dropped_events)
-				len += (size_t)snprintf(per + len, sizeof(per) - len, "%s%s: %llu",
-							len ? ", " : "", m->threads[i].name,
-							(unsigned long long)m->threads[i].dropped_events);
+		for (size_t k = 0; k < ntop && len < sizeof(per) - 96; k++)
+			len += (size_t)snprintf(per + len, sizeof(per) - len, "%s%.40s: %llu", k ? ", " : "",
+						m->threads[top[k]].name,
+						(unsigned long long)m->threads[top[k]].dropped_events);
+		if (with > ntop && len < sizeof(per) - 48)
+			snprintf(per + len, sizeof(per) - len, ", and %zu more threads", with - ntop);
 		/* Not "complete" when the call trees ran out too (fault test t9004:
 		 * both warnings at once contradicted each other). */
 		int trees_full = (m->flags & XL_FLAG_NODES_FULL) || lost;
@@ -129,13 +149,16 @@ int xl_warnings_build(struct xl_model *m, const struct xl_loader *ld)
 	 * block and was not recorded at all (TSan test: 16 threads in a 4 MiB
 	 * buffer, one missing under "0 events could not be placed"). */
 	if ((m->flags & XL_FLAG_NODES_FULL) || lost) {
-		char threads[224] = "";
+		char what[320];
+		int n = 0;
+		if (lost || !m->threads_unplaced)
+			n = snprintf(what, sizeof(what), "%llu events could not be placed in the call tree",
+				     (unsigned long long)lost);
 		if (m->threads_unplaced)
-			snprintf(threads, sizeof(threads), ", and %u threads that started after that were not recorded%s",
-				 m->threads_unplaced, unrec);
-		rc |= add(m, "nodes_full", -1, -1,
-			  "call-tree space ran out: %llu events could not be placed in the call tree%s; "
-			  "increase buffer_size", (unsigned long long)lost, threads);
+			snprintf(what + n, sizeof(what) - (size_t)n, "%s%u thread%s that started after that %s not recorded%s",
+				 n ? ", and " : "", m->threads_unplaced, m->threads_unplaced == 1 ? "" : "s",
+				 m->threads_unplaced == 1 ? "was" : "were", unrec);
+		rc |= add(m, "nodes_full", -1, -1, "call-tree space ran out: %s; increase buffer_size", what);
 	}
 	if (repaired || unwound)
 		rc |= add(m, "repaired_exits", -1, -1,

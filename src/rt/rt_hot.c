@@ -54,18 +54,22 @@
 struct rt_thread {
 	struct xl_node *chunk[XL_MAX_NODE_CHUNKS];
 	uint32_t cache[CACHE_SIZE];
-	uint64_t sp[XL_MAX_DEPTH];   /* entry stack pointer of each open frame */
+	uint32_t sp[XL_MAX_DEPTH];   /* entry stack pointer of each open frame,
+				      * low 32 bits (see stale()) */
 };
 
 /* A frame whose entry stack pointer is at or below a new entry's was left
  * without an exit (rt_internal.h).  Only within RT_STALE_SPAN: an entry on
  * another stack (a coroutine's, a signal stack) says nothing about the
- * frames of this one. */
+ * frames of this one.  The low 32 bits suffice: the difference is taken
+ * modulo 2^32, exact for frames of one stack (far less than 2 GiB apart);
+ * two unrelated stacks pass for one with odds of RT_STALE_SPAN in 2^32.
+ * Half the table, so a thread costs 8 KiB less of the buffer. */
 #define RT_STALE_SPAN (1u << 20)
 
-static inline RT_NOINSTR int stale(uint64_t top_sp, uint64_t sp)
+static inline RT_NOINSTR int stale(uint32_t top_sp, uint64_t sp)
 {
-	return top_sp <= sp && sp - top_sp < RT_STALE_SPAN;
+	return (uint32_t)sp - top_sp < RT_STALE_SPAN;
 }
 
 __thread struct rt_hot rt__hot __attribute__((tls_model("local-exec"))) = {.gate = RT_GATE_NEW};
@@ -314,7 +318,7 @@ static RT_NOINSTR void entry_at(struct rt_hot *h, int32_t func, uint64_t sp, uin
 	else
 		tb->lost_node_events++;
 	frame_write(&tb->stack[d], c, func, now);
-	t->sp[d] = sp;
+	t->sp[d] = (uint32_t)sp;
 	__atomic_store_n(&tb->depth, d + 1, __ATOMIC_RELEASE);
 	tl_put(h, now, func, XL_EV_ENTRY);
 }
@@ -486,7 +490,7 @@ RT_NOINSTR int rt__hot_entry(int32_t func, uint64_t sp)
 	n->calls++;
 	struct xl_frame *f = &tb->stack[d];
 	*(rt_u64a *)f = (uint64_t)(uint32_t)func << 32 | c;
-	t->sp[d] = sp;
+	t->sp[d] = (uint32_t)sp;
 	tb->events++;
 	struct xl_event *ev = NULL;
 	if (LIKELY(tl_n != tl->capacity)) {
@@ -614,7 +618,7 @@ void rt__scratch_enter(void *mem, uint32_t events, int32_t func, uint64_t now)
 	s->t.cache[cache_slot(node_key(1, func))] = 2;
 	s->tb.node_count = 3;
 	frame_write(&s->tb.stack[0], 1, func, now);
-	s->t.sp[0] = UINT64_MAX;         /* never stale: above any stack */
+	s->t.sp[0] = (uint32_t)(UINT64_C(0x80000000) + (uint32_t)(uintptr_t)&s); /* 2 GiB away: never stale */
 	s->tb.depth = 1;
 	s->tl.kind = XL_BLOCK_TIMELINE;
 	s->tl.capacity = events;

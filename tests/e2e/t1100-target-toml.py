@@ -47,8 +47,11 @@ buffer_size = "1MiB"
     ticks = int(re.search(r"ticks=(\d+)", p.stdout).group(1))
     s = w.summary()
     win = s.doc["run"]["window"]
-    check(0.45e9 <= win["start_ns"] <= 0.7e9, "events: window opens after the delay (%d ns)" % win["start_ns"])
-    check(0.45e9 <= win["duration_ns"] <= 0.7e9, "events: window lasts the duration (%d ns)" % win["duration_ns"])
+    # The control thread opens and closes the window when it wakes: about 0.5005 s here, but a
+    # loaded 2-core CI machine has woken it 0.2 s late.  The window records what happened in it
+    # either way (checked below), so the bounds only catch a window that ignores its settings.
+    check(0.45e9 <= win["start_ns"] <= 1.5e9, "events: window opens after the delay (%d ns)" % win["start_ns"])
+    check(0.45e9 <= win["duration_ns"] <= 1.5e9, "events: window lasts the duration (%d ns)" % win["duration_ns"])
     tick = s.calls("tick")
     check(0 < tick < ticks * 0.6, "events: only calls inside the window (%d of %d)" % (tick, ticks))
     eq(s.doc["run"]["settings"]["memory_interval_ns"], 20000000, "events: memory interval")
