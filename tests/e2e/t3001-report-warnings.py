@@ -44,7 +44,8 @@ with Workdir() as w:
     check(child is not None and wm is not None, "missed memory samples: warning")
 
     # more threads than the capture has slots for (1024): counted and said.  Each thread takes
-    # about 81 KiB of the buffer with its first events, so 1024 of them fit in 96 MiB.
+    # about 88 KiB of the buffer with its first events (less once the timeline's share is spent), so
+    # 1024 of them fit in 96 MiB.
     many = os.path.join(w.path, "many.c")
     open(many, "w").write(r'''
 #include <pthread.h>
