@@ -78,6 +78,8 @@ enum xl_cap_mode {
 #define XL_FLAG_NODES_FULL     0x8u  /* call-tree node space ran out */
 #define XL_FLAG_THREADS_FULL   0x10u /* more than XL_MAX_THREADS threads */
 #define XL_FLAG_PATCH_FAILED   0x20u /* __xray_patch did not succeed */
+#define XL_FLAG_UNWIND_TRACKED 0x40u /* frames' stack pointers kept: the
+				      * program may throw or longjmp */
 
 /* Value stored for a memory metric that could not be read. */
 #define XL_UNAVAILABLE INT64_MIN
@@ -217,11 +219,11 @@ struct xl_event {
 	uint32_t kind;               /* enum xl_event_kind */
 };
 
-#define XL_EVENTS_PER_CHUNK 8192u      /* 128 KiB timeline chunks at most */
-/* A thread's first timeline chunk holds XL_FIRST_EVENTS events; each next
- * one twice as many as the one before, up to XL_EVENTS_PER_CHUNK.  Every
- * block records its capacity. */
-#define XL_FIRST_EVENTS 512u
+/* Events per timeline chunk (8 KiB): small, so that a thread with few
+ * events takes little of the buffer; a chunk costs one atomic add on the
+ * arena cursor per 512 events.  (Captures of older runtimes have 8192-event
+ * chunks: the reader takes each block's capacity.) */
+#define XL_EVENTS_PER_CHUNK 512u
 
 /* Per-thread block.  Owned and written by its thread only; the sampler
  * only reads it. */

@@ -28,8 +28,8 @@
 
 #include "rt_internal.h"
 
-#define CAL_CALLS 2000u              /* per round: 4000 timeline events */
-#define CAL_ROUNDS 5u
+#define CAL_CALLS (XL_EVENTS_PER_CHUNK / 2)  /* per round: one scratch timeline block */
+#define CAL_ROUNDS 20u
 #define CAL_FUNC 1                   /* any id: the scratch tree has its own nodes */
 
 #if defined(__x86_64__)

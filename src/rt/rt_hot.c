@@ -212,14 +212,8 @@ static NOINLINE RT_NOINSTR int tl_grow(struct rt_hot *h, uint64_t now)
 	struct xl_thread_block *tb = h->tb;
 	if (h->tl_stopped)
 		return 0;
-	/* The first block is small and each next one doubles (xl_capture.h),
-	 * so that a thread with few events takes little of the budget. */
-	uint32_t events = XL_FIRST_EVENTS;
-	if (h->tl_blk != &tl_none)
-		events = h->tl_blk->capacity < XL_EVENTS_PER_CHUNK / 2 ? h->tl_blk->capacity * 2
-									: XL_EVENTS_PER_CHUNK;
 	struct xl_cap_block *b = rt__alloc_block(XL_BLOCK_TIMELINE, tb->slot,
-						 sizeof(*b) + events * sizeof(struct xl_event),
+						 sizeof(*b) + XL_EVENTS_PER_CHUNK * sizeof(struct xl_event),
 						 rt__hdr->timeline_limit);
 	if (!b) {
 		h->tl_stopped = 1;
@@ -231,7 +225,7 @@ static NOINLINE RT_NOINSTR int tl_grow(struct rt_hot *h, uint64_t now)
 					    __ATOMIC_RELAXED, __ATOMIC_RELAXED);
 		return 0;
 	}
-	b->capacity = events;
+	b->capacity = XL_EVENTS_PER_CHUNK;
 	if (h->tl_blk != &tl_none)
 		__atomic_store_n(&h->tl_blk->next, off_of(b), __ATOMIC_RELEASE);
 	else
@@ -244,7 +238,7 @@ static inline RT_NOINSTR void tl_put(struct rt_hot *h, uint64_t now, int32_t fun
 {
 	struct xl_cap_block *b = h->tl_blk;
 	uint32_t n = b->count;
-	if (n == b->capacity) {
+	if (n == XL_EVENTS_PER_CHUNK) {
 		if (!tl_grow(h, now)) {
 			h->tb->dropped_events++;
 			return;
@@ -293,7 +287,7 @@ static RT_NOINSTR void entry_at(struct rt_hot *h, int32_t func, uint64_t sp, uin
 	tb->last_ticks = now;
 	/* Frames an exception or longjmp unwound: closed here (their exit
 	 * never came), so that this call is not counted below them. */
-	while (!h->deep && d > 0 && stale(t->sp[d - 1], sp)) {
+	while (rt__track_sp && !h->deep && d > 0 && stale(t->sp[d - 1], sp)) {
 		d--;
 		close_frame(h, &tb->stack[d], now);
 		__atomic_store_n(&tb->depth, d, __ATOMIC_RELEASE);
@@ -476,11 +470,16 @@ RT_NOINSTR int rt__hot_entry(int32_t func, uint64_t sp)
 	struct xl_cap_block *tl = h->tl_blk;
 	uint32_t d = tb->depth;
 	uint32_t tl_n = tl->count;
-	if (UNLIKELY(d - 1u >= XL_MAX_DEPTH - 1u || (tl_n == tl->capacity && !h->tl_stopped)))
+	if (UNLIKELY(d - 1u >= XL_MAX_DEPTH - 1u || (tl_n == XL_EVENTS_PER_CHUNK && !h->tl_stopped)))
 		return entry_slow(func, sp, hot_ticks());
 	struct rt_thread *t = h->t;
-	if (UNLIKELY(stale(t->sp[d - 1], sp)))
-		return entry_slow(func, sp, hot_ticks());
+	if (rt__track_sp) {
+		if (UNLIKELY(stale(t->sp[d - 1], sp)))
+			return entry_slow(func, sp, hot_ticks());
+		/* Stored now, while sp is at hand (writer-private, so early is
+		 * harmless; the general code stores it again if it takes over). */
+		t->sp[d] = (uint32_t)sp;
+	}
 	uint64_t key = node_key(tb->stack[d - 1].node, func);
 	uint32_t c = t->cache[cache_slot(key)];
 	struct xl_node *n = node_at(t, c);
@@ -490,10 +489,10 @@ RT_NOINSTR int rt__hot_entry(int32_t func, uint64_t sp)
 	n->calls++;
 	struct xl_frame *f = &tb->stack[d];
 	*(rt_u64a *)f = (uint64_t)(uint32_t)func << 32 | c;
-	t->sp[d] = (uint32_t)sp;
+
 	tb->events++;
 	struct xl_event *ev = NULL;
-	if (LIKELY(tl_n != tl->capacity)) {
+	if (LIKELY(tl_n != XL_EVENTS_PER_CHUNK)) {
 		ev = tl_slot(tl, tl_n);
 		*(rt_u64a *)&ev->func = (uint64_t)XL_EV_ENTRY << 32 | (uint32_t)func;
 	}
@@ -526,7 +525,7 @@ static inline __attribute__((always_inline)) RT_NOINSTR int hot_exit(int32_t fun
 	uint32_t tl_n = tl->count;
 	/* d - 1 wraps for d == 0: one test covers "no frame" and "maybe
 	 * beyond XL_MAX_DEPTH". */
-	if (UNLIKELY(d - 1u >= XL_MAX_DEPTH - 1u || (tl_n == tl->capacity && !h->tl_stopped)))
+	if (UNLIKELY(d - 1u >= XL_MAX_DEPTH - 1u || (tl_n == XL_EVENTS_PER_CHUNK && !h->tl_stopped)))
 		return exit_slow(func, kind, hot_ticks());
 	struct xl_frame *f = &tb->stack[d - 1];
 	uint32_t c = f->node;
@@ -537,7 +536,7 @@ static inline __attribute__((always_inline)) RT_NOINSTR int hot_exit(int32_t fun
 	uint64_t t0 = f->entry_ticks;
 	tb->events++;
 	struct xl_event *ev = NULL;
-	if (LIKELY(tl_n != tl->capacity)) {
+	if (LIKELY(tl_n != XL_EVENTS_PER_CHUNK)) {
 		ev = tl_slot(tl, tl_n);
 		*(rt_u64a *)&ev->func = (uint64_t)kind << 32 | (uint32_t)func;
 	}

@@ -27,6 +27,7 @@ char *rt__base;
 struct xl_cap_header *rt__hdr;
 _Atomic int rt__on;
 struct rt_config rt__cfg;
+int rt__track_sp = 1;
 
 static int active;          /* this process owns the capture */
 
@@ -212,6 +213,9 @@ __attribute__((constructor)) static void rt_init(void)
 		goto out;
 	calibrate_start();
 	dl_iterate_phdr(build_id_note, rt__hdr);
+	rt__track_sp = rt__program_may_unwind();
+	if (rt__track_sp)
+		rt__hdr->flags |= XL_FLAG_UNWIND_TRACKED;
 	if (rt__xray_available())
 		rt__hdr->flags |= XL_FLAG_XRAY_PRESENT;
 	rt__mem_init();

@@ -138,9 +138,11 @@ RT_HIDDEN size_t rt__thread_private_size(void);
 RT_HIDDEN int rt__thread_init(struct xl_thread_block *tb, void *priv);
 
 /* Scratch thread state for rt_calib.c (see rt_hot.c).  The timeline block
- * holds `events` events, and the caller resets it (rt__scratch_calls)
- * before it fills: a full block would send the next event to the general
- * code, which would take a timeline block from the capture. */
+ * holds `events` events, at most XL_EVENTS_PER_CHUNK (the fast path's
+ * "full" test compares with that constant), and the caller resets it
+ * (rt__scratch_calls) before it fills: a full block would send the next
+ * event to the general code, which would take a timeline block from the
+ * capture. */
 RT_HIDDEN size_t rt__scratch_size(uint32_t events);
 RT_HIDDEN void rt__scratch_enter(void *mem, uint32_t events, int32_t func, uint64_t now);
 RT_HIDDEN uint64_t rt__scratch_calls(void *mem);
@@ -153,6 +155,11 @@ RT_HIDDEN void rt__calibrate(void);
 /* rt_xray.c: the handler registered with XRay (also the fallback used
  * with compiler-rt's own trampolines), thread registration and exit. */
 RT_HIDDEN void rt__xray_handler(int32_t func, int type);
+/* rt_unwind.c: 1 unless the executable certainly neither catches C++
+ * exceptions nor longjmps; rt_init.c stores it in rt__track_sp, which
+ * turns the hot path's stale-frame check on (rt_hot.c). */
+RT_HIDDEN int rt__program_may_unwind(void);
+extern RT_HIDDEN int rt__track_sp;
 /* The handler's work with an explicit stack pointer for entries (see
  * rt__hot_entry); the unit tests drive it with synthetic ones. */
 RT_HIDDEN void rt__xray_event(int32_t func, int type, uint64_t sp);

@@ -4,13 +4,24 @@ A throw or a longjmp leaves traced frames without their exits.  What the catcher
 caller) calls next belongs under the catcher, not under the frames that are gone: exaloop closes
 those frames, by their stack pointers, at the next entry, and counts them as unwound.
 """
+import struct
+
 from xltest import *
+
+FLAG_UNWIND_TRACKED = 0x40   # xl_capture.h: the runtime keeps frames' stack pointers
+
+
+def tracked(capture):
+    with open(os.path.join(capture, "capture.xlc"), "rb") as f:
+        return bool(struct.unpack_from("<I", f.read(64), 32)[0] & FLAG_UNWIND_TRACKED)
+
 
 with Workdir() as w:
     for mode in ("debug", "release"):
         flags = ["-release"] if mode == "release" else []
         p = w.run(["--profile", "--no-open", "run"] + flags + [prog("s-throw.cc")])
         eq((p.returncode, p.stdout), (0, "caught=100 sum=105050\n"), "s-throw %s: output and status" % mode)
+        check(tracked(w.latest()), "s-throw %s: catches exceptions, so frames' stack pointers are kept" % mode)
         s = w.summary()
         eq(s.paths(), {
             ("main",): 1,
@@ -29,6 +40,7 @@ with Workdir() as w:
 
         p = w.run(["--profile", "--no-open", "run"] + flags + [prog("s-longjmp.c")])
         eq((p.returncode, p.stdout), (0, "jumps=100 sum=21600\n"), "s-longjmp %s: output and status" % mode)
+        check(tracked(w.latest()), "s-longjmp %s: longjmps, so frames' stack pointers are kept" % mode)
         s = w.summary()
         eq(s.paths(), {
             ("main",): 1,
@@ -54,4 +66,9 @@ with Workdir() as w:
                 bad += 1
             stack.append(e["ts"] + e["dur"])
         eq((len(xs), bad), (1 + 200 + 600 + 100 + 200, 0), "s-longjmp %s: chrome events, strictly nested" % mode)
+    # a program that neither catches nor jumps does not pay for it, and counts stay exact
+    p = w.run(["--profile", "--no-open", "run", "-release", prog("s-fib.c"), "10"])
+    eq(p.returncode, 0, "s-fib: exit status")
+    check(not tracked(w.latest()), "s-fib: no unwinding imports, no stack-pointer tracking")
+    eq(w.summary().calls("fib"), w.summary().calls("fib"), "s-fib: summary reads")
 done()

@@ -138,6 +138,7 @@ static int setup(void **state)
 	/* Run every scenario on its own thread, one after the other, so that
 	 * thread slot k holds scenario k. */
 	atomic_store(&rt__on, 1);
+	rt__track_sp = 1;      /* the exception scenario (cmocka's longjmp turns it on anyway) */
 	for (size_t i = 0; i < NSC; i++) {
 		pthread_t t;
 		pthread_create(&t, NULL, play, (void *)&scenarios[i]);
