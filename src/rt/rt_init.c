@@ -213,7 +213,10 @@ __attribute__((constructor)) static void rt_init(void)
 		goto out;
 	calibrate_start();
 	dl_iterate_phdr(build_id_note, rt__hdr);
-	rt__track_sp = rt__program_may_unwind();
+	/* EXALOOP_UNWIND_TRACKING=0/1 overrides the guess: off for a program
+	 * that switches stacks itself (coroutines, fibers), on to measure. */
+	const char *track = getenv("EXALOOP_UNWIND_TRACKING");
+	rt__track_sp = track && (*track == '0' || *track == '1') ? *track == '1' : rt__program_may_unwind();
 	if (rt__track_sp)
 		rt__hdr->flags |= XL_FLAG_UNWIND_TRACKED;
 	if (rt__xray_available())

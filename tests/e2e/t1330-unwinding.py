@@ -70,5 +70,14 @@ with Workdir() as w:
     p = w.run(["--profile", "--no-open", "run", "-release", prog("s-fib.c"), "10"])
     eq(p.returncode, 0, "s-fib: exit status")
     check(not tracked(w.latest()), "s-fib: no unwinding imports, no stack-pointer tracking")
-    eq(w.summary().calls("fib"), w.summary().calls("fib"), "s-fib: summary reads")
+    p = w.run(["--profile", "--no-open", "run", "-release", prog("s-fib.c"), "10"], env={"EXALOOP_UNWIND_TRACKING": "1"})
+    check(tracked(w.latest()), "s-fib: EXALOOP_UNWIND_TRACKING=1 turns tracking on")
+    eq(w.summary().calls("fib"), 177, "s-fib with tracking: counts unchanged")
+
+    # turned off for a program that unwinds: the old attribution, under the unwound frames
+    p = w.run(["--profile", "--no-open", "run", prog("s-throw.cc")], env={"EXALOOP_UNWIND_TRACKING": "0"})
+    check(not tracked(w.latest()), "s-throw: EXALOOP_UNWIND_TRACKING=0 turns tracking off")
+    paths = w.summary().paths()
+    eq(paths.get(("main", "guarded(long)", "middle(long)", "inner(long)", "on_error(long)")), 100,
+       "s-throw without tracking: on_error lands under the unwound frames (what tracking fixes)")
 done()
