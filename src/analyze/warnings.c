@@ -163,8 +163,9 @@ int xl_warnings_build(struct xl_model *m, const struct xl_loader *ld)
 	if (repaired || unwound)
 		rc |= add(m, "repaired_exits", -1, -1,
 			  "unmatched events repaired: %llu exits had no matching entry and were ignored, "
-			  "%llu frames were closed by an exit further up the stack (longjmp, exceptions, "
-			  "patching mid-call)", (unsigned long long)repaired, (unsigned long long)unwound);
+			  "%llu frames left without their exit (exceptions, longjmp, patching mid-call) were "
+			  "closed by an exit or a call further up the stack; their time ends there",
+			  (unsigned long long)repaired, (unsigned long long)unwound);
 	if (deep)
 		rc |= add(m, "deep_recursion", -1, -1,
 			  "call depth exceeded %u frames: %llu events below that depth are included in "
