@@ -413,10 +413,21 @@ static NOINLINE RT_NOINSTR int unrecorded_event(void)
 	return 0;
 }
 
-/* The entry's gate also keeps the stack pointer of an entry it hands to
- * the full handler, unless an earlier caller of the same event already
- * did (rt_internal.h: sp_pending). */
-#define HOT_GATE_ENTRY(sp)                                                  \
+/* An entry handed to the full handler keeps its stack pointer for it,
+ * unless an earlier caller of the same event already did (rt_internal.h:
+ * sp_pending). */
+static inline RT_NOINSTR void keep_sp(uint64_t sp)
+{
+	if (!rt__hot.sp_pending) {
+		rt__hot.pending_sp = sp;
+		rt__hot.sp_pending = 1;
+	}
+}
+
+/* The gate, common to the three entry points: 1 = give the event to the
+ * full handler (new thread, clock_gettime clock; `refused` runs first),
+ * 0 = ignore it (window closed, re-entry, unregistered thread). */
+#define HOT_GATE(refused)                                                   \
 	if (UNLIKELY(!atomic_load_explicit(&rt__on, memory_order_relaxed)))  \
 		return 0;                                                   \
 	uint32_t g = rt__hot.gate;                                          \
@@ -425,26 +436,8 @@ static NOINLINE RT_NOINSTR int unrecorded_event(void)
 			return unrecorded_event();                          \
 		if (!(g & (RT_GATE_NEW | RT_GATE_SLOW)))                    \
 			return 0;                                           \
-		if (!rt__hot.sp_pending) {                                  \
-			rt__hot.pending_sp = (sp);                          \
-			rt__hot.sp_pending = 1;                             \
-		}                                                           \
+		refused;                                                    \
 		return 1;                                                   \
-	}                                                                   \
-	rt__hot.gate = RT_GATE_BUSY;                                        \
-	__atomic_signal_fence(__ATOMIC_SEQ_CST)
-
-/* The gate, common to the three entry points: 1 = give the event to the
- * full handler (new thread, clock_gettime clock), 0 = ignore it (window
- * closed, re-entry, unregistered thread). */
-#define HOT_GATE()                                                          \
-	if (UNLIKELY(!atomic_load_explicit(&rt__on, memory_order_relaxed)))  \
-		return 0;                                                   \
-	uint32_t g = rt__hot.gate;                                          \
-	if (UNLIKELY(g != RT_GATE_READY)) {                                 \
-		if (g == RT_GATE_OFF)                                       \
-			return unrecorded_event();                          \
-		return (g & (RT_GATE_NEW | RT_GATE_SLOW)) != 0;             \
 	}                                                                   \
 	rt__hot.gate = RT_GATE_BUSY;                                        \
 	__atomic_signal_fence(__ATOMIC_SEQ_CST)
@@ -464,7 +457,7 @@ static NOINLINE RT_NOINSTR int unrecorded_event(void)
  * stopped.  All checks come before the first store. */
 RT_NOINSTR int rt__hot_entry(int32_t func, uint64_t sp)
 {
-	HOT_GATE_ENTRY(sp);
+	HOT_GATE(keep_sp(sp));
 	struct rt_hot *h = &rt__hot;
 	struct xl_thread_block *tb = h->tb;
 	struct xl_cap_block *tl = h->tl_blk;
@@ -517,7 +510,7 @@ RT_NOINSTR int rt__hot_entry(int32_t func, uint64_t sp)
  * the timeline has stopped. */
 static inline __attribute__((always_inline)) RT_NOINSTR int hot_exit(int32_t func, uint32_t kind)
 {
-	HOT_GATE();
+	HOT_GATE((void)0);
 	struct rt_hot *h = &rt__hot;
 	struct xl_thread_block *tb = h->tb;
 	struct xl_cap_block *tl = h->tl_blk;
