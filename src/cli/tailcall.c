@@ -133,11 +133,15 @@ static int scan_ir(const char *ir, const char *source, FILE *list)
 int xl_musttail_exclusions(const char *compiler, const struct xl_build_args *a, char *list, size_t len)
 {
 	list[0] = 0;
+	/* Each source is read once: which ones need their IR. */
+	char *wanted = calloc(a->nsources ? a->nsources : 1, 1);
 	size_t candidates = 0;
-	for (size_t i = 0; i < a->nsources; i++)
-		candidates += (size_t)mentions_musttail(a->sources[i]);
-	if (!candidates)
-		return 0;
+	for (size_t i = 0; wanted && i < a->nsources; i++)
+		candidates += (size_t)(wanted[i] = (char)mentions_musttail(a->sources[i]));
+	if (!wanted || !candidates) {
+		free(wanted);
+		return wanted ? 0 : -1;
+	}
 
 	const char *tmp = getenv("TMPDIR");
 	if (!tmp || !*tmp)
@@ -147,6 +151,7 @@ int xl_musttail_exclusions(const char *compiler, const struct xl_build_args *a, 
 	    (size_t)snprintf(ir, sizeof(ir), "%s/exaloop-ir-XXXXXX", tmp) >= sizeof(ir)) {
 		xl_error("temporary directory path too long: '%s'", tmp);
 		list[0] = 0;
+		free(wanted);
 		return -1;
 	}
 	int lfd = mkstemp(list), ifd = lfd >= 0 ? mkstemp(ir) : -1;
@@ -158,15 +163,16 @@ int xl_musttail_exclusions(const char *compiler, const struct xl_build_args *a, 
 			unlink(list);
 		}
 		list[0] = 0;
+		free(wanted);
 		return -1;
 	}
 	close(ifd);
 	fputs("# written by exaloop: functions with musttail calls, kept out of XRay\n[never]\n", lf);
 
 	const char **argv = calloc(a->nflags + 16, sizeof(char *));
-	int total = 0, rc = 0;
+	int total = 0, rc = argv ? 0 : -1;
 	for (size_t i = 0; argv && i < a->nsources && rc == 0; i++) {
-		if (!mentions_musttail(a->sources[i]))
+		if (!wanted[i])
 			continue;
 		/* The user's flags matter (-I, -D, -std); link flags are unused
 		 * with -S and -w keeps that quiet.  Errors are the real build's
@@ -195,6 +201,7 @@ int xl_musttail_exclusions(const char *compiler, const struct xl_build_args *a, 
 			total += got;
 	}
 	free(argv);
+	free(wanted);
 	unlink(ir);
 	if (fclose(lf) != 0 || rc != 0 || total == 0) {
 		unlink(list);

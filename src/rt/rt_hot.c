@@ -275,6 +275,20 @@ static inline RT_NOINSTR void close_frame(struct rt_hot *h, const struct xl_fram
 		node_at(h->t, f->node)->ticks += now - f->entry_ticks;
 }
 
+/* Close the top frame (depth d) at `now` with a timeline event of `kind`
+ * for `func`; returns the new depth.  Unwound frames (an exit further up,
+ * a call made above them) come here too, as EXIT events of their own
+ * function. */
+static RT_NOINSTR uint32_t pop_frame(struct rt_hot *h, uint32_t d, int32_t func, uint32_t kind, uint64_t now)
+{
+	struct xl_thread_block *tb = h->tb;
+	d--;
+	close_frame(h, &tb->stack[d], now);
+	__atomic_store_n(&tb->depth, d, __ATOMIC_RELEASE);
+	tl_put(h, now, func, kind);
+	return d;
+}
+
 /* The general entry: every case, including the ones the fast path hands
  * over (depth 0 or XL_MAX_DEPTH, a (parent, func) pair not in the cache, a
  * full timeline block). */
@@ -288,10 +302,7 @@ static RT_NOINSTR void entry_at(struct rt_hot *h, int32_t func, uint64_t sp, uin
 	/* Frames an exception or longjmp unwound: closed here (their exit
 	 * never came), so that this call is not counted below them. */
 	while (rt__track_sp && !h->deep && d > 0 && stale(t->sp[d - 1], sp)) {
-		d--;
-		close_frame(h, &tb->stack[d], now);
-		__atomic_store_n(&tb->depth, d, __ATOMIC_RELEASE);
-		tl_put(h, now, tb->stack[d].func, XL_EV_EXIT);
+		d = pop_frame(h, d, tb->stack[d - 1].func, XL_EV_EXIT, now);
 		tb->unwound_frames++;
 	}
 	if (d >= XL_MAX_DEPTH) {
@@ -339,16 +350,10 @@ static RT_NOINSTR void exit_at(struct rt_hot *h, int32_t func, uint32_t kind, ui
 		return;
 	}
 	while (d > k) {
-		d--;
-		close_frame(h, &tb->stack[d], now);
-		__atomic_store_n(&tb->depth, d, __ATOMIC_RELEASE);
-		tl_put(h, now, tb->stack[d].func, XL_EV_EXIT);
+		d = pop_frame(h, d, tb->stack[d - 1].func, XL_EV_EXIT, now);
 		tb->unwound_frames++;
 	}
-	d--;
-	close_frame(h, &tb->stack[d], now);
-	__atomic_store_n(&tb->depth, d, __ATOMIC_RELEASE);
-	tl_put(h, now, func, kind);
+	pop_frame(h, d, func, kind, now);
 }
 
 void rt__hot_event_at(int32_t func, int type, uint64_t sp, uint64_t now)
@@ -452,6 +457,36 @@ static inline RT_NOINSTR void keep_sp(uint64_t sp)
  * release store of the depth or count that publishes it.
  */
 
+/* The fast paths' timeline record, in two halves around the clock read:
+ * the slot with its {func, kind} word (NULL when the timeline has
+ * stopped), then, after the depth store, the timestamp, the count that
+ * publishes it, the counters and the gate. */
+static inline __attribute__((always_inline)) RT_NOINSTR struct xl_event *
+fast_slot(struct xl_cap_block *tl, uint32_t tl_n, int32_t func, uint32_t kind)
+{
+	if (UNLIKELY(tl_n == XL_EVENTS_PER_CHUNK))
+		return NULL;
+	struct xl_event *ev = tl_slot(tl, tl_n);
+	*(rt_u64a *)&ev->func = (uint64_t)kind << 32 | (uint32_t)func;
+	return ev;
+}
+
+static inline __attribute__((always_inline)) RT_NOINSTR int
+fast_done(struct rt_hot *h, struct xl_thread_block *tb, struct xl_cap_block *tl, uint32_t tl_n,
+	  struct xl_event *ev, uint64_t now)
+{
+	if (LIKELY(ev != NULL)) {
+		ev->ticks = now;
+		__atomic_store_n(&tl->count, tl_n + 1, __ATOMIC_RELEASE);
+		tb->timeline_events++;
+	} else {
+		tb->dropped_events++;
+	}
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	h->gate = RT_GATE_READY;
+	return 0;
+}
+
 /* The fast entry: the thread is 1..XL_MAX_DEPTH-1 frames deep, the path
  * is in the cache, and the timeline block has room or the timeline has
  * stopped.  All checks come before the first store. */
@@ -484,25 +519,12 @@ RT_NOINSTR int rt__hot_entry(int32_t func, uint64_t sp)
 	*(rt_u64a *)f = (uint64_t)(uint32_t)func << 32 | c;
 
 	tb->events++;
-	struct xl_event *ev = NULL;
-	if (LIKELY(tl_n != XL_EVENTS_PER_CHUNK)) {
-		ev = tl_slot(tl, tl_n);
-		*(rt_u64a *)&ev->func = (uint64_t)XL_EV_ENTRY << 32 | (uint32_t)func;
-	}
+	struct xl_event *ev = fast_slot(tl, tl_n, func, XL_EV_ENTRY);
 	uint64_t now = hot_ticks();
 	f->entry_ticks = now;
 	tb->last_ticks = now;
 	__atomic_store_n(&tb->depth, d + 1, __ATOMIC_RELEASE);
-	if (LIKELY(ev != NULL)) {
-		ev->ticks = now;
-		__atomic_store_n(&tl->count, tl_n + 1, __ATOMIC_RELEASE);
-		tb->timeline_events++;
-	} else {
-		tb->dropped_events++;
-	}
-	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	h->gate = RT_GATE_READY;
-	return 0;
+	return fast_done(h, tb, tl, tl_n, ev, now);
 }
 
 /* The fast exit: the top frame is the function's and has a node, the
@@ -528,25 +550,12 @@ static inline __attribute__((always_inline)) RT_NOINSTR int hot_exit(int32_t fun
 	struct xl_node *n = node_at(h->t, c);
 	uint64_t t0 = f->entry_ticks;
 	tb->events++;
-	struct xl_event *ev = NULL;
-	if (LIKELY(tl_n != XL_EVENTS_PER_CHUNK)) {
-		ev = tl_slot(tl, tl_n);
-		*(rt_u64a *)&ev->func = (uint64_t)kind << 32 | (uint32_t)func;
-	}
+	struct xl_event *ev = fast_slot(tl, tl_n, func, kind);
 	uint64_t now = hot_ticks();
 	n->ticks += now - t0;
 	tb->last_ticks = now;
 	__atomic_store_n(&tb->depth, d - 1, __ATOMIC_RELEASE);
-	if (LIKELY(ev != NULL)) {
-		ev->ticks = now;
-		__atomic_store_n(&tl->count, tl_n + 1, __ATOMIC_RELEASE);
-		tb->timeline_events++;
-	} else {
-		tb->dropped_events++;
-	}
-	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	h->gate = RT_GATE_READY;
-	return 0;
+	return fast_done(h, tb, tl, tl_n, ev, now);
 }
 
 RT_NOINSTR int rt__hot_exit(int32_t func)
