@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // Build a self-contained report the way the C emitter does: substitute the three markers of
-// src/report/report.html with report.css, report.js and the escaped JSON document.
+// src/report/report.html with report.css, the script and the escaped JSON document.  The script
+// is the files src/report/js/report.js.list names, concatenated in its order (the list the build's
+// embed step reads, with the same rules: blank lines and lines starting with # skipped).
 //
 //   node assemble.mjs fixture.json out.html
 //
@@ -27,11 +29,18 @@ export function escapeJson(jsonText) {
     .replace(/\u2029/g, '\\u2029');
 }
 
+/* The script's files, in order (absolute paths). */
+export function scriptFiles(dir = REPORT_DIR) {
+  const list = join(dir, 'js', 'report.js.list');
+  return readFileSync(list, 'utf8').split('\n').map((l) => l.trim())
+    .filter((l) => l !== '' && !l.startsWith('#')).map((l) => join(dir, 'js', l));
+}
+
 export function loadSources(dir = REPORT_DIR) {
   return {
     html: readFileSync(join(dir, 'report.html'), 'utf8'),
     css: readFileSync(join(dir, 'report.css'), 'utf8'),
-    js: readFileSync(join(dir, 'report.js'), 'utf8'),
+    js: scriptFiles(dir).map((f) => readFileSync(f, 'utf8')).join(''),
   };
 }
 
@@ -40,14 +49,14 @@ export function checkSources({ html, css, js }) {
   for (const [name, m] of Object.entries(MARKERS)) {
     const n = html.split(m).length - 1;
     if (n !== 1) throw new Error(`report.html must contain ${m} exactly once (found ${n})`);
-    if (css.includes(m) || js.includes(m)) throw new Error(`marker ${m} (${name}) must not appear in report.css / report.js`);
+    if (css.includes(m) || js.includes(m)) throw new Error(`marker ${m} (${name}) must not appear in report.css / the script`);
   }
   const nn = html.split(NONCE_MARK).length - 1;
   if (nn !== 4) throw new Error(`report.html must contain ${NONCE_MARK} 4 times (found ${nn})`);
-  if (css.includes(NONCE_MARK) || js.includes(NONCE_MARK)) throw new Error(`${NONCE_MARK} must not appear in report.css / report.js`);
-  if (/<\/script/i.test(js) || /<!--/.test(js) || /<script/i.test(js)) throw new Error('report.js must not contain "</script", "<script" or "<!--"');
+  if (css.includes(NONCE_MARK) || js.includes(NONCE_MARK)) throw new Error(`${NONCE_MARK} must not appear in report.css / the script`);
+  if (/<\/script/i.test(js) || /<!--/.test(js) || /<script/i.test(js)) throw new Error('the script must not contain "</script", "<script" or "<!--"');
   if (/<\/style/i.test(css)) throw new Error('report.css must not contain "</style"');
-  if (/[\u2028\u2029]/.test(js)) throw new Error('report.js must not contain raw U+2028/U+2029');
+  if (/[\u2028\u2029]/.test(js)) throw new Error('the script must not contain raw U+2028/U+2029');
 }
 
 export function assemble(jsonText, sources = loadSources()) {

@@ -17,7 +17,7 @@ import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { assemble, NONCE_MARK } from './assemble.mjs';
+import { assemble, loadSources, NONCE_MARK } from './assemble.mjs';
 import { FIXTURES, EVIL, large } from './fixtures/make-fixtures.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -643,9 +643,9 @@ const TESTS = {
       const out = join(opt.out, 'robust-' + name + '.html');
       if (json == null) {
         // the template with code and styles but without data, as if the data were never filled in
-        const src = (f) => readFileSync(join(here, '../../src/report', f), 'utf8');
-        writeFileSync(out, src('report.html').split(NONCE_MARK).join('00112233445566778899aabbccddeeff')
-          .replace('/*@XL_CSS@*/', () => src('report.css')).replace('/*@XL_JS@*/', () => src('report.js')));
+        const src = loadSources();
+        writeFileSync(out, src.html.split(NONCE_MARK).join('00112233445566778899aabbccddeeff')
+          .replace('/*@XL_CSS@*/', () => src.css).replace('/*@XL_JS@*/', () => src.js));
       } else writeFileSync(out, assemble(json));
       const r = await open(out);
       await settle(r.page);

@@ -24,10 +24,10 @@ with Workdir() as w:
     # invalid SDKs are refused and leave the registration alone
     bad = os.path.join(w.path, "sdk-bad")
     shutil.copytree(built_in, bad)
-    os.remove(os.path.join(bad, "report", "report.js"))
+    os.remove(os.path.join(bad, "libexaloop_rt.a"))
     p = w.run(["plugin", "add", "profiling", "--path", bad], env=env)
-    eq(p.returncode, 1, "an SDK without report assets is refused")
-    check("report assets" in p.stderr, "the message names what is missing")
+    eq(p.returncode, 1, "an SDK without its runtime library is refused")
+    check("runtime library" in p.stderr, "the message names what is missing")
     p = w.run(["plugin", "add", "profiling", "--path", os.path.join(w.path, "nowhere")], env=env)
     eq(p.returncode, 1, "a missing directory is refused")
     mism = os.path.join(w.path, "sdk-mismatch")

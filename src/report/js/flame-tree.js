@@ -1,0 +1,204 @@
+// @ts-check
+/* flame view tree: the call tree seen through the UI state (thread, inverted, merged recursion) */
+
+/* Build the tree the flame graph shows for the current thread choice, orientation and
+ * recursion setting. Nodes are created parents first, so index order is a topological order.
+ * V.kids(v) gives a node's children, heaviest first. The top-down tree is built eagerly (at most
+ * one view node per call-tree node); the bottom-up tree can have far more nodes than the call
+ * tree, so it is expanded lazily, only where the flame graph draws. */
+let tDepth = null;   // depth of each call-tree node below its thread root
+function buildView() {
+  const t0 = performance.now();
+  if (callTree && !tDepth) {
+    tDepth = new Int32Array(nodeCount);
+    for (let n = 0; n < nodeCount; n++) tDepth[n] = callTree.parent[n] >= 0 ? tDepth[callTree.parent[n]] + 1 : 0;
+  }
+  flameView = ui.inverted ? buildInverted() : buildTopDown();
+  STATS.viewNodes = flameView.n;
+  STATS.buildMs = performance.now() - t0;
+}
+
+function threadKeys() { return Math.max(1, ...Array.from(threadByIndex.keys()).map((k) => k + 1)); }
+
+function buildTopDown() {
+  const parent = [], func = [], thr = [], total = [], self = [], calls = [];
+  const kidMap = new Map();
+  const NTH = threadKeys(), KEYS = funcs.length + NTH + 3;
+  function node(p, f, t) {
+    parent.push(p); func.push(f); thr.push(t); total.push(0); self.push(0); calls.push(0);
+    return parent.length - 1;
+  }
+  function child(p, f, t) {           // f >= 0: a function; f < 0: the node of thread t
+    const key = p * KEYS + (f >= 0 ? f + NTH + 2 : t + 1);
+    let c = kidMap.get(key);
+    if (c === undefined) { c = node(p, f >= 0 ? f : -1, t); kidMap.set(key, c); }
+    return c;
+  }
+  const sel = ui.thread, single = typeof sel === 'number';
+  const root = node(-1, -1, single ? sel : -1);
+  const threadNode = new Map();
+  const threadTop = (t) => {
+    if (sel !== 'split') return root;
+    let v = threadNode.get(t);
+    if (v === undefined) { v = child(root, -1, t); threadNode.set(t, v); }
+    return v;
+  };
+  if (callTree) {
+    const P = callTree.parent, Fn = callTree.func, TH = callTree.thread;
+    const viewOf = new Int32Array(nodeCount).fill(-1);
+    for (let n = 0; n < nodeCount; n++) {
+      const t = TH[n];
+      if (single && t !== sel) continue;
+      const p = P[n];
+      if (p < 0) {
+        const v = threadTop(t);
+        total[v] += callTree.total[n]; self[v] += callTree.self[n];
+        if (v !== root) total[root] += callTree.total[n];
+        viewOf[n] = v;
+        continue;
+      }
+      const pv = viewOf[p];
+      if (pv < 0) continue;
+      const f = Fn[n];
+      if (ui.rec && f >= 0) {
+        let a = pv;
+        while (a >= 0 && func[a] !== f) a = parent[a];
+        if (a >= 0) {
+          // recursion: fold into the enclosing frame of the same function; frames in between
+          // no longer contain this call's time
+          self[a] += callTree.self[n];
+          for (let b = pv; b !== a; b = parent[b]) total[b] -= callTree.total[n];
+          viewOf[n] = a;
+          continue;
+        }
+      }
+      const v = child(pv, f, t);
+      total[v] += callTree.total[n]; self[v] += callTree.self[n]; calls[v] += callTree.calls[n];
+      viewOf[n] = v;
+    }
+  }
+  const N = parent.length;
+  const kidCount = new Int32Array(N), depth = new Int32Array(N), height = new Int32Array(N);
+  for (let v = 1; v < N; v++) { kidCount[parent[v]]++; depth[v] = depth[parent[v]] + 1; }
+  const kidStart = new Int32Array(N + 1);
+  for (let v = 0; v < N; v++) kidStart[v + 1] = kidStart[v] + kidCount[v];
+  const fill = kidStart.slice(0, N), kids = new Int32Array(Math.max(0, N - 1));
+  for (let v = 1; v < N; v++) kids[fill[parent[v]]++] = v;
+  const totalA = Float64Array.from(total);
+  const cmp = (x, y) => (totalA[y] - totalA[x]) || (func[x] - func[y]);
+  for (let v = 0; v < N; v++) {
+    const a = kidStart[v], b = kidStart[v + 1];
+    if (b - a > 1) kids.set(Array.from(kids.subarray(a, b)).sort(cmp), a);
+  }
+  for (let v = N - 1; v > 0; v--) { const p = parent[v]; if (height[v] + 1 > height[p]) height[p] = height[v] + 1; }
+  return {
+    n: N, lazy: false, parent: Int32Array.from(parent), func: Int32Array.from(func), thr: Int32Array.from(thr),
+    total: totalA, self: Float64Array.from(self), calls: Float64Array.from(calls), depth, height,
+    kids: (v) => kids.subarray(kidStart[v], kidStart[v + 1]),
+  };
+}
+
+/* Bottom-up: the children of a frame are its callers; width is the self time of the call-tree
+ * nodes ("contributors") whose reversed call path leads to the frame. Each view node keeps its
+ * contributors and, for each, the call-tree node reached so far going up; expanding a node
+ * groups them by the next caller. */
+function buildInverted() {
+  const P = callTree ? callTree.parent : new Int32Array(0), Fn = callTree ? callTree.func : new Int32Array(0), TH = callTree ? callTree.thread : new Int32Array(0);
+  const sel = ui.thread, single = typeof sel === 'number';
+  const X = { n: 0, lazy: true, parent: [], func: [], thr: [], total: [], self: [], calls: [], depth: [], height: [], contrib: [], at: [], kidList: [] };
+  function node(p, f, t) {
+    X.parent.push(p); X.func.push(f); X.thr.push(t); X.total.push(0); X.self.push(0); X.calls.push(0);
+    X.depth.push(p >= 0 ? X.depth[p] + 1 : 0); X.height.push(0); X.contrib.push(null); X.at.push(null); X.kidList.push(null);
+    return X.n++;
+  }
+  const root = node(-1, -1, single ? sel : -1);
+  const tops = new Map();
+  const byThread = new Map();
+  if (callTree) {
+    for (let n = 0; n < nodeCount; n++) {
+      const t = TH[n];
+      if (single && t !== sel) continue;
+      let top = root;
+      if (sel === 'split') {
+        top = tops.get(t);
+        if (top === undefined) { top = node(root, -1, t); tops.set(t, top); byThread.set(top, []); }
+      }
+      if (P[n] < 0) {  // time outside any traced function
+        X.self[top] += callTree.self[n]; X.total[top] += callTree.self[n];
+        if (top !== root) { X.total[root] += callTree.self[n]; }
+        continue;
+      }
+      if (!(callTree.self[n] > 0) && !(callTree.calls[n] > 0)) continue;
+      (sel === 'split' ? byThread.get(top) : (byThread.get(root) || (byThread.set(root, []), byThread.get(root)))).push(n);
+    }
+  }
+  // contributors of the top level(s): every call-tree node, currently at itself
+  for (const [v, list] of byThread) {
+    X.contrib[v] = Int32Array.from(list);
+    X.at[v] = null;                    // null: the contributors have not been grouped yet
+    let w = 0;
+    for (const n of list) w += callTree.self[n];
+    X.total[v] += w;
+    if (v !== root) X.total[root] += w;
+  }
+  if (sel === 'split') { X.contrib[root] = new Int32Array(0); X.kidList[root] = Array.from(tops.values()).sort((a, b) => X.total[b] - X.total[a]); }
+  for (const v of byThread.keys()) { let h = 0; for (const n of X.contrib[v]) if (tDepth[n] > h) h = tDepth[n]; X.height[v] = h; }
+  if (sel === 'split') X.height[root] = Math.max(0, ...Array.from(tops.values()).map((v) => X.height[v] + 1));
+
+  // the functions on the reversed path of v (for merge recursion)
+  function pathFuncs(v) { const set = new Set(); for (let a = v; a >= 0; a = X.parent[a]) if (X.func[a] >= 0) set.add(X.func[a]); return set; }
+  function expand(v) {
+    const list = X.contrib[v], at = X.at[v];
+    const kids = new Map();
+    const onPath = ui.rec ? pathFuncs(v) : null;
+    for (let i = 0; list && i < list.length; i++) {
+      const n = list[i];
+      let m = at ? P[at[i]] : n;        // next caller (or the leaf itself at the top level)
+      if (onPath) while (m >= 0 && Fn[m] >= 0 && onPath.has(Fn[m])) m = P[m];
+      if (m < 0 || Fn[m] < 0) continue;  // reached the thread root: this chain ends at v
+      const f = Fn[m];
+      let k = kids.get(f);
+      if (k === undefined) { k = { f, ns: [], ms: [], total: 0, self: 0, calls: 0, h: 0 }; kids.set(f, k); }
+      k.ns.push(n); k.ms.push(m);
+      k.total += callTree.self[n]; k.calls += callTree.calls[n];
+      // does the chain end at the child?
+      let up = P[m];
+      if (onPath) while (up >= 0 && Fn[up] >= 0 && (Fn[up] === f || onPath.has(Fn[up]))) up = P[up];
+      if (up < 0 || Fn[up] < 0) k.self += callTree.self[n];
+      if (tDepth[m] > k.h) k.h = tDepth[m];
+    }
+    const out = [];
+    for (const k of kids.values()) {
+      const c = node(v, k.f, X.thr[v]);
+      X.total[c] = k.total; X.self[c] = k.self; X.calls[c] = k.calls; X.height[c] = Math.max(0, k.h - 1);
+      X.contrib[c] = Int32Array.from(k.ns); X.at[c] = Int32Array.from(k.ms);
+      out.push(c);
+    }
+    out.sort((a, b) => (X.total[b] - X.total[a]) || (X.func[a] - X.func[b]));
+    X.kidList[v] = out;
+    X.contrib[v] = null; X.at[v] = null;   // no longer needed
+    STATS.viewNodes = X.n;
+    return out;
+  }
+  X.kids = (v) => X.kidList[v] || expand(v);
+  return X;
+}
+
+function vName(v) {
+  const f = flameView.func[v];
+  if (f >= 0) return funcName(f);
+  if (v === 0) return typeof ui.thread === 'number' ? threadLabel(ui.thread) : 'all threads';
+  return threadLabel(flameView.thr[v]);
+}
+function vKey(v) { const f = flameView.func[v]; return f >= 0 ? String(f) : 't' + flameView.thr[v]; }
+function vPath(v) { const out = []; for (; v > 0; v = flameView.parent[v]) out.push(v); return out.reverse(); }
+function resolveFocus(keys) {
+  let v = 0;
+  for (const k of keys) {
+    let found = -1;
+    for (const c of flameView.kids(v)) { if (vKey(c) === k) { found = c; break; } }
+    if (found < 0) break;
+    v = found;
+  }
+  return v;
+}

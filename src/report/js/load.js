@@ -1,0 +1,53 @@
+// @ts-check
+/* load: parse and check the embedded exaloop.profile/1 document */
+
+function fatal(msg) {
+  XL.error = msg;
+  const app = $('xl-app');
+  app.textContent = '';
+  append(app, el('div', { class: 'xl-fatal' }, [el('h1', { text: 'This report has no readable profile data' }), el('p', { text: msg })]));
+  XL.ready = true;
+  document.documentElement.dataset.xlReady = '1';
+}
+
+function load() {
+  const node = $('xl-data');
+  let txt = node ? node.textContent : '';
+  try { profileDoc = JSON.parse(txt); } catch (e) {
+    fatal('The embedded JSON could not be parsed (' + e.message + '). The report template may not have been filled in.');
+    return false;
+  }
+  txt = null;
+  if (!profileDoc || typeof profileDoc !== 'object') { fatal('The embedded data is not a JSON object.'); return false; }
+  profileDoc.run = profileDoc.run || {};
+  profileDoc.totals = profileDoc.totals || {};
+  funcs = Array.isArray(profileDoc.functions) ? profileDoc.functions : [];
+  threadList = Array.isArray(profileDoc.threads) ? profileDoc.threads : [];
+  threadList.forEach((th, i) => threadByIndex.set(isNum(th.index) ? th.index : i, th));
+  const tr = profileDoc.tree;
+  if (tr && Array.isArray(tr.parent) && tr.parent.length) {
+    nodeCount = tr.parent.length;
+    const col = (a, Ty, def) => { const out = new Ty(nodeCount); if (Array.isArray(a)) for (let i = 0; i < nodeCount; i++) { const x = a[i]; out[i] = isNum(x) ? x : def; } else out.fill(def); return out; };
+    callTree = {
+      thread: col(tr.thread, Int32Array, 0), parent: col(tr.parent, Int32Array, -1), func: col(tr.func, Int32Array, -1),
+      calls: col(tr.calls, Float64Array, 0), total: col(tr.total_ns, Float64Array, 0), self: col(tr.self_ns, Float64Array, 0),
+    };
+    for (let i = 0; i < nodeCount; i++) {
+      const f = callTree.func[i];
+      if (f >= funcs.length) callTree.func[i] = -1;
+      if (callTree.parent[i] >= i) callTree.parent[i] = -1;   // the format promises parents first; guard anyway
+      if (!threadByIndex.has(callTree.thread[i])) threadByIndex.set(callTree.thread[i], { index: callTree.thread[i], name: 'thread ' + callTree.thread[i] });
+    }
+  }
+  prepareMemory();
+  prepareTimeline();
+  const run = profileDoc.run, w = run.window || {};
+  tEnd = Math.max(1, run.app_time_ns || 0, w.end_ns || 0);
+  for (const th of threadList) if (isNum(th.end_ns)) tEnd = Math.max(tEnd, th.end_ns);
+  if (memData && memData.n) tEnd = Math.max(tEnd, memData.t[memData.n - 1]);
+  if (timelineData) tEnd = Math.max(tEnd, timelineData.maxEnd);
+  for (const wa of warnings()) { if (isNum(wa.to_ns)) tEnd = Math.max(tEnd, wa.to_ns); }
+  return true;
+}
+
+function warnings() { return Array.isArray(profileDoc.warnings) ? profileDoc.warnings : []; }

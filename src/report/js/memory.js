@@ -1,0 +1,394 @@
+// @ts-check
+/* memory: the RSS and GC chart, its legend, zoom and brush */
+
+const SERIES = [
+  { key: 'rss', label: 'RSS', css: '--s-rss' },
+  { key: 'gc_heap', label: 'GC heap', css: '--s-heap' },
+  { key: 'gc_free', label: 'GC free', css: '--s-free' },
+  { key: 'gc_occupied', label: 'GC occupied (est.)', css: '--s-occ' },
+];
+
+function prepareMemory() {
+  const m = profileDoc.memory;
+  if (!m || !m.samples || !Array.isArray(m.samples.t_ns)) { memData = { n: 0, t: new Float64Array(0), s: {}, avail: {}, summary: (m && m.summary) || {}, gc: [] }; return; }
+  const n = m.samples.t_ns.length;
+  const t = Float64Array.from(m.samples.t_ns, (x) => (isNum(x) ? x : NaN));
+  const s = {}, avail = {};
+  for (const k of ['rss', 'gc_heap', 'gc_free', 'gc_occupied', 'gc_allocated', 'gc_collections']) {
+    const a = m.samples[k];
+    const arr = new Float64Array(n).fill(NaN);
+    let any = false;
+    if (Array.isArray(a)) for (let i = 0; i < n; i++) { const x = a[i]; if (isNum(x)) { arr[i] = x; any = true; } }
+    s[k] = arr; avail[k] = any;
+  }
+  memData = { n, t, s, avail, summary: m.summary || {}, gc: Array.isArray(m.gc_events) ? m.gc_events.filter((g) => g && isNum(g.t_ns)) : [], interval: m.interval_ns };
+}
+
+function seriesReason(key) {
+  const sm = memData.summary[key];
+  if (sm && sm.reason) return String(sm.reason);
+  if (!memData.n) return 'no memory samples in this capture';
+  return 'no samples had a value';
+}
+
+let mc = null, tc = null;      // memory chart / timeline canvases
+const PL = 70, PR = 14;         // shared plot margins: the time axes line up
+
+function buildMemorySection() {
+  const sec = section('xl-memory', timelineData ? 'Memory and timeline' : 'Memory', el('div', { class: 'xl-head-tools' }, [
+    el('button', { type: 'button', class: 'xl-btn', id: 'mem-zoom-reset', text: 'Reset time zoom', disabled: true, onclick: () => setTimeView(null) }),
+    el('button', { type: 'button', class: 'xl-btn', id: 'mem-csv', text: 'Download CSV', disabled: !memData.n, onclick: downloadCsv }),
+  ]));
+  const legend = el('div', { class: 'xl-legend', id: 'mem-legend' });
+  for (const sd of SERIES) {
+    const ok = memData.avail[sd.key];
+    if (ok) {
+      legend.appendChild(el('label', { class: 'xl-leg', dataset: { series: sd.key } }, [
+        el('input', { type: 'checkbox', checked: ui.series[sd.key], onchange: (e) => { ui.series[sd.key] = e.target.checked; schedule('mem'); } }),
+        el('span', { class: 'xl-leg-sw', style: 'background:var(' + sd.css + ')' }), el('span', { text: sd.label })]));
+    } else {
+      legend.appendChild(el('span', { class: 'xl-leg unavailable', dataset: { series: sd.key }, title: disp(seriesReason(sd.key), 2000) }, [
+        el('span', { class: 'xl-leg-sw off' }), el('span', { text: sd.label + ': unavailable' }), el('span', { class: 'xl-leg-why', text: ' \u2014 ' + disp(seriesReason(sd.key), 300) })]));
+    }
+  }
+  if (memData.gc.length) legend.appendChild(el('span', { class: 'xl-leg' }, [el('span', { class: 'xl-leg-tick' }), el('span', { text: 'GC collection' })]));
+  if (memData.summary.peak_rss && isNum(memData.summary.peak_rss.value)) legend.appendChild(el('span', { class: 'xl-leg' }, [el('span', { class: 'xl-leg-dash' }), el('span', { text: 'peak RSS' })]));
+  legend.appendChild(el('span', { class: 'xl-leg' }, [el('span', { class: 'xl-leg-sw shade-out' }), el('span', { text: 'outside capture window' })]));
+  if (partialFrom() != null) legend.appendChild(el('span', { class: 'xl-leg' }, [el('span', { class: 'xl-leg-sw shade-part' }), el('span', { text: 'timeline incomplete' })]));
+  if (memData.n) {
+    sec.appendChild(legend);
+    const canvas = el('canvas', { id: 'mem-canvas', class: 'xl-canvas', role: 'img', 'aria-label': 'Memory over time' });
+    sec.appendChild(el('div', { class: 'xl-chart', id: 'mem-chart' }, [canvas]));
+    mc = { canvas, hoverX: -1 };
+    attachTimeInteractions(canvas, 'mem');
+  } else {
+    sec.appendChild(el('p', { class: 'xl-note', id: 'mem-none', text: 'No memory samples in this capture' + (profileDoc.run.mode === 'xray' ? ' (function-tracing mode: use --profile or --profile=memory to sample memory).' : '.') }));
+    memInfo = { series: SERIES.map((sd) => ({ key: sd.key, label: sd.label, available: false, visible: false, points: 0, reason: seriesReason(sd.key) })), gcMarks: 0, spans: [], peak: null };
+  }
+  if (timelineData) {
+    const tcan = el('canvas', { id: 'tl-canvas', class: 'xl-canvas', role: 'img', 'aria-label': 'Timeline of calls per thread' });
+    sec.appendChild(el('div', { id: 'xl-timeline-wrap' }, [
+      el('div', { class: 'xl-sub-row' }, [
+        el('h3', { class: 'xl-sub', text: 'Timeline \u2014 calls in time order per thread' }),
+        timelineData.maxEnd > timelineData.minStart && (timelineData.maxEnd - timelineData.minStart) < 0.2 * tEnd
+          ? el('button', { type: 'button', class: 'xl-btn', id: 'tl-zoom-data', text: 'Zoom to the recorded calls (' + fmtNs(timelineData.minStart) + ' \u2013 ' + fmtNs(timelineData.maxEnd) + ')',
+            onclick: () => { const pad = (timelineData.maxEnd - timelineData.minStart) * 0.02; setTimeView([Math.max(0, timelineData.minStart - pad), Math.min(tEnd, timelineData.maxEnd + pad)]); } })
+          : null]),
+      timelineData.truncatedFrom != null ? el('p', { class: 'xl-note warn', text: 'The timeline is incomplete after ' + fmtNs(timelineData.truncatedFrom) + ': later calls are in the flame graph and table but not drawn here.' +
+        (timelineData.reportLimit ? ' This report draws the first calls of each thread only; `exaloop profile export CAPTURE --format chrome` writes every recorded call for Perfetto.' : '') }) : null,
+      el('div', { class: 'xl-chart', id: 'tl-chart' }, [tcan])]));
+    tc = { canvas: tcan, lanes: [] };
+    attachTimeInteractions(tcan, 'tl');
+  }
+  sec.appendChild(el('p', { class: 'xl-hint', text: 'Drag across a chart to zoom the shared time axis; double-click or Z resets. Hover for values.' }));
+  sec.appendChild(buildMemSummary());
+  return sec;
+}
+
+function partialFrom() {
+  let p = null;
+  if (timelineData && timelineData.truncatedFrom != null) p = timelineData.truncatedFrom;
+  for (const w of warnings()) if (w.kind === 'timeline_full' && isNum(w.from_ns)) p = p == null ? w.from_ns : Math.min(p, w.from_ns);
+  return p;
+}
+
+function buildMemSummary() {
+  const sm = memData.summary || {};
+  const MEANING = {
+    rss: 'Sampled resident memory for the application, native libraries, and profiler',
+    peak_rss: 'OS process high-water mark, including time outside a selected window',
+    gc_heap: 'Mapped collector-managed heap; not the whole process allocation size',
+    gc_free: 'Free space in that collector heap',
+    gc_occupied: 'Heap minus free space; not a precise live-object count',
+    gc_allocated: 'Cumulative allocation traffic, with a capture delta/rate',
+    gc_collections: 'Collector count and capture delta',
+  };
+  const LABEL = { rss: 'RSS', peak_rss: 'Peak RSS', gc_heap: 'GC heap', gc_free: 'GC free', gc_occupied: 'GC occupied estimate', gc_allocated: 'GC allocated', gc_collections: 'GC collections' };
+  const rows = Object.keys(LABEL).map((k) => {
+    const m = sm[k] || { value: null, reason: memData.n ? 'not reported' : 'no memory data in this capture' };
+    let val, extra = '';
+    const unavailable = !isNum(m.value);
+    if (unavailable) val = 'unavailable';
+    else if (k === 'gc_collections') {
+      val = fmtCount(m.value);
+      if (isNum(m.delta)) extra = '+' + fmtCount(m.delta) + ' during capture';
+    } else {
+      val = fmtBytes(m.value);
+      if (k === 'rss' && isNum(m.min) && isNum(m.max)) extra = 'min ' + fmtBytes(m.min) + ' \u00b7 max ' + fmtBytes(m.max);
+      if (k === 'gc_allocated') {
+        const bits = [];
+        if (isNum(m.delta)) bits.push('+' + fmtBytes(m.delta) + ' during capture');
+        if (isNum(m.rate_per_s)) bits.push(fmtBytes(m.rate_per_s) + '/s');
+        extra = bits.join(' \u00b7 ');
+      }
+    }
+    return el('tr', { dataset: { metric: k }, class: unavailable ? 'unavailable' : null }, [
+      el('th', { scope: 'row', text: LABEL[k] }),
+      el('td', { class: 'num', text: val }),
+      el('td', { text: unavailable ? disp(m.reason || 'not measured', 1000) : extra }),
+      el('td', { class: 'xl-muted', text: MEANING[k] }),
+    ]);
+  });
+  return el('div', { class: 'xl-memsum' }, [
+    el('h3', { class: 'xl-sub', text: 'Memory measurements' }),
+    el('div', { class: 'xl-table-wrap small' }, [el('table', { class: 'xl-table', id: 'mem-summary' }, [
+      el('thead', null, el('tr', null, [el('th', { text: 'Metric' }), el('th', { class: 'num', text: 'Value' }), el('th', { text: 'Details' }), el('th', { text: 'Meaning' })])),
+      el('tbody', null, rows)])]),
+    el('p', { class: 'xl-hint', text: 'RSS covers the whole process; GC metrics describe only the collector-managed heap, so a native library can raise RSS without raising GC memory. Missing measurements are shown as unavailable, never as zero.' }),
+  ]);
+}
+
+function downloadCsv() {
+  const keys = ['rss', 'gc_heap', 'gc_free', 'gc_occupied', 'gc_allocated', 'gc_collections'];
+  const lines = ['t_ns,t_s,' + keys.map((k) => k + (k === 'gc_collections' ? '' : '_bytes')).join(',')];
+  for (let i = 0; i < memData.n; i++) {
+    const t = memData.t[i];
+    lines.push([isNaN(t) ? '' : t, isNaN(t) ? '' : (t / 1e9).toFixed(9)].concat(keys.map((k) => { const v = memData.s[k][i]; return isNaN(v) ? '' : String(v); })).join(','));
+  }
+  const blob = new Blob([lines.join('\n') + '\n'], { type: 'text/csv' });
+  const url = URL.createObjectURL(blob);
+  const a = el('a', { href: url, download: 'memory-samples.csv', class: 'xl-offscreen' });
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 30000);
+}
+
+function view() { return ui.timeView || [0, tEnd]; }
+function setTimeView(tv) {
+  if (tv && tv[1] - tv[0] < 1000) tv = [tv[0], tv[0] + 1000];
+  ui.timeView = tv;
+  const b = $button('mem-zoom-reset'); if (b) b.disabled = !tv;
+  schedule('mem'); schedule('tl');
+}
+
+function attachTimeInteractions(canvas, which) {
+  const tAt = (x) => { const [a, b] = view(); const W = canvas.clientWidth; return a + (x - PL) / Math.max(1, W - PL - PR) * (b - a); };
+  let down = null;
+  canvas.addEventListener('mousedown', (e) => {
+    if (e.button !== 0) return;
+    const r = canvas.getBoundingClientRect();
+    down = { x: e.clientX - r.left, moved: false };
+  });
+  window.addEventListener('mousemove', (e) => {
+    if (!down) return;
+    const r = canvas.getBoundingClientRect();
+    const x = Math.max(PL, Math.min(canvas.clientWidth - PR, e.clientX - r.left));
+    if (Math.abs(x - down.x) > 3) down.moved = true;
+    if (down.moved) { ui.brush = [tAt(Math.min(down.x, x)), tAt(Math.max(down.x, x))]; schedule('mem'); schedule('tl'); }
+  });
+  window.addEventListener('mouseup', (e) => {
+    if (!down) return;
+    const d = down; down = null;
+    if (d.moved && ui.brush) { const b = ui.brush; ui.brush = null; setTimeView([Math.max(0, b[0]), Math.min(tEnd, b[1])]); return; }
+    ui.brush = null;
+    if (which === 'tl') {
+      const hit = tlHit(e);
+      if (hit && hit.f >= 0) selectFunc(hit.f, true);
+    }
+  });
+  canvas.addEventListener('dblclick', () => setTimeView(null));
+  canvas.addEventListener('mousemove', (e) => {
+    if (which === 'mem') memHover(e); else tlHover(e);
+  });
+  canvas.addEventListener('mouseleave', () => { hideTip(); if (mc) mc.hoverX = -1; if (tc) tc.hoverX = -1; schedule('mem'); schedule('tl'); });
+}
+
+function timeGrid(ctx, W, top, bottom, labels) {
+  const [a, b] = view();
+  const pw = W - PL - PR;
+  const step = niceStep(b - a, Math.max(2, Math.floor(pw / 110)));
+  ctx.strokeStyle = palette.grid; ctx.lineWidth = 1;
+  ctx.fillStyle = palette.muted; ctx.font = '11px ' + FONT; ctx.textAlign = 'center'; ctx.textBaseline = 'top';
+  for (let t = Math.ceil(a / step) * step; t <= b + 1e-6; t += step) {
+    const x = Math.round(PL + (t - a) / (b - a) * pw) + 0.5;
+    ctx.beginPath(); ctx.moveTo(x, top); ctx.lineTo(x, bottom); ctx.stroke();
+    if (labels) ctx.fillText(timeTickLabel(t, step), x, bottom + 4);
+  }
+  ctx.textAlign = 'left';
+}
+
+/* Shade what the time axis must not be misread for: outside the capture window, the span
+ * where the timeline is incomplete, the highlighted warning span and the brush. */
+function timeShading(ctx, W, top, bottom, spans, stripOnly) {
+  const [a, b] = view();
+  const pw = W - PL - PR;
+  const X = (t) => PL + (Math.max(a, Math.min(b, t)) - a) / (b - a) * pw;
+  const w = profileDoc.run.window || {};
+  const band = (t0, t1, fill, kind, hatch, y0 = top, y1 = bottom) => {
+    if (!(t1 > t0)) return;
+    const x0 = X(t0), x1 = X(t1);
+    if (x1 - x0 < 0.5 && !(t0 <= b && t1 >= a)) return;
+    ctx.fillStyle = fill; ctx.fillRect(x0, y0, Math.max(1, x1 - x0), y1 - y0);
+    if (hatch) {
+      ctx.save(); ctx.beginPath(); ctx.rect(x0, y0, Math.max(1, x1 - x0), y1 - y0); ctx.clip();
+      ctx.strokeStyle = hatch; ctx.lineWidth = 1;
+      for (let x = x0 - (y1 - y0); x < x1; x += 7) { ctx.beginPath(); ctx.moveTo(x, y1); ctx.lineTo(x + (y1 - y0), y0); ctx.stroke(); }
+      ctx.restore();
+    }
+    if (spans && kind) spans.push({ kind, from: t0, to: t1 });
+  };
+  if (isNum(w.start_ns) && isNum(w.end_ns)) {
+    band(0, w.start_ns, palette.outside, 'outside_window');
+    band(w.end_ns, tEnd, palette.outside, 'outside_window');
+  }
+  const pf = partialFrom();
+  if (pf != null) {
+    // on the memory chart only a strip along the top: the memory samples themselves are complete
+    const pend = isNum(w.end_ns) ? Math.max(w.end_ns, pf) : tEnd;
+    if (stripOnly) {
+      const sh = Math.min(8, bottom - top);
+      band(pf, pend, palette.partial, 'timeline_incomplete', palette.partial, top, top + sh);
+    } else band(pf, pend, palette.partial, 'timeline_incomplete', palette.partial);
+  }
+  const aw = activeWarn();
+  if (aw >= 0) {
+    const wa = warnings()[aw];
+    if (wa && isNum(wa.from_ns)) {
+      const to = isNum(wa.to_ns) ? wa.to_ns : tEnd;
+      band(wa.from_ns, Math.max(to, wa.from_ns + (b - a) / Math.max(1, pw)), palette.warnBand, 'warning:' + (wa.kind || ''));
+      ctx.strokeStyle = palette.accent; ctx.lineWidth = 1.5;
+      const x0 = X(wa.from_ns), x1 = X(to);
+      ctx.strokeRect(x0 + 0.5, top + 0.5, Math.max(1, x1 - x0 - 1), bottom - top - 1);
+    }
+  }
+  if (ui.brush) band(ui.brush[0], ui.brush[1], palette.brush, 'brush');
+}
+
+let memInfo = { series: [], gcMarks: 0, spans: [], peak: null };
+
+function drawMem() {
+  if (!mc) return;
+  const t0 = performance.now();
+  const W = mc.canvas.parentElement.clientWidth, H = 240;
+  const ctx = setupCanvas(mc.canvas, W, H);
+  ctx.clearRect(0, 0, W, H);
+  const top = 12, bottom = H - 24, pw = W - PL - PR;
+  const [a, b] = view();
+  const X = (t) => PL + (t - a) / (b - a) * pw;
+  const info = { series: [], gcMarks: 0, spans: [], peak: null };
+  memInfo = info;
+  timeShading(ctx, W, top, bottom, info.spans, true);
+  // y range over visible series in the visible time range
+  let ymax = 0;
+  const i0 = Math.max(0, lowerBound(memData.t, a, 0, memData.n) - 1), i1 = Math.min(memData.n, lowerBound(memData.t, b, 0, memData.n) + 1);
+  const visible = SERIES.filter((sd) => memData.avail[sd.key] && ui.series[sd.key]);
+  for (const sd of visible) { const arr = memData.s[sd.key]; for (let i = i0; i < i1; i++) if (arr[i] > ymax) ymax = arr[i]; }
+  const peak = memData.summary.peak_rss && isNum(memData.summary.peak_rss.value) ? memData.summary.peak_rss.value : null;
+  if (peak != null && ui.series.rss && memData.avail.rss) ymax = Math.max(ymax, peak);
+  if (!(ymax > 0)) ymax = 1024;
+  const ticks = byteTicks(ymax * 1.08, 4);
+  const ytop = Math.ceil(ymax * 1.08 / ticks.step) * ticks.step;
+  const Y = (v) => bottom - v / ytop * (bottom - top);
+  ctx.font = '11px ' + FONT; ctx.textBaseline = 'middle'; ctx.textAlign = 'right';
+  for (let v = 0; v <= ytop + 1e-9; v += ticks.step) {
+    const y = Math.round(Y(v)) + 0.5;
+    ctx.strokeStyle = palette.grid; ctx.lineWidth = 1; ctx.beginPath(); ctx.moveTo(PL, y); ctx.lineTo(W - PR, y); ctx.stroke();
+    ctx.fillStyle = palette.muted; ctx.fillText(ticks.label(v), PL - 8, y);
+  }
+  ctx.textAlign = 'left';
+  timeGrid(ctx, W, top, bottom, true);
+  ctx.strokeStyle = palette.axis; ctx.beginPath(); ctx.moveTo(PL + 0.5, top); ctx.lineTo(PL + 0.5, bottom + 0.5); ctx.lineTo(W - PR, bottom + 0.5); ctx.stroke();
+  ctx.save(); ctx.beginPath(); ctx.rect(PL, top - 2, pw, bottom - top + 4); ctx.clip();
+  for (const sd of SERIES) {
+    const avail = memData.avail[sd.key], on = avail && ui.series[sd.key];
+    const rec = { key: sd.key, label: sd.label, available: avail, visible: !!on, points: 0, reason: avail ? null : seriesReason(sd.key) };
+    info.series.push(rec);
+    if (!on) continue;
+    const arr = memData.s[sd.key];
+    ctx.strokeStyle = palette[sd.key]; ctx.lineWidth = sd.key === 'rss' ? 2 : 1.6; ctx.lineJoin = 'round';
+    // min/max per pixel column so that peaks survive decimation; null samples break the line
+    let pen = false, col = -1e9, cmin = 0, cmax = 0, last = 0, pts = 0;
+    const flush = () => { if (col > -1e9) { ctx.lineTo(col, Y(cmin)); ctx.lineTo(col, Y(cmax)); ctx.lineTo(col, Y(last)); } };
+    ctx.beginPath();
+    for (let i = i0; i < i1; i++) {
+      const v = arr[i], t = memData.t[i];
+      if (isNaN(v) || isNaN(t)) { flush(); col = -1e9; pen = false; continue; }
+      const x = Math.round(X(t));
+      pts++;
+      if (!pen) { ctx.moveTo(x, Y(v)); pen = true; col = x; cmin = cmax = last = v; continue; }
+      if (x === col) { if (v < cmin) cmin = v; if (v > cmax) cmax = v; last = v; continue; }
+      flush();
+      ctx.lineTo(x, Y(v)); col = x; cmin = cmax = last = v;
+    }
+    flush();
+    ctx.stroke();
+    if (sd.key === 'rss' && pts > 1) {
+      // soft area under RSS
+      ctx.globalAlpha = palette.dark ? 0.14 : 0.1; ctx.fillStyle = palette.rss;
+      ctx.beginPath(); let started = false, lx = 0;
+      for (let i = i0; i < i1; i++) { const v = arr[i]; if (isNaN(v)) continue; const x = X(memData.t[i]); if (!started) { ctx.moveTo(x, bottom); started = true; } ctx.lineTo(x, Y(v)); lx = x; }
+      ctx.lineTo(lx, bottom); ctx.closePath(); ctx.fill(); ctx.globalAlpha = 1;
+    }
+    rec.points = pts;
+  }
+  // peak RSS: the OS high-water mark (dashed) and the largest sample (dot)
+  if (memData.avail.rss && ui.series.rss) {
+    let mi = -1;
+    const arr = memData.s.rss;
+    for (let i = 0; i < memData.n; i++) if (!isNaN(arr[i]) && (mi < 0 || arr[i] > arr[mi])) mi = i;
+    if (peak != null) {
+      const y = Math.round(Y(peak)) + 0.5;
+      ctx.setLineDash([5, 4]); ctx.strokeStyle = palette.rss; ctx.lineWidth = 1; ctx.beginPath(); ctx.moveTo(PL, y); ctx.lineTo(W - PR, y); ctx.stroke(); ctx.setLineDash([]);
+      ctx.fillStyle = palette.rss; ctx.font = '600 11px ' + FONT; ctx.textAlign = 'right'; ctx.textBaseline = 'bottom';
+      ctx.fillText('peak RSS ' + fmtBytes(peak), W - PR - 4, y - 3);
+      ctx.textAlign = 'left';
+    }
+    if (mi >= 0 && memData.t[mi] >= a && memData.t[mi] <= b) {
+      const x = X(memData.t[mi]), y = Y(arr[mi]);
+      ctx.fillStyle = palette.rss; ctx.beginPath(); ctx.arc(x, y, 3.5, 0, Math.PI * 2); ctx.fill();
+      ctx.strokeStyle = palette.bg; ctx.lineWidth = 1.5; ctx.stroke();
+      info.peak = { t: memData.t[mi], value: arr[mi], osPeak: peak };
+    } else info.peak = { t: null, value: null, osPeak: peak };
+  }
+  // GC collections
+  ctx.fillStyle = palette.gc; ctx.strokeStyle = palette.gc;
+  let visibleGc = 0;
+  for (const g of memData.gc) if (g.t_ns >= a && g.t_ns <= b) visibleGc++;
+  const gcLines = visibleGc <= pw / 12;      // guide lines only while they stay sparse
+  for (const g of memData.gc) {
+    if (g.t_ns < a || g.t_ns > b) continue;
+    const x = Math.round(X(g.t_ns)) + 0.5;
+    if (gcLines) { ctx.globalAlpha = palette.dark ? 0.3 : 0.22; ctx.lineWidth = 1; ctx.beginPath(); ctx.moveTo(x, top); ctx.lineTo(x, bottom); ctx.stroke(); ctx.globalAlpha = 1; }
+    ctx.beginPath(); ctx.moveTo(x - 4, bottom); ctx.lineTo(x + 4, bottom); ctx.lineTo(x, bottom - 7); ctx.closePath(); ctx.fill();
+    info.gcMarks++;
+  }
+  if (mc.hoverX >= 0) { ctx.strokeStyle = palette.text; ctx.globalAlpha = 0.5; ctx.lineWidth = 1; ctx.beginPath(); ctx.moveTo(mc.hoverX + 0.5, top); ctx.lineTo(mc.hoverX + 0.5, bottom); ctx.stroke(); ctx.globalAlpha = 1; }
+  ctx.restore();
+  if (!memData.n || !visible.length) {
+    ctx.fillStyle = palette.muted; ctx.font = '13px ' + FONT; ctx.textAlign = 'center'; ctx.textBaseline = 'middle';
+    ctx.fillText(!memData.n ? 'No memory samples in this capture' : 'No series selected', PL + pw / 2, (top + bottom) / 2);
+    ctx.textAlign = 'left';
+  }
+  STATS.memDrawMs = performance.now() - t0;
+}
+
+function memHover(e) {
+  if (!memData.n) return;
+  const r = mc.canvas.getBoundingClientRect();
+  const x = e.clientX - r.left, W = r.width, pw = W - PL - PR;
+  if (x < PL || x > W - PR) { hideTip(); mc.hoverX = -1; schedule('mem'); return; }
+  const [a, b] = view();
+  const t = a + (x - PL) / pw * (b - a);
+  let i = lowerBound(memData.t, t, 0, memData.n);
+  if (i >= memData.n || (i > 0 && t - memData.t[i - 1] < memData.t[i] - t)) i--;
+  if (i < 0) return;
+  mc.hoverX = PL + (memData.t[i] - a) / (b - a) * pw;
+  schedule('mem');
+  const rows = [];
+  for (const sd of SERIES) {
+    if (!memData.avail[sd.key]) { rows.push([sd.label, 'unavailable']); continue; }
+    const v = memData.s[sd.key][i];
+    rows.push([sd.label, isNaN(v) ? 'not sampled' : fmtBytes(v)]);
+  }
+  if (memData.avail.gc_allocated) rows.push(['GC allocated', fmtBytes(memData.s.gc_allocated[i])]);
+  if (memData.avail.gc_collections) rows.push(['GC collections', fmtCount(memData.s.gc_collections[i])]);
+  const near = memData.gc.find((g) => Math.abs(PL + (g.t_ns - a) / (b - a) * pw - x) < 5);
+  if (near) rows.push(['GC', 'collection' + (isNum(near.collections) ? ' #' + fmtCount(near.collections) : '') + ' at ' + fmtNs(near.t_ns)]);
+  const w = profileDoc.run.window || {};
+  let note = null;
+  if (isNum(w.start_ns) && (memData.t[i] < w.start_ns || memData.t[i] > w.end_ns)) note = 'Outside the capture window';
+  const pf = partialFrom();
+  if (pf != null && memData.t[i] >= pf) note = (note ? note + ' \u00b7 ' : '') + 'timeline incomplete here';
+  showTip(e.clientX, e.clientY, 'at ' + fmtNs(memData.t[i]), note, rows, 'Drag to zoom \u00b7 double-click resets');
+}

@@ -1,0 +1,28 @@
+// @ts-check
+/* start: build the page and install the listeners */
+
+function start() {
+  installHook();
+  readTheme();
+  if (!load()) return;
+  buildPage();
+  if (callTree) {
+    renderDetail();
+    applyHash();
+    window.addEventListener('hashchange', applyHash);
+  }
+  document.addEventListener('keydown', onKey);
+  const ro = new ResizeObserver(() => redrawAll());
+  ro.observe($('xl-app'));
+  window.addEventListener('resize', () => redrawAll());
+  if (window.matchMedia) {
+    const mq = window.matchMedia('(prefers-color-scheme: dark)');
+    const onTheme = () => { readTheme(); if (callTree) renderTable(); renderDetail(); redrawAll(); };
+    if (mq.addEventListener) mq.addEventListener('change', onTheme);
+  }
+  redrawAll();
+  requestAnimationFrame(() => requestAnimationFrame(() => { XL.ready = true; document.documentElement.dataset.xlReady = '1'; }));
+}
+
+window.addEventListener('error', (e) => reportError(e.error || e.message));
+try { start(); } catch (err) { reportError(err); fatal('The report failed to start: ' + (err && err.message)); }

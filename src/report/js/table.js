@@ -1,0 +1,202 @@
+// @ts-check
+/* function table: rows per function, sorting, filtering, a windowed body */
+
+/** @typedef {{f: number, calls: number, self: number, total: number,
+ *             avg?: number, selfPct?: number, totalPct?: number, name?: string}} TableRow */
+/** @type {TableRow[] | null} */
+let tableRows = null;     // one row per function: {f, calls, self, total, avg, selfPct, totalPct, name}
+let tableTotal = 1;
+const COLS = [
+  { key: 'name', label: 'Function', num: false },
+  { key: 'calls', label: 'Calls', num: true, title: 'Number of calls' },
+  { key: 'self', label: 'Self', num: true, title: 'Elapsed time excluding traced children' },
+  { key: 'selfPct', label: 'Self %', num: true, title: 'Self time as a share of all traced thread time' },
+  { key: 'total', label: 'Total', num: true, title: 'Elapsed time including traced children (recursion counted once)' },
+  { key: 'totalPct', label: 'Total %', num: true, title: 'Total time as a share of all traced thread time' },
+  { key: 'avg', label: 'Avg / call', num: true, title: 'Total time divided by calls' },
+];
+
+function buildTableSection() {
+  const sec = section('xl-functions', 'Functions', el('span', { class: 'xl-muted', id: 'fn-scope-wrap' }, ['\u2014 ', el('span', { id: 'fn-scope', text: 'all threads' })]));
+  sec.appendChild(el('div', { class: 'xl-toolbar' }, [
+    el('input', { type: 'search', id: 'fn-filter', placeholder: 'Filter by name or file  ( f )', 'aria-label': 'Filter functions', autocomplete: 'off', spellcheck: 'false',
+      oninput: (e) => { ui.filter = e.target.value; const w = $('fn-wrap'); if (w) w.scrollTop = 0; renderTable(); } }),
+    el('span', { id: 'fn-count', class: 'xl-muted' }),
+  ]));
+  const headRow = el('tr', null, COLS.map((c) => el('th', { class: c.num ? 'num sortable' : 'sortable', dataset: { key: c.key }, title: c.title || null, scope: 'col', tabindex: '0', 'aria-sort': 'none' },
+    [el('span', { text: c.label }), el('span', { class: 'xl-sort-ind', 'aria-hidden': 'true' })])));
+  headRow.addEventListener('click', (e) => { const th = e.target.closest('th'); if (th) sortBy(th.dataset.key); });
+  headRow.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') { const th = e.target.closest('th'); if (th) { e.preventDefault(); sortBy(th.dataset.key); } } });
+  const tbody = el('tbody', { id: 'fn-body' });
+  tbody.addEventListener('click', (e) => {
+    const b = e.target.closest('button[data-copy]');
+    const tr = e.target.closest('tr[data-f]');
+    if (!tr) return;
+    const f = +tr.dataset.f;
+    if (b) { copyText(funcName(f)); return; }
+    selectFunc(f, false);
+  });
+  tbody.addEventListener('dblclick', (e) => { const tr = e.target.closest('tr[data-f]'); if (tr) zoomToFunc(+tr.dataset.f); });
+  const wrap = el('div', { class: 'xl-table-wrap', id: 'fn-wrap' }, [el('table', { class: 'xl-table', id: 'fn-table' }, [el('thead', null, headRow), tbody])]);
+  let pend = false;
+  wrap.addEventListener('scroll', () => { if (pend) return; pend = true; requestAnimationFrame(() => { pend = false; renderTableWindow(false); }); }, { passive: true });
+  sec.appendChild(wrap);
+  sec.appendChild(el('p', { class: 'xl-hint', text: 'Click a column to sort (again to reverse). Click a row to highlight the function in the flame graph; double-click or Enter zooms to its largest frame. Percentages are of summed thread time, which can exceed the run time when threads overlap.' }));
+  return sec;
+}
+
+function buildTableRows() {
+  /** @type {TableRow[]} */
+  const rows = [];
+  if (typeof ui.thread === 'number' && callTree) {
+    const t = ui.thread;
+    const calls = new Float64Array(funcs.length), self = new Float64Array(funcs.length), total = new Float64Array(funcs.length), seen = new Uint8Array(funcs.length);
+    let tt = 0;
+    for (let n = 0; n < nodeCount; n++) {
+      if (callTree.thread[n] !== t) continue;
+      const f = callTree.func[n];
+      if (callTree.parent[n] < 0) { tt += callTree.total[n]; continue; }
+      if (f < 0) continue;
+      calls[f] += callTree.calls[n]; self[f] += callTree.self[n]; seen[f] = 1;
+      let rec = false;
+      for (let m = callTree.parent[n]; m >= 0; m = callTree.parent[m]) if (callTree.func[m] === f) { rec = true; break; }
+      if (!rec) total[f] += callTree.total[n];
+    }
+    for (let f = 0; f < funcs.length; f++) if (seen[f]) rows.push({ f, calls: calls[f], self: self[f], total: total[f] });
+    tableTotal = tt || 1;
+  } else {
+    funcs.forEach((fn, f) => rows.push({ f, calls: +fn.calls || 0, self: +fn.self_ns || 0, total: +fn.total_ns || 0 }));
+    let tt = profileDoc.totals.thread_time_ns;
+    if (!isNum(tt) || tt <= 0) { tt = 0; for (const th of threadList) tt += th.total_ns || 0; }
+    tableTotal = tt || 1;
+  }
+  for (const r of rows) { r.avg = r.calls > 0 ? r.total / r.calls : 0; r.selfPct = r.self / tableTotal; r.totalPct = r.total / tableTotal; r.name = funcName(r.f); }
+  tableRows = rows;
+  renderTable();
+}
+
+function sortBy(key) {
+  if (ui.sortKey === key) ui.sortDir = -ui.sortDir;
+  else { ui.sortKey = key; ui.sortDir = key === 'name' ? 1 : -1; }
+  renderTable();
+}
+
+function sortedFilteredRows() {
+  let rows = tableRows || [];
+  const q = ui.filter.trim().toLowerCase();
+  if (q) rows = rows.filter((r) => r.name.toLowerCase().indexOf(q) >= 0 || funcLoc(r.f).toLowerCase().indexOf(q) >= 0);
+  else rows = rows.slice();
+  const k = ui.sortKey, d = ui.sortDir;
+  if (k === 'name') rows.sort((a, b) => d * (a.name < b.name ? -1 : a.name > b.name ? 1 : 0) || a.f - b.f);
+  else rows.sort((a, b) => d * (a[k] - b[k]) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0) || a.f - b.f);
+  return rows;
+}
+
+/* The table is virtual: only the rows in (and near) the visible part of its scroll box are
+ * in the DOM, so thousands of functions cost nothing. */
+let tableView = [];        // sorted + filtered rows
+let rowH = 44;
+let tableWin = null;
+function renderTable() {
+  const body = $('fn-body');
+  if (!body) return;
+  tableView = sortedFilteredRows();
+  $all(document, '#fn-table th').forEach((th) => {
+    const on = th.dataset.key === ui.sortKey;
+    th.setAttribute('aria-sort', on ? (ui.sortDir > 0 ? 'ascending' : 'descending') : 'none');
+    th.querySelector('.xl-sort-ind').textContent = on ? (ui.sortDir > 0 ? '\u25b2' : '\u25bc') : '';
+  });
+  $('fn-count').textContent = fmtCount(tableView.length) + (tableView.length === 1 ? ' function' : ' functions') + (ui.filter.trim() ? ' match' : '');
+  renderTableWindow(true);
+}
+
+function tableRow(r) {
+  const loc = funcLoc(r.f);
+  return el('tr', { class: 'xl-row' + (r.f === ui.selFunc ? ' selected' : ''), dataset: { f: String(r.f) }, 'aria-selected': r.f === ui.selFunc ? 'true' : 'false' }, [
+    el('td', { class: 'xl-name-cell', dataset: { v: r.name } }, [
+      el('div', { class: 'xl-fn' }, [
+        el('span', { class: 'xl-swatch', style: 'background:' + frameColor(r.name) }),
+        el('span', { class: 'xl-fn-name', title: disp(r.name, 4000), text: disp(r.name, 500) }),
+        el('button', { type: 'button', class: 'xl-copy', dataset: { copy: '1' }, title: 'Copy function name', 'aria-label': 'Copy function name', text: '\u29c9' }),
+      ]),
+      el('div', { class: 'xl-fn-loc', title: loc ? disp(loc, 4000) : null, text: loc ? disp(loc, 300) : '\u00a0' }),
+    ]),
+    el('td', { class: 'num', dataset: { v: String(r.calls) }, text: fmtCount(r.calls) }),
+    el('td', { class: 'num', dataset: { v: String(r.self) }, text: fmtNs(r.self) }),
+    el('td', { class: 'num pct', dataset: { v: String(r.selfPct) } }, [el('span', { class: 'xl-bar', style: 'width:' + Math.min(100, r.selfPct * 100).toFixed(1) + '%' }), el('span', { class: 'xl-bar-t', text: fmtPct(r.selfPct) })]),
+    el('td', { class: 'num', dataset: { v: String(r.total) }, text: fmtNs(r.total) }),
+    el('td', { class: 'num pct', dataset: { v: String(r.totalPct) } }, [el('span', { class: 'xl-bar total', style: 'width:' + Math.min(100, r.totalPct * 100).toFixed(1) + '%' }), el('span', { class: 'xl-bar-t', text: fmtPct(r.totalPct) })]),
+    el('td', { class: 'num', dataset: { v: String(r.avg) }, text: r.calls > 0 ? fmtNs(r.avg) : '\u2014' }),
+  ]);
+}
+
+function renderTableWindow(force) {
+  const body = $('fn-body'), wrap = $('fn-wrap');
+  if (!body || !wrap) return;
+  const n = tableView.length;
+  const head = wrap.querySelector('thead');
+  const headH = head ? head.offsetHeight : 0;
+  const viewH = Math.max(wrap.clientHeight, 400);
+  const first = Math.max(0, Math.floor((wrap.scrollTop - headH) / rowH) - 10);
+  const last = Math.min(n, first + Math.ceil(viewH / rowH) + 20);
+  if (!force && tableWin && tableWin[0] === first && tableWin[1] === last) return;
+  tableWin = [first, last];
+  const spacer = (h) => el('tr', { class: 'xl-spacer', 'aria-hidden': 'true' }, el('td', { colspan: String(COLS.length), style: 'height:' + h + 'px' }));
+  const frag = document.createDocumentFragment();
+  if (first > 0) frag.appendChild(spacer(first * rowH));
+  for (let i = first; i < last; i++) frag.appendChild(tableRow(tableView[i]));
+  if (last < n) frag.appendChild(spacer((n - last) * rowH));
+  body.textContent = '';
+  body.appendChild(frag);
+  const r0 = /** @type {HTMLElement | null} */ (body.querySelector('tr.xl-row'));
+  if (r0 && r0.offsetHeight > 0 && Math.abs(r0.offsetHeight - rowH) > 0.5) { rowH = r0.offsetHeight; renderTableWindow(true); }
+}
+
+function selectFunc(f, fromFlame) {
+  ui.selFunc = f;
+  const wrap = $('fn-wrap');
+  if (wrap && f >= 0) {
+    let i = tableView.findIndex((r) => r.f === f);
+    if (i < 0 && fromFlame) {
+      // the row is filtered out: clear the filter
+      ui.filter = ''; const fi = $input('fn-filter'); if (fi) fi.value = '';
+      renderTable();
+      i = tableView.findIndex((r) => r.f === f);
+    }
+    if (i >= 0) {
+      const head = wrap.querySelector('thead'), headH = head ? head.offsetHeight : 0;
+      const rt = headH + i * rowH, rb = rt + rowH;
+      if (rt - headH < wrap.scrollTop) wrap.scrollTop = Math.max(0, rt - headH);
+      else if (rb > wrap.scrollTop + wrap.clientHeight) wrap.scrollTop = rb - wrap.clientHeight;
+    }
+  }
+  renderTableWindow(true);
+  renderDetail();
+  schedule('flame'); schedule('tl');
+}
+
+function zoomToFunc(f) {
+  if (!flameView) return;
+  selectFunc(f, false);
+  const v = largestFrameOf(f);
+  if (v > 0) { navigate({ focus: vPath(v).map(vKey) }); const s = $('xl-flame'); if (s) s.scrollIntoView({ behavior: 'smooth', block: 'start' }); }
+}
+
+function renderDetail() {
+  const d = $('fg-detail');
+  if (!d) return;
+  d.textContent = '';
+  const f = ui.selFunc;
+  if (f < 0 || f >= funcs.length) { d.appendChild(el('span', { class: 'xl-muted', text: 'Select a frame or a table row to see its function here.' })); return; }
+  const r = (tableRows || []).find((x) => x.f === f);
+  append(d, [
+    el('span', { class: 'xl-swatch big', style: 'background:' + SELECT() }),
+    el('strong', { class: 'xl-detail-name', id: 'fg-detail-name', title: disp(funcName(f), 4000), text: disp(funcName(f), 300) }),
+    funcLoc(f) ? el('span', { class: 'xl-mono xl-muted', text: disp(funcLoc(f), 300) }) : null,
+    r ? el('span', { text: fmtCount(r.calls) + (r.calls === 1 ? ' call' : ' calls') + ' \u00b7 self ' + fmtNs(r.self) + ' (' + fmtPct(r.selfPct) + ') \u00b7 total ' + fmtNs(r.total) + ' (' + fmtPct(r.totalPct) + ')' }) : null,
+    el('span', { class: 'xl-grow' }),
+    el('button', { type: 'button', class: 'xl-btn', id: 'fg-copy', text: 'Copy name', onclick: () => copyText(funcName(f)) }),
+    el('button', { type: 'button', class: 'xl-btn', text: 'Zoom to largest frame', onclick: () => zoomToFunc(f) }),
+    el('button', { type: 'button', class: 'xl-btn ghost', text: 'Clear', onclick: () => selectFunc(-1, false) }),
+  ]);
+}

@@ -1,0 +1,43 @@
+// @ts-check
+/* URL fragment state: thread, inversion, recursion and focus in location.hash */
+
+function readHash() {
+  const p = new URLSearchParams(location.hash.replace(/^#/, ''));
+  /** @type {string | number} */
+  let thread = 'all';
+  const th = p.get('thread');
+  if (th === 'split') thread = 'split';
+  else if (th && /^\d+$/.test(th) && threadByIndex.has(+th)) thread = +th;
+  const focus = (p.get('focus') || '').split('.').filter((k) => /^t?\d{1,9}$/.test(k));
+  return { thread, inverted: p.get('inv') === '1', rec: p.get('rec') === '1', focus };
+}
+function navState() { return { thread: ui.thread, inverted: ui.inverted, rec: ui.rec, focus: flameView ? vPath(ui.focus).map(vKey) : [] }; }
+function writeHash(st) {
+  const p = ['thread=' + st.thread];
+  if (st.inverted) p.push('inv=1');
+  if (st.rec) p.push('rec=1');
+  if (st.focus.length) p.push('focus=' + st.focus.join('.'));
+  return '#' + p.join('&');
+}
+function navigate(changes) {
+  const st = Object.assign(navState(), changes);
+  const h = writeHash(st);
+  if (h === location.hash) return;
+  location.hash = h;           // pushes a history entry; hashchange applies it
+}
+function applyHash() {
+  if (!callTree) return;
+  const h = readHash();
+  const rebuild = !flameView || h.thread !== ui.thread || h.inverted !== ui.inverted || h.rec !== ui.rec;
+  const threadChanged = h.thread !== ui.thread;
+  ui.thread = h.thread; ui.inverted = h.inverted; ui.rec = h.rec;
+  if (rebuild) buildView();
+  ui.focus = resolveFocus(h.focus);
+  ui.hover = -1;
+  syncControls();
+  computeMatches();
+  renderCrumbs();
+  if (threadChanged || !tableRows) { buildTableRows(); renderDetail(); }
+  scrollFlameTop();
+  schedule('flame');
+}
