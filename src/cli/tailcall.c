@@ -16,11 +16,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "demangle.h"
 #include "msg.h"
 #include "tailcall.h"
 #include "toolchain.h"
-
-char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *status);
 
 int xl_tailcall_workaround(void)
 {
@@ -117,10 +116,9 @@ static int scan_ir(const char *ir, const char *source, FILE *list)
 				fputc(*c, list);
 			}
 			fputc('\n', list);
-			int st = -1;
-			char *shown = strncmp(fn, "_Z", 2) == 0 ? __cxa_demangle(fn, NULL, NULL, &st) : NULL;
+			char *shown = xl_demangle(fn);
 			xl_warn("%s: '%s' makes musttail calls: excluded from XRay tracing on this architecture "
-				"(its time shows in its callers)", source, st == 0 && shown ? shown : fn);
+				"(its time shows in its callers)", source, shown ? shown : fn);
 			free(shown);
 		}
 	}

@@ -1,4 +1,4 @@
-/* unit.symbols: src/cli/symbols.c against clang 14, llvm-xray 14 and the
+/* unit.symbols: src/symbols/ against clang 14, llvm-xray 14 and the
  * XRay runtime itself.
  *
  * The group setup builds the programs in tests/sym/progs with

@@ -39,8 +39,8 @@
  * They never print and never exit.  Not async-signal-safe; thread-safe as
  * long as different threads use different xl_symtab objects.
  */
-#ifndef EXALOOP_CLI_SYMBOLS_H
-#define EXALOOP_CLI_SYMBOLS_H
+#ifndef EXALOOP_SYMBOLS_SYMBOLS_H
+#define EXALOOP_SYMBOLS_SYMBOLS_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,0 +1,86 @@
+/* sym_elfsyms.c - the ELF symbol tables: the linkage name at an address. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+
+#include "sym_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* By address; among aliases the largest size first, then the one that comes
+ * last in the symbol table.  That is llvm-symbolizer's pick (it keeps the
+ * last of a stable sort by (address, size)), so names match llvm-xray's,
+ * e.g. C1 rather than C2 for a constructor emitted once under both names. */
+static int cmp_esym(const void *a, const void *b)
+{
+	const struct esym *x = a, *y = b;
+	if (x->value != y->value)
+		return x->value < y->value ? -1 : 1;
+	if (x->size != y->size)
+		return x->size > y->size ? -1 : 1;
+	return x->order > y->order ? -1 : x->order < y->order;
+}
+
+/* Function symbols of .symtab, or of .dynsym when there is no .symtab. */
+int sym_collect_elf_syms(struct elf_file *ef, struct esyms *es)
+{
+	for (int pass = 0; pass < 2 && es->n == 0; pass++) {
+		Elf32_Word want = pass == 0 ? SHT_SYMTAB : SHT_DYNSYM;
+		Elf_Scn *scn = NULL;
+		while ((scn = elf_nextscn(ef->elf, scn)) != NULL) {
+			GElf_Shdr sh;
+			if (gelf_getshdr(scn, &sh) == NULL || sh.sh_type != want)
+				continue;
+			Elf_Data *d = elf_getdata(scn, NULL);
+			if (d == NULL || sh.sh_entsize == 0)
+				continue;
+			size_t n = sh.sh_size / sh.sh_entsize;
+			for (size_t i = 1; i < n; i++) {
+				GElf_Sym sym;
+				if (gelf_getsym(d, (int)i, &sym) == NULL)
+					break;
+				int type = GELF_ST_TYPE(sym.st_info);
+				if ((type != STT_FUNC && type != STT_GNU_IFUNC) ||
+				    sym.st_shndx == SHN_UNDEF || sym.st_value == 0)
+					continue;
+				const char *name = elf_strptr(ef->elf, sh.sh_link, sym.st_name);
+				if (name == NULL || name[0] == '\0')
+					continue;
+				if (sym_grow((void **)&es->s, &es->cap, es->n + 1, sizeof *es->s))
+					return -1;
+				es->s[es->n].value = sym.st_value;
+				es->s[es->n].size = sym.st_size;
+				es->s[es->n].name = name;
+				es->s[es->n].order = es->n;
+				es->n++;
+			}
+		}
+	}
+	if (es->n > 1)
+		qsort(es->s, es->n, sizeof *es->s, cmp_esym);
+	return 0;
+}
+
+/* The symbol naming a function entry: the preferred alias at addr, else the
+ * symbol whose extent contains addr. */
+const char *sym_elf_name_at(const struct esyms *es, uint64_t addr)
+{
+	size_t lo = 0, hi = es->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (es->s[mid].value < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < es->n && es->s[lo].value == addr)
+		return es->s[lo].name;
+	/* containing symbol: look back a little (nested/overlapping symbols) */
+	for (size_t i = lo, steps = 0; i > 0 && steps < 64; i--, steps++) {
+		const struct esym *s = &es->s[i - 1];
+		if (s->value <= addr && addr - s->value < s->size)
+			return s->name;
+	}
+	return NULL;
+}

@@ -1,0 +1,416 @@
+/* sym_sidecar.c - the symbols.json sidecar: atomic writer and validating
+ * loader (format and rules in symbols.h). */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+
+#include "sym_internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <jansson.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#if JSON_INTEGER_IS_LONG_LONG
+#define XL_JSON_INT_MAX LLONG_MAX
+#else
+#define XL_JSON_INT_MAX LONG_MAX
+#endif
+
+/* Copy of s with every byte that is not part of valid UTF-8 (as jansson
+ * checks it: no overlongs, surrogates or code points > U+10FFFF) as '?'. */
+static char *utf8_clean(const char *s)
+{
+	size_t n = strlen(s);
+	char *o = malloc(n + 1);
+	if (o == NULL)
+		return NULL;
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0;
+	while (i < n) {
+		unsigned c = p[i];
+		size_t len = c < 0x80 ? 1 : (c & 0xe0) == 0xc0 ? 2
+			   : (c & 0xf0) == 0xe0 ? 3 : (c & 0xf8) == 0xf0 ? 4 : 0;
+		bool ok = len > 0 && i + len <= n;
+		if (ok && len > 1) {
+			uint32_t cp = c & (0xffu >> (len + 1));
+			for (size_t k = 1; k < len; k++) {
+				if ((p[i + k] & 0xc0) != 0x80) {
+					ok = false;
+					break;
+				}
+				cp = (cp << 6) | (p[i + k] & 0x3f);
+			}
+			if (ok && ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) ||
+				   (len == 4 && cp < 0x10000) || cp > 0x10ffff ||
+				   (cp >= 0xd800 && cp <= 0xdfff)))
+				ok = false;
+		}
+		if (ok) {
+			memcpy(o + i, p + i, len);
+			i += len;
+		} else {
+			o[i++] = '?';
+		}
+	}
+	o[n] = '\0';
+	return o;
+}
+
+static json_t *jstr(const char *s)
+{
+	if (s == NULL)
+		return json_null();
+	char *c = utf8_clean(s);
+	if (c == NULL)
+		return NULL;
+	json_t *j = json_string(c);
+	free(c);
+	return j;
+}
+
+static int dump_any(FILE *f, json_t *j)
+{
+	if (j == NULL)
+		return -1;
+	int rc = json_dumpf(j, f, JSON_ENCODE_ANY);
+	json_decref(j);
+	return rc;
+}
+
+static bool valid_hex_id(const char *s)
+{
+	size_t n = strlen(s);
+	if (n % 2 != 0 || n > 2 * XL_BUILD_ID_MAX_BYTES)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
+			return false;
+	return true;
+}
+
+static int write_body(const struct xl_symtab *tab, FILE *f)
+{
+	if (fputs("{\"schema\": ", f) < 0 || dump_any(f, jstr(XL_SYMBOLS_SCHEMA)) ||
+	    fputs(",\n \"build_id\": ", f) < 0 || dump_any(f, jstr(tab->build_id)) ||
+	    fputs(",\n \"executable\": ", f) < 0 || dump_any(f, jstr(tab->executable)))
+		return -1;
+	if (fprintf(f, ",\n \"xray\": {\"sleds\": %" PRIu64 ", \"sled_version\": %d, "
+		    "\"fn_idx\": %" PRIu64 "},\n \"functions\": [",
+		    tab->sleds, tab->sled_version, tab->fn_idx) < 0)
+		return -1;
+	for (size_t i = 0; i < tab->count; i++) {
+		const struct xl_symbol *s = &tab->syms[i];
+		char addr[24];
+		snprintf(addr, sizeof addr, "0x%" PRIx64, s->addr);
+		json_t *o = json_object();
+		if (o == NULL)
+			return -1;
+		int bad = json_object_set_new(o, "id", json_integer(s->id));
+		bad |= json_object_set_new(o, "addr", json_string(addr));
+		bad |= json_object_set_new(o, "name", jstr(s->name));
+		bad |= json_object_set_new(o, "linkage_name", jstr(s->linkage_name));
+		bad |= json_object_set_new(o, "file", jstr(s->file));
+		bad |= json_object_set_new(o, "line", json_integer(s->line));
+		if (bad || fputs(i == 0 ? "\n  " : ",\n  ", f) < 0 ||
+		    json_dumpf(o, f, 0) != 0) {
+			json_decref(o);
+			return -1;
+		}
+		json_decref(o);
+	}
+	if (fputs(tab->count ? "\n ]}\n" : "]}\n", f) < 0)
+		return -1;
+	return 0;
+}
+
+int xl_symbols_write_json(const struct xl_symtab *tab, const char *path,
+			  char *err, size_t errlen)
+{
+	if (err != NULL && errlen > 0)
+		err[0] = '\0';
+	if (tab == NULL || path == NULL) {
+		sym_seterr(err, errlen, "xl_symbols_write_json: missing argument");
+		return XL_SYM_EINVAL;
+	}
+	if (!valid_hex_id(tab->build_id)) {
+		sym_seterr(err, errlen, "%s: build id is not lowercase hex", path);
+		return XL_SYM_EINVAL;
+	}
+	for (size_t i = 0; i < tab->count; i++) {
+		const struct xl_symbol *s = &tab->syms[i];
+		if ((uint64_t)s->id != i + 1 || s->name == NULL || s->name[0] == '\0' ||
+		    s->line < 0) {
+			sym_seterr(err, errlen, "%s: function table entry %zu is inconsistent "
+			       "(ids must be 1..N in order, names non-empty)", path, i);
+			return XL_SYM_EINVAL;
+		}
+	}
+
+	size_t plen = strlen(path);
+	char *tmp = malloc(plen + 32);
+	if (tmp == NULL) {
+		sym_seterr(err, errlen, "%s: out of memory", path);
+		return XL_SYM_ENOMEM;
+	}
+	snprintf(tmp, plen + 32, "%s.tmp.%ld", path, (long)getpid());
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0666);
+	if (fd < 0) {
+		sym_seterr(err, errlen, "%s: cannot create: %s", tmp, strerror(errno));
+		free(tmp);
+		return XL_SYM_EIO;
+	}
+	FILE *f = fdopen(fd, "w");
+	if (f == NULL) {
+		sym_seterr(err, errlen, "%s: %s", tmp, strerror(errno));
+		close(fd);
+		unlink(tmp);
+		free(tmp);
+		return XL_SYM_EIO;
+	}
+	int rc = write_body(tab, f);
+	int saved = errno;
+	if (fflush(f) != 0 && rc == 0) {
+		rc = -1;
+		saved = errno;
+	}
+	if (fclose(f) != 0 && rc == 0) {
+		rc = -1;
+		saved = errno;
+	}
+	if (rc != 0) {
+		sym_seterr(err, errlen, "%s: write failed: %s", tmp,
+		       saved ? strerror(saved) : "encoding error");
+		unlink(tmp);
+		free(tmp);
+		return XL_SYM_EIO;
+	}
+	if (rename(tmp, path) != 0) {
+		sym_seterr(err, errlen, "%s: cannot rename into place: %s", path,
+		       strerror(errno));
+		unlink(tmp);
+		free(tmp);
+		return XL_SYM_EIO;
+	}
+	free(tmp);
+	return XL_SYM_OK;
+}
+
+/* "0x" followed by 1..16 hex digits */
+static bool parse_addr(const char *s, uint64_t *v)
+{
+	if (s[0] != '0' || (s[1] != 'x' && s[1] != 'X'))
+		return false;
+	s += 2;
+	size_t n = 0;
+	uint64_t a = 0;
+	for (; s[n] != '\0'; n++) {
+		char c = s[n];
+		unsigned d;
+		if (c >= '0' && c <= '9')
+			d = (unsigned)(c - '0');
+		else if (c >= 'a' && c <= 'f')
+			d = (unsigned)(c - 'a' + 10);
+		else if (c >= 'A' && c <= 'F')
+			d = (unsigned)(c - 'A' + 10);
+		else
+			return false;
+		if (n >= 16)
+			return false;
+		a = (a << 4) | d;
+	}
+	if (n == 0)
+		return false;
+	*v = a;
+	return true;
+}
+
+/* optional string member: absent/null -> NULL; returns -1 on a wrong type */
+static int opt_string(json_t *obj, const char *key, char **dst)
+{
+	json_t *v = json_object_get(obj, key);
+	*dst = NULL;
+	if (v == NULL || json_is_null(v))
+		return 0;
+	if (!json_is_string(v))
+		return -1;
+	*dst = strdup(json_string_value(v));
+	return *dst == NULL ? -2 : 0;
+}
+
+static int opt_uint(json_t *obj, const char *key, json_int_t max, json_int_t *dst)
+{
+	json_t *v = json_object_get(obj, key);
+	if (v == NULL)
+		return 0;
+	if (!json_is_integer(v) || json_integer_value(v) < 0 ||
+	    json_integer_value(v) > max)
+		return -1;
+	*dst = json_integer_value(v);
+	return 0;
+}
+
+#define LOADFAIL(code, ...)                                                  \
+	do {                                                                 \
+		sym_seterr(err, errlen, __VA_ARGS__);                            \
+		rc = (code);                                                 \
+		goto out;                                                    \
+	} while (0)
+
+int xl_symbols_load_json(const char *path, struct xl_symtab *out, char *err,
+			 size_t errlen)
+{
+	if (err != NULL && errlen > 0)
+		err[0] = '\0';
+	if (out == NULL || path == NULL) {
+		sym_seterr(err, errlen, "xl_symbols_load_json: missing argument");
+		return XL_SYM_EINVAL;
+	}
+	memset(out, 0, sizeof *out);
+
+	int rc = XL_SYM_OK;
+	json_t *root = NULL;
+	FILE *f = fopen(path, "rb");
+	if (f == NULL) {
+		sym_seterr(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+		return XL_SYM_EIO;
+	}
+	struct stat st;
+	if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
+		fclose(f);
+		sym_seterr(err, errlen, "%s: not a regular file", path);
+		return XL_SYM_EIO;
+	}
+	json_error_t je;
+	root = json_loadf(f, JSON_REJECT_DUPLICATES, &je);
+	fclose(f);
+	if (root == NULL)
+		LOADFAIL(XL_SYM_EFORMAT, "%s:%d:%d: invalid JSON: %s", path, je.line,
+			 je.column, je.text);
+	if (!json_is_object(root))
+		LOADFAIL(XL_SYM_EFORMAT, "%s: top level is not a JSON object", path);
+
+	json_t *v = json_object_get(root, "schema");
+	if (v == NULL)
+		LOADFAIL(XL_SYM_EFORMAT, "%s: missing \"schema\"", path);
+	if (!json_is_string(v))
+		LOADFAIL(XL_SYM_EFORMAT, "%s: \"schema\" is not a string", path);
+	if (strcmp(json_string_value(v), XL_SYMBOLS_SCHEMA) != 0)
+		LOADFAIL(XL_SYM_EFORMAT, "%s: unsupported schema \"%.64s\" (expected \"%s\")",
+			 path, json_string_value(v), XL_SYMBOLS_SCHEMA);
+
+	v = json_object_get(root, "build_id");
+	if (v == NULL)
+		LOADFAIL(XL_SYM_EFORMAT, "%s: missing \"build_id\"", path);
+	if (!json_is_string(v) || !valid_hex_id(json_string_value(v)))
+		LOADFAIL(XL_SYM_EFORMAT,
+			 "%s: \"build_id\" is not a lowercase hex string of at most %d bytes",
+			 path, XL_BUILD_ID_MAX_BYTES);
+	strcpy(out->build_id, json_string_value(v));
+
+	int sr = opt_string(root, "executable", &out->executable);
+	if (sr == -1)
+		LOADFAIL(XL_SYM_EFORMAT, "%s: \"executable\" is not a string or null", path);
+	if (sr == -2)
+		LOADFAIL(XL_SYM_ENOMEM, "%s: out of memory", path);
+
+	v = json_object_get(root, "xray");
+	if (v != NULL) {
+		json_int_t sleds = 0, ver = 0, idx = 0;
+		if (!json_is_object(v) || opt_uint(v, "sleds", XL_JSON_INT_MAX, &sleds) ||
+		    opt_uint(v, "sled_version", 255, &ver) ||
+		    opt_uint(v, "fn_idx", XL_JSON_INT_MAX, &idx))
+			LOADFAIL(XL_SYM_EFORMAT,
+				 "%s: \"xray\" must be an object of non-negative integers "
+				 "sleds, sled_version (<= 255), fn_idx", path);
+		out->sleds = (uint64_t)sleds;
+		out->sled_version = (int)ver;
+		out->fn_idx = (uint64_t)idx;
+	}
+
+	json_t *fns = json_object_get(root, "functions");
+	if (fns == NULL)
+		LOADFAIL(XL_SYM_EFORMAT, "%s: missing \"functions\"", path);
+	if (!json_is_array(fns))
+		LOADFAIL(XL_SYM_EFORMAT, "%s: \"functions\" is not an array", path);
+	size_t n = json_array_size(fns);
+	if (n > (size_t)INT32_MAX)
+		LOADFAIL(XL_SYM_EFORMAT, "%s: too many functions (%zu)", path, n);
+	if (n > 0) {
+		out->syms = calloc(n, sizeof *out->syms);
+		if (out->syms == NULL)
+			LOADFAIL(XL_SYM_ENOMEM, "%s: out of memory", path);
+	}
+	out->count = n;   /* release() walks only filled slots (NULL-safe) */
+
+	for (size_t i = 0; i < n; i++) {
+		json_t *o = json_array_get(fns, i);
+		if (!json_is_object(o))
+			LOADFAIL(XL_SYM_EFORMAT, "%s: functions[%zu] is not an object", path, i);
+
+		v = json_object_get(o, "id");
+		if (v == NULL)
+			LOADFAIL(XL_SYM_EFORMAT, "%s: functions[%zu]: missing \"id\"", path, i);
+		if (!json_is_integer(v))
+			LOADFAIL(XL_SYM_EFORMAT, "%s: functions[%zu].id is not an integer", path, i);
+		json_int_t id = json_integer_value(v);
+		if (id < 1 || (uint64_t)id > n)
+			LOADFAIL(XL_SYM_EFORMAT,
+				 "%s: functions[%zu].id %" JSON_INTEGER_FORMAT
+				 " is out of range 1..%zu", path, i, id, n);
+		struct xl_symbol *s = &out->syms[id - 1];
+		if (s->id != 0)
+			LOADFAIL(XL_SYM_EFORMAT, "%s: functions[%zu]: duplicate id %" JSON_INTEGER_FORMAT,
+				 path, i, id);
+		s->id = (int32_t)id;
+
+		v = json_object_get(o, "addr");
+		if (v == NULL)
+			LOADFAIL(XL_SYM_EFORMAT, "%s: functions[%zu]: missing \"addr\"", path, i);
+		if (!json_is_string(v) || !parse_addr(json_string_value(v), &s->addr))
+			LOADFAIL(XL_SYM_EFORMAT,
+				 "%s: functions[%zu].addr is not a \"0x...\" hex string of at most 16 digits",
+				 path, i);
+
+		v = json_object_get(o, "name");
+		if (v == NULL)
+			LOADFAIL(XL_SYM_EFORMAT, "%s: functions[%zu]: missing \"name\"", path, i);
+		if (!json_is_string(v) || json_string_length(v) == 0)
+			LOADFAIL(XL_SYM_EFORMAT, "%s: functions[%zu].name is not a non-empty string",
+				 path, i);
+		s->name = strdup(json_string_value(v));
+		if (s->name == NULL)
+			LOADFAIL(XL_SYM_ENOMEM, "%s: out of memory", path);
+
+		sr = opt_string(o, "linkage_name", &s->linkage_name);
+		if (sr == -1)
+			LOADFAIL(XL_SYM_EFORMAT, "%s: functions[%zu].linkage_name is not a string or null",
+				 path, i);
+		if (sr == 0)
+			sr = opt_string(o, "file", &s->file);
+		if (sr == -1)
+			LOADFAIL(XL_SYM_EFORMAT, "%s: functions[%zu].file is not a string or null",
+				 path, i);
+		if (sr == -2)
+			LOADFAIL(XL_SYM_ENOMEM, "%s: out of memory", path);
+
+		json_int_t line = 0;
+		if (opt_uint(o, "line", INT_MAX, &line))
+			LOADFAIL(XL_SYM_EFORMAT, "%s: functions[%zu].line is not an integer 0..%d",
+				 path, i, INT_MAX);
+		s->line = (int)line;
+	}
+	/* n objects, each id in 1..n, no duplicates: every slot is filled */
+
+out:
+	json_decref(root);
+	if (rc != XL_SYM_OK)
+		xl_symtab_release(out);
+	return rc;
+}
