@@ -24,6 +24,14 @@ enum xl_lang xl_source_lang(const char *path)
 	return XL_LANG_NONE;
 }
 
+const char xl_build_options_help[] =
+	"build options (between the command and the first source):\n"
+	"  -release              optimised build (-O3 -g; the default is -O0 -g)\n"
+	"  -debug                debug build (the default)\n"
+	"  -I, -D, -U, -l, -L, -isystem, -include VALUE (attached or separate)\n"
+	"  -O..., -g..., -std=..., -W..., -f..., -m...\n"
+	"  -pthread, -rdynamic, -static, -pie, -no-pie, -shared (not with --profile)\n";
+
 /* Options that take their value in the next argument when not attached. */
 static const char *const with_value[] = {"-I", "-D", "-U", "-l", "-L", "-isystem", "-include", "-o"};
 /* Prefixes of single-argument compiler options passed through. */

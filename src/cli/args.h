@@ -40,6 +40,9 @@ int xl_split_build_args(int argc, const char **argv, int allow_output, struct xl
 			char *err, size_t errlen);
 void xl_build_args_release(struct xl_build_args *a);
 
+/* The build options as the usage of `run` and `build` lists them. */
+extern const char xl_build_options_help[];
+
 /* The default executable name for a source: its file name without the
  * last suffix ("dir/app.test.c" -> "app.test"), "a.out" when that leaves
  * nothing. */

@@ -20,6 +20,7 @@
 #include "cmd.h"
 #include "exitcode.h"
 #include "msg.h"
+#include "options.h"
 #include "project.h"
 #include "sdk.h"
 #include "symbols.h"
@@ -67,6 +68,13 @@ static int build(int argc, const char **argv, struct xl_ctx *ctx);
 
 int cmd_build(int argc, const char **argv, struct xl_ctx *ctx)
 {
+	static const struct xl_usage usage = {
+		"build", "[build options] SOURCE... [-o OUT]",
+		"Build a program with clang; under --profile, instrumented and with its sidecars\n"
+		"(OUT.profile.json, OUT.symbols.json) for 'exaloop profile exec'.", NULL, NULL,
+		xl_build_options_help};
+	if (xl_help_requested(&usage, argc, argv))
+		return XL_EXIT_OK;
 	if (!ctx->target)
 		return build(argc, argv, ctx);
 	struct xl_target t;

@@ -23,6 +23,7 @@
 #include "cmd.h"
 #include "exitcode.h"
 #include "msg.h"
+#include "options.h"
 #include "sdk.h"
 #include "session.h"
 #include "symbols.h"
@@ -193,13 +194,21 @@ int cmd_doctor(int argc, const char **argv, struct xl_ctx *ctx)
 {
 	(void)ctx;
 	int profiling = 0;
-	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--profiling") == 0)
-			profiling = 1;
-		else {
-			xl_error("unknown option '%s' for 'doctor' (use --profiling)", argv[i]);
-			return XL_EXIT_USAGE;
-		}
+	const struct xl_option opts[] = {
+		XL_OPT_BOOL(0, "profiling", &profiling, "also build and capture probe programs (the native capture path)"),
+		XL_OPT_END(),
+	};
+	const struct xl_usage usage = {"doctor", NULL,
+				       "Check the toolchain, the profiling SDK and, with --profiling, the capture path.\n"
+				       "Exits 4 when a check that 'run' needs fails.", opts, NULL, NULL};
+	int n;
+	int rc = xl_parse_options(&usage, argc, argv, 0, &n);
+	if (rc != XL_OPTS_PARSED)
+		return rc;
+	if (n > 0) {
+		xl_error("unexpected argument '%s' for 'doctor'", argv[1]);
+		xl_usage_print(&usage, stderr);
+		return XL_EXIT_USAGE;
 	}
 	struct doctor d = {0};
 	char cc[PATH_MAX], ver[64] = "", rt[PATH_MAX], err[1024];

@@ -17,6 +17,7 @@
 #include "cmd.h"
 #include "exitcode.h"
 #include "msg.h"
+#include "options.h"
 #include "sdk.h"
 #include "toolchain.h"
 
@@ -38,24 +39,26 @@ static int check_name(const char *name)
 	return 0;
 }
 
-static int plugin_add(int argc, const char **argv)
+static int plugin_add(int argc, const char **argv, struct xl_ctx *ctx)
 {
+	(void)ctx;
 	const char *name = NULL, *path = NULL;
-	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--path") == 0 && i + 1 < argc)
-			path = argv[++i];
-		else if (strncmp(argv[i], "--path=", 7) == 0)
-			path = argv[i] + 7;
-		else if (argv[i][0] == '-') {
-			xl_error("unknown option '%s' for 'plugin add'", argv[i]);
-			return XL_EXIT_USAGE;
-		} else if (!name)
-			name = argv[i];
-		else {
-			xl_error("unexpected argument '%s': exaloop plugin add profiling --path DIR", argv[i]);
-			return XL_EXIT_USAGE;
-		}
+	const struct xl_option opts[] = {
+		XL_OPT_STRING(0, "path", &path, "DIR", "the SDK's directory (lib/exaloop/profiling of an install)"),
+		XL_OPT_END(),
+	};
+	const struct xl_usage usage = {"plugin add", "profiling",
+				       "Validate an installed profiling SDK (--path DIR) and register it in config.toml.",
+				       opts, NULL, NULL};
+	int n;
+	int rc = xl_parse_options(&usage, argc, argv, 0, &n);
+	if (rc != XL_OPTS_PARSED)
+		return rc;
+	if (n > 1) {
+		xl_error("unexpected argument '%s': exaloop plugin add profiling --path DIR", argv[2]);
+		return XL_EXIT_USAGE;
 	}
+	name = n == 1 ? argv[1] : NULL;
 	if (!name || !path) {
 		xl_error("usage: exaloop plugin add profiling --path DIR");
 		return XL_EXIT_USAGE;
@@ -79,10 +82,16 @@ static int plugin_add(int argc, const char **argv)
 	return XL_EXIT_OK;
 }
 
-static int plugin_list(int argc, const char **argv)
+static int plugin_list(int argc, const char **argv, struct xl_ctx *ctx)
 {
-	(void)argv;
-	if (argc > 1) {
+	(void)ctx;
+	static const struct xl_usage usage = {"plugin list", NULL, "The registered profiling SDK and the built-in one.",
+					      NULL, NULL, NULL};
+	int n;
+	int rc = xl_parse_options(&usage, argc, argv, 0, &n);
+	if (rc != XL_OPTS_PARSED)
+		return rc;
+	if (n > 0) {
 		xl_error("'plugin list' takes no arguments");
 		return XL_EXIT_USAGE;
 	}
@@ -93,7 +102,7 @@ static int plugin_list(int argc, const char **argv)
 		xl_error("%s", err);
 		return XL_EXIT_FAIL;
 	}
-	int rc = XL_EXIT_OK;
+	rc = XL_EXIT_OK;
 	if (dir[0]) {
 		if (xl_sdk_check(dir, ccv, &sdk, err, sizeof(err)) == 0)
 			printf("profiling  %s  %s  (registered, in use)\n", sdk.version, sdk.dir);
@@ -111,9 +120,17 @@ static int plugin_list(int argc, const char **argv)
 	return rc;
 }
 
-static int plugin_remove(int argc, const char **argv)
+static int plugin_remove(int argc, const char **argv, struct xl_ctx *ctx)
 {
-	if (argc != 2) {
+	(void)ctx;
+	static const struct xl_usage usage = {"plugin remove", "profiling",
+					      "Forget the registered SDK: the built-in one is used again.", NULL, NULL,
+					      NULL};
+	int n;
+	int rc = xl_parse_options(&usage, argc, argv, 0, &n);
+	if (rc != XL_OPTS_PARSED)
+		return rc;
+	if (n != 1) {
 		xl_error("usage: exaloop plugin remove profiling");
 		return XL_EXIT_USAGE;
 	}
@@ -138,22 +155,12 @@ static int plugin_remove(int argc, const char **argv)
 
 int cmd_plugin(int argc, const char **argv, struct xl_ctx *ctx)
 {
-	(void)ctx;
-	static const struct {
-		const char *name;
-		int (*fn)(int, const char **);
-	} subs[] = {
-		{"add", plugin_add},
-		{"list", plugin_list},
-		{"remove", plugin_remove},
+	static const struct xl_subcommand subs[] = {
+		{"add", plugin_add, "validate and register an installed profiling SDK"},
+		{"list", plugin_list, "the registered SDK and the built-in one"},
+		{"remove", plugin_remove, "forget the registered SDK"},
+		{NULL, NULL, NULL},
 	};
-	if (argc < 2) {
-		xl_error("'plugin' needs a subcommand: add, list or remove");
-		return XL_EXIT_USAGE;
-	}
-	for (size_t i = 0; i < sizeof(subs) / sizeof(subs[0]); i++)
-		if (strcmp(argv[1], subs[i].name) == 0)
-			return subs[i].fn(argc - 1, argv + 1);
-	xl_error("'%s' is not a plugin subcommand (use add, list or remove)", argv[1]);
-	return XL_EXIT_USAGE;
+	static const struct xl_usage usage = {"plugin", NULL, "Register an installed profiling SDK.", NULL, subs, NULL};
+	return xl_dispatch(&usage, argc, argv, ctx);
 }

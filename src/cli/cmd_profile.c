@@ -21,6 +21,7 @@
 #include "emit.h"
 #include "exitcode.h"
 #include "msg.h"
+#include "options.h"
 #include "report_out.h"
 #include "session.h"
 #include "symbols.h"
@@ -53,74 +54,96 @@ struct view_opts {
 	struct xl_emit_opts emit;
 };
 
+static int parse_sort(const char *value, void *dest)
+{
+	if (xl_sort_parse(value, dest) != 0) {
+		xl_error("invalid sort key '%s' (use self, total, calls, avg or name)", value);
+		return -1;
+	}
+	return 0;
+}
+
+static int parse_top(const char *value, void *dest)
+{
+	char *end;
+	long n = strtol(value, &end, 10);
+	if (!*value || *end || n < 0) {
+		xl_error("invalid --top '%s': expected a number of rows", value);
+		return -1;
+	}
+	*(size_t *)dest = (size_t)n;
+	return 0;
+}
+
+static int parse_thread(const char *value, void *dest)
+{
+	char *end;
+	long n = strtol(value, &end, 10);
+	if (!*value || *end || n < 0 || n > INT_MAX) {
+		xl_error("invalid --thread '%s': expected a thread index (see the report's thread list)", value);
+		return -1;
+	}
+	*(int *)dest = (int)n;
+	return 0;
+}
+
+/* XL_OPTS_PARSED, or the exit code (after -h/--help or an error). */
 static int parse_view(int argc, const char **argv, int is_export, struct view_opts *v)
 {
 	memset(v, 0, sizeof(*v));
 	xl_emit_opts_init(&v->emit);
 	v->format = is_export ? NULL : "html";
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		const char *val = i + 1 < argc ? argv[i + 1] : NULL;
-		if (!is_export && strcmp(a, "--text") == 0)
-			v->format = "text";
-		else if (!is_export && strcmp(a, "--json") == 0)
-			v->format = "json";
-		else if (!is_export && strcmp(a, "--html") == 0)
-			v->format = "html";
-		else if (is_export && strcmp(a, "--format") == 0 && val)
-			v->format = argv[++i];
-		else if (is_export && strncmp(a, "--format=", 9) == 0)
-			v->format = a + 9;
-		else if (strcmp(a, "-o") == 0 && val)
-			v->output = argv[++i];
-		else if (strcmp(a, "--sort") == 0 && val) {
-			if (xl_sort_parse(argv[++i], &v->emit.sort) != 0) {
-				xl_error("invalid sort key '%s' (use self, total, calls, avg or name)", argv[i]);
-				return -1;
-			}
-		} else if (strcmp(a, "--top") == 0 && val) {
-			char *end;
-			long n = strtol(argv[++i], &end, 10);
-			if (*end || n < 0) {
-				xl_error("invalid --top '%s': expected a number of rows", argv[i]);
-				return -1;
-			}
-			v->emit.top = (size_t)n;
-		} else if (strcmp(a, "--thread") == 0 && val) {
-			char *end;
-			long n = strtol(argv[++i], &end, 10);
-			if (*end || n < 0) {
-				xl_error("invalid --thread '%s': expected a thread index (see the report's thread list)",
-					 argv[i]);
-				return -1;
-			}
-			v->emit.thread = (int)n;
-		} else if (a[0] == '-' && a[1]) {
-			xl_error("unknown option '%s' for 'profile %s'%s", a, argv[0],
-				 (strcmp(a, "--sort") == 0 || strcmp(a, "--top") == 0 || strcmp(a, "--thread") == 0 ||
-				  strcmp(a, "--format") == 0 || strcmp(a, "-o") == 0) ? " (missing value)" : "");
-			return -1;
-		} else if (!v->dir)
-			v->dir = a;
-		else {
-			xl_error("unexpected argument '%s' (one capture directory at a time)", a);
-			return -1;
-		}
+	const struct xl_option report_opts[] = {
+		XL_OPT_SET(0, "text", &v->format, "text", "print an aligned text report"),
+		XL_OPT_SET(0, "json", &v->format, "json", "print the JSON summary (summary-json.md)"),
+		XL_OPT_SET(0, "html", &v->format, "html", "write CAPTURE/index.html and open it (the default)"),
+		XL_OPT_PARSE(0, "sort", &v->emit.sort, "KEY", "order of the function table: self, total, calls, avg or name",
+			     parse_sort),
+		XL_OPT_PARSE(0, "top", &v->emit.top, "N", "only the first N rows of the function table", parse_top),
+		XL_OPT_PARSE(0, "thread", &v->emit.thread, "I", "only thread I (default: all threads merged)", parse_thread),
+		XL_OPT_STRING('o', NULL, &v->output, "OUT", "write to OUT instead (- for stdout)"),
+		XL_OPT_END(),
+	};
+	const struct xl_option export_opts[] = {
+		XL_OPT_STRING(0, "format", &v->format, "F", "html, json, chrome, folded or text"),
+		XL_OPT_STRING('o', NULL, &v->output, "OUT", "write to OUT (default: stdout)"),
+		XL_OPT_PARSE(0, "sort", &v->emit.sort, "KEY", "order of the function table: self, total, calls, avg or name",
+			     parse_sort),
+		XL_OPT_PARSE(0, "top", &v->emit.top, "N", "only the first N rows of the function table", parse_top),
+		XL_OPT_PARSE(0, "thread", &v->emit.thread, "I", "only thread I (default: all threads merged)", parse_thread),
+		XL_OPT_END(),
+	};
+	const struct xl_usage report = {
+		"profile report", "CAPTURE",
+		"Report a capture: HTML (CAPTURE/index.html, opened unless --no-open), text or JSON.", report_opts,
+		NULL, NULL};
+	const struct xl_usage export = {
+		"profile export", "CAPTURE",
+		"Write a capture in another format: Chrome trace (Perfetto), folded stacks, HTML, JSON or text.",
+		export_opts, NULL, NULL};
+	int n;
+	int rc = xl_parse_options(is_export ? &export : &report, argc, argv, 0, &n);
+	if (rc != XL_OPTS_PARSED)
+		return rc;
+	if (n > 1) {
+		xl_error("unexpected argument '%s' (one capture directory at a time)", argv[2]);
+		return XL_EXIT_USAGE;
 	}
+	v->dir = n == 1 ? argv[1] : NULL;
 	if (!v->dir) {
 		xl_error("no capture given: exaloop profile %s profiles/capture-... %s", argv[0],
 			 is_export ? "--format html|json|chrome|folded|text -o OUT" : "[--text|--json]");
-		return -1;
+		return XL_EXIT_USAGE;
 	}
 	if (is_export && !v->format) {
 		xl_error("'profile export' needs --format (%s)", xl_emitter_names());
-		return -1;
+		return XL_EXIT_USAGE;
 	}
 	if (!xl_emitter(v->format)) {
 		xl_error("unknown format '%s' (use %s)", v->format, xl_emitter_names());
-		return -1;
+		return XL_EXIT_USAGE;
 	}
-	return 0;
+	return XL_OPTS_PARSED;
 }
 
 static int check_thread(const struct xl_model *m, const struct view_opts *v)
@@ -133,19 +156,21 @@ static int check_thread(const struct xl_model *m, const struct view_opts *v)
 	return 0;
 }
 
-/* Parse report/export options and load the capture they name. */
+/* Parse report/export options and load the capture they name: XL_OPTS_PARSED
+ * with *m loaded, or the exit code. */
 static int open_view(int argc, const char **argv, int is_export, struct view_opts *v, struct xl_model **m)
 {
-	if (parse_view(argc, argv, is_export, v) != 0)
-		return XL_EXIT_USAGE;
-	int rc = load(v->dir, m);
+	int rc = parse_view(argc, argv, is_export, v);
+	if (rc != XL_OPTS_PARSED)
+		return rc;
+	rc = load(v->dir, m);
 	if (rc)
 		return rc;
 	if (check_thread(*m, v) != 0) {
 		xl_model_free(*m);
 		return XL_EXIT_USAGE;
 	}
-	return 0;
+	return XL_OPTS_PARSED;
 }
 
 static int profile_report(int argc, const char **argv, struct xl_ctx *ctx)
@@ -153,7 +178,7 @@ static int profile_report(int argc, const char **argv, struct xl_ctx *ctx)
 	struct view_opts v;
 	struct xl_model *m;
 	int rc = open_view(argc, argv, 0, &v, &m);
-	if (rc)
+	if (rc != XL_OPTS_PARSED)
 		return rc;
 	if (strcmp(v.format, "html") == 0) {
 		char path[PATH_MAX];
@@ -176,7 +201,7 @@ static int profile_export(int argc, const char **argv, struct xl_ctx *ctx)
 	struct view_opts v;
 	struct xl_model *m;
 	int rc = open_view(argc, argv, 1, &v, &m);
-	if (rc)
+	if (rc != XL_OPTS_PARSED)
 		return rc;
 	rc = xl_write_output(m, v.format, &v.emit, v.output ? v.output : "-") ? XL_EXIT_FAIL : 0;
 	if (!rc && v.output && strcmp(v.output, "-") != 0)
@@ -218,7 +243,15 @@ static int read_build_mode(const char *path, char *build_id, size_t len)
 
 static int profile_exec(int argc, const char **argv, struct xl_ctx *ctx)
 {
-	if (argc < 2) {
+	static const struct xl_usage usage = {
+		"profile exec", "./app [args...]",
+		"Capture from a program built with 'exaloop --profile build', using its sidecars.\n"
+		"Everything from ./app on goes to the program.", NULL, NULL, NULL};
+	int n;
+	int rc = xl_parse_options(&usage, argc, argv, XL_OPTS_STOP_AT_ARG, &n);
+	if (rc != XL_OPTS_PARSED)
+		return rc;
+	if (n < 1) {
 		xl_error("no program given: exaloop profile exec ./app [args...]");
 		return XL_EXIT_USAGE;
 	}
@@ -271,28 +304,20 @@ static int profile_exec(int argc, const char **argv, struct xl_ctx *ctx)
 	s.command = ctx->argv;
 	s.compile_ns = -1;
 	s.no_open = ctx->no_open;
-	int rc = xl_session_run(&s);
+	rc = xl_session_run(&s);
 	xl_symtab_release(&tab);
 	return rc;
 }
 
 int cmd_profile(int argc, const char **argv, struct xl_ctx *ctx)
 {
-	static const struct {
-		const char *name;
-		int (*fn)(int, const char **, struct xl_ctx *);
-	} subs[] = {
-		{"exec", profile_exec},
-		{"report", profile_report},
-		{"export", profile_export},
+	static const struct xl_subcommand subs[] = {
+		{"exec", profile_exec, "capture from a program built with 'exaloop --profile build'"},
+		{"report", profile_report, "report a capture: HTML, text or JSON"},
+		{"export", profile_export, "write a capture as a Chrome trace, folded stacks, HTML, JSON or text"},
+		{NULL, NULL, NULL},
 	};
-	if (argc < 2) {
-		xl_error("'profile' needs a subcommand: exec, report or export");
-		return XL_EXIT_USAGE;
-	}
-	for (size_t i = 0; i < sizeof(subs) / sizeof(subs[0]); i++)
-		if (strcmp(argv[1], subs[i].name) == 0)
-			return subs[i].fn(argc - 1, argv + 1, ctx);
-	xl_error("'%s' is not a profile subcommand (use exec, report or export)", argv[1]);
-	return XL_EXIT_USAGE;
+	static const struct xl_usage usage = {"profile", NULL, "Capture from a built program, and read captures.",
+					      NULL, subs, NULL};
+	return xl_dispatch(&usage, argc, argv, ctx);
 }

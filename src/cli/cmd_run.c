@@ -18,6 +18,7 @@
 #include "cmd.h"
 #include "exitcode.h"
 #include "msg.h"
+#include "options.h"
 #include "project.h"
 #include "sdk.h"
 #include "session.h"
@@ -165,6 +166,13 @@ static int run(int argc, const char **argv, struct xl_ctx *ctx, const struct xl_
 
 int cmd_run(int argc, const char **argv, struct xl_ctx *ctx)
 {
+	static const struct xl_usage usage = {
+		"run", "[build options] SOURCE... [program args...]",
+		"Build a program with clang and run it with its arguments, capturing under --profile.\n"
+		"Everything after the sources goes to the program ('--' ends the sources).", NULL, NULL,
+		xl_build_options_help};
+	if (xl_help_requested(&usage, argc, argv))
+		return XL_EXIT_OK;
 	if (!ctx->target) {
 		struct xl_settings set;
 		xl_settings_defaults(&set);
