@@ -17,6 +17,7 @@
 
 #include "analyze.h"
 #include "args.h"
+#include "build_setup.h"
 #include "cmd.h"
 #include "exitcode.h"
 #include "msg.h"
@@ -80,13 +81,13 @@ int cmd_build(int argc, const char **argv, struct xl_ctx *ctx)
 	struct xl_target t;
 	const char **targv = NULL;
 	int targc = 0;
-	int rc = target_argv(ctx, argv[0], argc, 0, &t, &targv, &targc);
+	int rc = xl_target_argv(ctx, argv[0], argc, 0, &t, &targv, &targc);
 	if (rc != 0)
 		return rc;
 	if (!ctx->mode_explicit)
 		ctx->mode = t.profile.mode;
 	rc = build(targc, targv, ctx);
-	target_argv_free(targv);
+	xl_target_argv_free(targv);
 	xl_target_release(&t);
 	return rc;
 }
@@ -96,7 +97,7 @@ static int build(int argc, const char **argv, struct xl_ctx *ctx)
 	struct xl_build_args a;
 	struct xl_sdk sdk;
 	char err[512];
-	int rc = prepare_build(ctx, argc, argv, 1, &a, &sdk);
+	int rc = xl_build_prepare(ctx, argc, argv, 1, &a, &sdk);
 	if (rc != 0)
 		return rc;
 	char out[PATH_MAX];

@@ -27,6 +27,7 @@
 #include "sdk.h"
 #include "session.h"
 #include "symbols.h"
+#include "process.h"
 #include "toolchain.h"
 
 /* main 1, mid 3, leaf 9; it sleeps so the sampler runs a few times. */

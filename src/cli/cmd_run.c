@@ -15,6 +15,7 @@
 
 #include "analyze.h"
 #include "args.h"
+#include "build_setup.h"
 #include "cmd.h"
 #include "exitcode.h"
 #include "msg.h"
@@ -31,91 +32,12 @@ static const char *mode_label(const struct xl_ctx *ctx, uint32_t mode)
 	return !ctx->profile ? "no profiling" : xl_mode_name(mode);
 }
 
-int target_argv(const struct xl_ctx *ctx, const char *cmd, int argc, int with_args, struct xl_target *t,
-		const char ***argv_out, int *argc_out)
-{
-	char path[PATH_MAX], err[1024];
-	if (argc > 1) {
-		xl_error("with '--target %s', sources and arguments come from exaloop.toml: remove the arguments after '%s'",
-			 ctx->target, cmd);
-		return XL_EXIT_USAGE;
-	}
-	if (xl_project_find(path, sizeof(path)) != 0) {
-		xl_error("'--target %s' needs an exaloop.toml in the current directory or a parent, and there is none",
-			 ctx->target);
-		return XL_EXIT_USAGE;
-	}
-	if (xl_project_load_target(path, ctx->target, t, err, sizeof(err)) != 0) {
-		xl_error("%s", err);
-		return XL_EXIT_USAGE;
-	}
-	size_t n = 2;
-	for (char **v = t->build_args; v && *v; v++)
-		n++;
-	for (char **v = t->sources; v && *v; v++)
-		n++;
-	for (char **v = t->args; v && *v; v++)
-		n++;
-	const char **argv = calloc(n + 2, sizeof(char *));
-	if (!argv) {
-		xl_error("out of memory");
-		return XL_EXIT_FAIL;
-	}
-	int k = 0;
-	argv[k++] = strdup(cmd);
-	for (char **v = t->build_args; v && *v; v++)
-		argv[k++] = strdup(*v);
-	for (char **v = t->sources; v && *v; v++) {
-		char *p;
-		if ((*v)[0] == '/' || asprintf(&p, "%s/%s", t->dir, *v) < 0)
-			p = strdup(*v);
-		argv[k++] = p;
-	}
-	if (with_args && t->args && t->args[0]) {
-		argv[k++] = strdup("--");
-		for (char **v = t->args; *v; v++)
-			argv[k++] = strdup(*v);
-	}
-	*argv_out = argv;
-	*argc_out = k;
-	return 0;
-}
-
-void target_argv_free(const char **argv)
-{
-	for (size_t i = 0; argv && argv[i]; i++)
-		free((char *)argv[i]);
-	free(argv);
-}
-
-int prepare_build(const struct xl_ctx *ctx, int argc, const char **argv, int is_build, struct xl_build_args *a,
-		  struct xl_sdk *sdk)
-{
-	char err[1024];
-	if (xl_split_build_args(argc, argv, is_build, a, err, sizeof(err)) != 0) {
-		xl_error("%s", err);
-		xl_build_args_release(a);
-		return XL_EXIT_USAGE;
-	}
-	if (ctx->profile && a->shared) {
-		xl_error("'-shared' cannot be profiled: profiling applies to standalone applications");
-		xl_build_args_release(a);
-		return XL_EXIT_USAGE;
-	}
-	if (ctx->profile && xl_sdk_find(sdk, err, sizeof(err)) != 0) {
-		xl_error("%s", err);
-		xl_build_args_release(a);
-		return XL_EXIT_BUILD;
-	}
-	return 0;
-}
-
 static int run(int argc, const char **argv, struct xl_ctx *ctx, const struct xl_settings *set, int long_running)
 {
 	struct xl_build_args a;
 	struct xl_sdk sdk;
 	char err[512];
-	int rc = prepare_build(ctx, argc, argv, 0, &a, &sdk);
+	int rc = xl_build_prepare(ctx, argc, argv, 0, &a, &sdk);
 	if (rc != 0)
 		return rc;
 	char tmpdir[] = "/tmp/exaloop-run-XXXXXX";
@@ -182,13 +104,13 @@ int cmd_run(int argc, const char **argv, struct xl_ctx *ctx)
 	struct xl_target t;
 	const char **targv = NULL;
 	int targc = 0;
-	int rc = target_argv(ctx, argv[0], argc, 1, &t, &targv, &targc);
+	int rc = xl_target_argv(ctx, argv[0], argc, 1, &t, &targv, &targc);
 	if (rc != 0)
 		return rc;
 	if (ctx->mode_explicit)
 		t.profile.mode = ctx->mode;
 	rc = run(targc, targv, ctx, &t.profile, t.long_running);
-	target_argv_free(targv);
+	xl_target_argv_free(targv);
 	xl_target_release(&t);
 	return rc;
 }

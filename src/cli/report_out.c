@@ -13,7 +13,7 @@
 
 #include "msg.h"
 #include "report_out.h"
-#include "toolchain.h"
+#include "process.h"
 
 int xl_write_output(const struct xl_model *m, const char *format, const struct xl_emit_opts *o,
 		    const char *path)
@@ -74,31 +74,14 @@ int xl_open_browser(const char *path, int no_open)
 	const char *opener = getenv("EXALOOP_BROWSER");
 	if (!opener || !*opener)
 		opener = "xdg-open";
-	/* Double fork: the browser is never our child, so we never wait. */
-	pid_t pid = fork();
-	if (pid < 0)
-		return 0;
-	if (pid == 0) {
-		if (fork() != 0)
-			_exit(0);
-		int fd = open("/dev/null", O_RDWR);
-		if (fd >= 0) {
-			dup2(fd, 0);
-			dup2(fd, 1);
-			dup2(fd, 2);
-		}
-		setsid();
-		execlp(opener, opener, path, (char *)NULL);
-		_exit(127);
-	}
-	int st;
-	waitpid(pid, &st, 0);
-	/* (checked after the fork so the common case costs one fork only) */
-	/* Whether the opener exists is checked here, cheaply, for the note. */
-	char found[PATH_MAX];
-	if (strchr(opener, '/') ? access(opener, X_OK) != 0 : xl_which(opener, found, sizeof(found)) != 0) {
+	/* Detached: the browser is never our child, so we never wait for it. */
+	char *const argv[] = {(char *)opener, (char *)path, NULL};
+	struct xl_process br = {.argv = argv, .stdio = XL_STDIO_DETACHED};
+	if (xl_process_start(&br) != 0) {
+		xl_process_end(&br);
 		xl_note("no browser opener '%s'; open the report yourself", opener);
 		return 0;
 	}
+	xl_process_end(&br);
 	return 1;
 }

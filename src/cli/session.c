@@ -30,6 +30,7 @@
 #include "emit.h"
 #include "exitcode.h"
 #include "msg.h"
+#include "process.h"
 #include "report_out.h"
 #include "session.h"
 #include "strbuf.h"
@@ -100,78 +101,35 @@ static const char *mode_env(uint32_t mode)
 	return mode == XL_MODE_MEMORY ? "memory" : mode == XL_MODE_XRAY ? "xray" : "all";
 }
 
-static pid_t child_pid;
-
-static void forward(int sig)
-{
-	if (child_pid > 0)
-		kill(child_pid, sig);
-}
-
 static const char *const capture_env[] = {XL_ENV_DIR, XL_ENV_PID, XL_ENV_MODE, XL_ENV_BUFFER,
 					    XL_ENV_INTERVAL, XL_ENV_DELAY, XL_ENV_DURATION, XL_ENV_INCLUDE};
 
-/* Start the program.  In the child the capture environment names the
- * child's own pid, so programs it starts in turn stay uncaptured; without
- * capture (or without include patterns) any inherited capture variables
- * are removed.  The child gets exaloop's original signal dispositions back
- * (an ignored signal would stay ignored across exec).  If exec fails, its
- * errno comes back through a close-on-exec pipe: *exec_errno is then set
- * and the caller reports it (the child only exits). */
-static pid_t launch(const struct xl_session *s, const char *dir, const char *ids, const struct sigaction *old_int,
-		    const struct sigaction *old_quit, const sigset_t *old_mask, int *exec_errno)
+struct child_env {
+	const struct xl_session *s;
+	const char *dir;   /* capture directory, NULL without capture */
+	const char *ids;   /* include ids, or NULL */
+};
+
+/* In the child, before exec: the capture environment names the child's
+ * own pid, so programs it starts in turn stay uncaptured; without capture
+ * (or without include patterns) any inherited capture variables are
+ * removed. */
+static void set_child_env(void *arg)
 {
-	int fds[2];
-	*exec_errno = 0;
-	if (pipe2(fds, O_CLOEXEC) != 0)
-		return -1;
-	pid_t pid = fork();
-	if (pid != 0) {
-		close(fds[1]);
-		if (pid > 0) {
-			int e;
-			ssize_t n;
-			while ((n = read(fds[0], &e, sizeof(e))) < 0 && errno == EINTR)
-				;
-			if (n == (ssize_t)sizeof(e))
-				*exec_errno = e;
-		}
-		close(fds[0]);
-		return pid;
-	}
-	close(fds[0]);
-	sigaction(SIGINT, old_int, NULL);
-	sigaction(SIGQUIT, old_quit, NULL);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGHUP, SIG_DFL);
-	sigprocmask(SIG_SETMASK, old_mask, NULL);
+	const struct child_env *c = arg;
 	for (size_t i = 0; i < sizeof(capture_env) / sizeof(capture_env[0]); i++)
 		unsetenv(capture_env[i]);
-	if (dir) {
-		setenv(XL_ENV_DIR, dir, 1);
-		set_env_u64(XL_ENV_PID, (uint64_t)getpid());
-		setenv(XL_ENV_MODE, mode_env(s->mode), 1);
-		set_env_u64(XL_ENV_BUFFER, s->buffer_size);
-		set_env_u64(XL_ENV_INTERVAL, s->interval_ns);
-		set_env_u64(XL_ENV_DELAY, s->delay_ns);
-		set_env_u64(XL_ENV_DURATION, s->duration_ns);
-		if (ids)
-			setenv(XL_ENV_INCLUDE, ids, 1);
-	}
-	size_t n = 0;
-	while (s->args && s->args[n])
-		n++;
-	char **argv = calloc(n + 2, sizeof(char *));
-	if (argv) {
-		argv[0] = (char *)s->exe;
-		for (size_t i = 0; i < n; i++)
-			argv[i + 1] = (char *)s->args[i];
-		execv(s->exe, argv);
-	}
-	int e = argv ? errno : ENOMEM;
-	if (write(fds[1], &e, sizeof(e)) < 0)
-		e = errno;
-	_exit(e == ENOENT ? XL_EXIT_NOTFOUND : XL_EXIT_NOEXEC);
+	if (!c->dir)
+		return;
+	setenv(XL_ENV_DIR, c->dir, 1);
+	set_env_u64(XL_ENV_PID, (uint64_t)getpid());
+	setenv(XL_ENV_MODE, mode_env(c->s->mode), 1);
+	set_env_u64(XL_ENV_BUFFER, c->s->buffer_size);
+	set_env_u64(XL_ENV_INTERVAL, c->s->interval_ns);
+	set_env_u64(XL_ENV_DELAY, c->s->delay_ns);
+	set_env_u64(XL_ENV_DURATION, c->s->duration_ns);
+	if (c->ids)
+		setenv(XL_ENV_INCLUDE, c->ids, 1);
 }
 
 /* Trim capture.xlc to the bytes the runtime used (it was sized for the
@@ -307,9 +265,114 @@ static int render(const char *dir, int no_open, int quiet)
 	return rc;
 }
 
-static int exit_code(int status)
+/* Before the program starts: the include ids, the capture directory with its
+ * symbols, and the disk check.  Returns 0 (*sp then points at *no_capture
+ * when the disk is too full to capture), or an exit code after printing why. */
+static int prepare(const struct xl_session **sp, struct xl_session *no_capture, char *dir, size_t len,
+		   struct strbuf *ids)
 {
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	const struct xl_session *s = *sp;
+	if (s->mode != XL_MODE_MEMORY && s->include && s->include[0] && include_ids(s, ids) != 0) {
+		xl_error("no function matches the include pattern%s:", s->include[1] ? "s" : "");
+		for (size_t k = 0; s->include[k]; k++)
+			fprintf(stderr, "  %s\n", s->include[k]);
+		xl_hint("patterns are shell globs matched against function names, e.g. '*process_batch*'");
+		return XL_EXIT_USAGE;
+	}
+	if (make_capture_dir(s->profiles_dir ? s->profiles_dir : "profiles", dir, len) != 0)
+		return XL_EXIT_FAIL;
+	if (s->symtab) {
+		char path[PATH_MAX + 16], err[512];
+		snprintf(path, sizeof(path), "%s/symbols.json", dir);
+		if (xl_symbols_write_json(s->symtab, path, err, sizeof(err)) != 0)
+			xl_warn("%s", err);
+	}
+	/* The runtime reserves the whole capture file before the program
+	 * starts and runs it uncaptured when the disk is too full.  Say so
+	 * once, here, and run the program without the capture environment.
+	 * (Fault test t9005: on a 2 MiB file system the runtime's error was
+	 * followed by a misleading "was it built with --profile?".) */
+	struct statvfs fs;
+	uint64_t need = XL_HDR_SIZE + XL_THREAD_TABLE_SIZE + s->buffer_size;
+	if (statvfs(dir, &fs) == 0 && (uint64_t)fs.f_bavail * fs.f_frsize < need) {
+		char have[32], want[32];
+		xl_fmt_size((int64_t)((uint64_t)fs.f_bavail * fs.f_frsize), have, sizeof(have));
+		xl_fmt_size((int64_t)need, want, sizeof(want));
+		xl_error("not enough space for a capture in '%s' (%s free, %s needed): running without capture", dir,
+			 have, want);
+		remove_capture_dir(dir);
+		*no_capture = *s;
+		no_capture->capture = 0;
+		*sp = no_capture;
+	}
+	return 0;
+}
+
+/* Has the runtime finalized the capture because its window closed (while
+ * the program goes on)? */
+static int window_closed(const char *dir)
+{
+	char path[PATH_MAX + 16];
+	snprintf(path, sizeof(path), "%s/%s", dir, XL_CAP_FILE);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	struct xl_cap_header h;
+	int closed = pread(fd, &h, sizeof(h), 0) == (ssize_t)sizeof(h) && memcmp(h.magic, XL_CAP_MAGIC, 8) == 0 &&
+		     h.state == XL_STATE_FINALIZED && h.end_reason == XL_END_WINDOW;
+	close(fd);
+	return closed;
+}
+
+/* Wait for the program.  Only a target with a window that closes before
+ * the program ends needs watching: its report is written then (*reported).
+ * Returns 0 with *status, or -1 after printing why. */
+static int wait_program(const struct xl_session *s, struct xl_process *p, const char *dir, int64_t t0,
+			const char *started_at, int *status, struct rusage *ru, int *reported)
+{
+	int watch = s->capture && s->long_running && s->duration_ns;
+	memset(ru, 0, sizeof(*ru));
+	for (;;) {
+		pid_t r = xl_process_wait(p, status, ru, watch && !*reported);
+		if (r == p->pid)
+			return 0;
+		if (r < 0) {
+			xl_error("lost track of the program: %s", strerror(errno));
+			return -1;
+		}
+		if (window_closed(dir)) {
+			xl_note("capture window closed; the program keeps running");
+			write_run_json(s, dir, 0, 0, now_ns() - t0, started_at, 0);
+			render(dir, s->no_open, 0);
+			*reported = 1;
+		} else {
+			struct timespec ts = {0, 50 * 1000 * 1000};
+			nanosleep(&ts, NULL);
+		}
+	}
+}
+
+/* After the program: how it ended, then the capture's run.json and report. */
+static int finish(const struct xl_session *s, const char *dir, int status, int64_t app_ns, const char *started_at,
+		  long maxrss, int reported)
+{
+	char took[32];
+	xl_fmt_duration(app_ns, took, sizeof(took));
+	if (WIFSIGNALED(status))
+		xl_note("application ran %s and was killed by signal %d (%s)", took, WTERMSIG(status),
+			strsignal(WTERMSIG(status)));
+	else if (s->capture || s->compile_ns >= 0)
+		xl_note("application ran %s, exit status %d", took, WEXITSTATUS(status));
+	if (!s->capture)
+		return xl_exit_status(status);
+	if (!trim_capture(dir)) {
+		xl_error("the program wrote no capture (was it built with 'exaloop --profile ... build'?)");
+		remove_capture_dir(dir);
+		return xl_exit_status(status);
+	}
+	write_run_json(s, dir, 1, status, app_ns, started_at, maxrss);
+	render(dir, s->no_open || reported, reported);
+	return xl_exit_status(status);
 }
 
 int xl_session_run(const struct xl_session *s)
@@ -319,41 +382,10 @@ int xl_session_run(const struct xl_session *s)
 	struct strbuf ids;
 	strbuf_init(&ids);
 	if (s->capture) {
-		if (s->mode != XL_MODE_MEMORY && s->include && s->include[0] && include_ids(s, &ids) != 0) {
-			xl_error("no function matches the include pattern%s:", s->include[1] ? "s" : "");
-			for (size_t k = 0; s->include[k]; k++)
-				fprintf(stderr, "  %s\n", s->include[k]);
-			xl_hint("patterns are shell globs matched against function names, e.g. '*process_batch*'");
+		int rc = prepare(&s, &no_capture, dir, sizeof(dir), &ids);
+		if (rc != 0) {
 			strbuf_release(&ids);
-			return XL_EXIT_USAGE;
-		}
-		if (make_capture_dir(s->profiles_dir ? s->profiles_dir : "profiles", dir, sizeof(dir)) != 0) {
-			strbuf_release(&ids);
-			return XL_EXIT_FAIL;
-		}
-		if (s->symtab) {
-			char path[PATH_MAX + 16], err[512];
-			snprintf(path, sizeof(path), "%s/symbols.json", dir);
-			if (xl_symbols_write_json(s->symtab, path, err, sizeof(err)) != 0)
-				xl_warn("%s", err);
-		}
-		/* The runtime reserves the whole capture file before the program
-		 * starts and runs it uncaptured when the disk is too full.  Say so
-		 * once, here, and run the program without the capture environment.
-		 * (Fault test t9005: on a 2 MiB file system the runtime's error was
-		 * followed by a misleading "was it built with --profile?".) */
-		struct statvfs fs;
-		uint64_t need = XL_HDR_SIZE + XL_THREAD_TABLE_SIZE + s->buffer_size;
-		if (statvfs(dir, &fs) == 0 && (uint64_t)fs.f_bavail * fs.f_frsize < need) {
-			char have[32], want[32];
-			xl_fmt_size((int64_t)((uint64_t)fs.f_bavail * fs.f_frsize), have, sizeof(have));
-			xl_fmt_size((int64_t)need, want, sizeof(want));
-			xl_error("not enough space for a capture in '%s' (%s free, %s needed): running without capture",
-				 dir, have, want);
-			remove_capture_dir(dir);
-			no_capture = *s;
-			no_capture.capture = 0;
-			s = &no_capture;
+			return rc;
 		}
 	}
 
@@ -365,104 +397,38 @@ int xl_session_run(const struct xl_session *s)
 
 	/* Like system(3): a terminal's ^C reaches the program (same process
 	 * group); exaloop ignores it so it can still write the report.  A
-	 * SIGTERM/SIGHUP sent to exaloop alone is passed on. */
-	struct sigaction ign = {0}, fwd = {0}, old_int, old_quit, old_term, old_hup;
-	ign.sa_handler = SIG_IGN;
-	fwd.sa_handler = forward;
-	sigaction(SIGINT, &ign, &old_int);
-	sigaction(SIGQUIT, &ign, &old_quit);
-	sigaction(SIGTERM, &fwd, &old_term);
-	sigaction(SIGHUP, &fwd, &old_hup);
-
-	/* SIGTERM/SIGHUP are blocked until child_pid is set, so a signal
-	 * arriving around the fork is forwarded, not lost. */
-	sigset_t block, old_mask;
-	sigemptyset(&block);
-	sigaddset(&block, SIGTERM);
-	sigaddset(&block, SIGHUP);
-	sigprocmask(SIG_BLOCK, &block, &old_mask);
-	fflush(NULL);
+	 * SIGTERM/SIGHUP sent to exaloop alone is passed on (process.h). */
+	size_t n = 0;
+	while (s->args && s->args[n])
+		n++;
+	char **argv = calloc(n + 2, sizeof(char *));
+	struct child_env env = {s, s->capture ? dir : NULL, ids.len ? ids.buf : NULL};
+	struct xl_process p = {.argv = argv, .signals = XL_SIGNALS_FORWARD, .setup = set_child_env, .setup_arg = &env};
 	int64_t t0 = now_ns();
-	int exec_errno;
-	child_pid = launch(s, s->capture ? dir : NULL, ids.len ? ids.buf : NULL, &old_int, &old_quit, &old_mask,
-			   &exec_errno);
-	sigprocmask(SIG_SETMASK, &old_mask, NULL);
+	int started = -1, e = ENOMEM;
+	if (argv) {
+		argv[0] = (char *)s->exe;
+		for (size_t i = 0; i < n; i++)
+			argv[i + 1] = (char *)s->args[i];
+		started = xl_process_start(&p);
+		e = errno;
+	}
 	strbuf_release(&ids);
-	int status = 0, reported = 0;
-	if (child_pid < 0 || exec_errno) {
-		int e = child_pid < 0 ? errno : exec_errno;
-		if (child_pid > 0)
-			while (waitpid(child_pid, &status, 0) < 0 && errno == EINTR)
-				;
-		child_pid = 0;
-		sigaction(SIGINT, &old_int, NULL);
-		sigaction(SIGQUIT, &old_quit, NULL);
-		sigaction(SIGTERM, &old_term, NULL);
-		sigaction(SIGHUP, &old_hup, NULL);
+	if (started != 0) {
+		xl_process_end(&p);
+		free(argv);
 		xl_error("cannot run '%s': %s", s->exe, strerror(e));
 		if (s->capture)
 			remove_capture_dir(dir);
 		return e == ENOENT ? XL_EXIT_NOTFOUND : XL_EXIT_NOEXEC;
 	}
-	/* Only a target with a window that closes before the program ends
-	 * needs watching; everything else just waits. */
-	int watch = s->capture && s->long_running && s->duration_ns;
+	int status = 0, reported = 0;
 	struct rusage ru;
-	memset(&ru, 0, sizeof(ru));
-	for (;;) {
-		pid_t r = wait4(child_pid, &status, watch && !reported ? WNOHANG : 0, &ru);
-		if (r == child_pid)
-			break;
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			xl_error("lost track of the program: %s", strerror(errno));
-			return XL_EXIT_FAIL;
-		}
-		/* Long-running program: report as soon as the window closes. */
-		char path[PATH_MAX + 16];
-		snprintf(path, sizeof(path), "%s/%s", dir, XL_CAP_FILE);
-		int fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd >= 0) {
-			struct xl_cap_header h;
-			if (pread(fd, &h, sizeof(h), 0) == (ssize_t)sizeof(h) &&
-			    memcmp(h.magic, XL_CAP_MAGIC, 8) == 0 && h.state == XL_STATE_FINALIZED &&
-			    h.end_reason == XL_END_WINDOW) {
-				xl_note("capture window closed; the program keeps running");
-				write_run_json(s, dir, 0, 0, now_ns() - t0, started_at, 0);
-				render(dir, s->no_open, 0);
-				reported = 1;
-			}
-			close(fd);
-		}
-		if (!reported) {
-			struct timespec ts = {0, 50 * 1000 * 1000};
-			nanosleep(&ts, NULL);
-		}
-	}
+	int rc = wait_program(s, &p, dir, t0, started_at, &status, &ru, &reported);
 	int64_t app_ns = now_ns() - t0;
-	child_pid = 0;
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGQUIT, &old_quit, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
-	sigaction(SIGHUP, &old_hup, NULL);
-
-	char took[32];
-	xl_fmt_duration(app_ns, took, sizeof(took));
-	if (WIFSIGNALED(status))
-		xl_note("application ran %s and was killed by signal %d (%s)", took, WTERMSIG(status),
-			strsignal(WTERMSIG(status)));
-	else if (s->capture || s->compile_ns >= 0)
-		xl_note("application ran %s, exit status %d", took, WEXITSTATUS(status));
-	if (!s->capture)
-		return exit_code(status);
-
-	if (!trim_capture(dir)) {
-		xl_error("the program wrote no capture (was it built with 'exaloop --profile ... build'?)");
-		remove_capture_dir(dir);
-		return exit_code(status);
-	}
-	write_run_json(s, dir, 1, status, app_ns, started_at, ru.ru_maxrss);
-	render(dir, s->no_open || reported, reported);
-	return exit_code(status);
+	xl_process_end(&p);
+	free(argv);
+	if (rc != 0)
+		return XL_EXIT_FAIL;
+	return finish(s, dir, status, app_ns, started_at, ru.ru_maxrss, reported);
 }

@@ -18,8 +18,8 @@
 
 #include "demangle.h"
 #include "msg.h"
+#include "process.h"
 #include "tailcall.h"
-#include "toolchain.h"
 
 int xl_tailcall_workaround(void)
 {
@@ -187,7 +187,9 @@ int xl_musttail_exclusions(const char *compiler, const struct xl_build_args *a, 
 		argv[n++] = ir;
 		argv[n++] = a->sources[i];
 		argv[n] = NULL;
-		int st = xl_spawn_quiet((char *const *)argv);
+		struct xl_process cc = {.argv = (char *const *)argv, .signals = XL_SIGNALS_FORWARD,
+					.stdio = XL_STDIO_QUIET};
+		int st = xl_process_run(&cc);
 		if (st != 0) {
 			rc = -1;
 			break;

@@ -17,10 +17,9 @@
 #include "exaloop/xl_capture.h"
 #include "exitcode.h"
 #include "msg.h"
+#include "process.h"
 #include "tailcall.h"
 #include "toolchain.h"
-
-extern char **environ;
 
 static const struct {
 	enum xl_lang lang;
@@ -29,23 +28,6 @@ static const struct {
 	{XL_LANG_C, {"clang-14", "clang", NULL}},
 	{XL_LANG_CXX, {"clang++-14", "clang++", NULL}},
 };
-
-int xl_which(const char *name, char *out, size_t len)
-{
-	const char *path = getenv("PATH");
-	if (!path)
-		path = "/usr/bin:/bin";
-	while (*path) {
-		size_t n = strcspn(path, ":");
-		if ((size_t)snprintf(out, len, "%.*s/%s", (int)n, n ? path : ".", name) < len &&
-		    access(out, X_OK) == 0)
-			return 0;
-		path += n;
-		if (*path == ':')
-			path++;
-	}
-	return -1;
-}
 
 void xl_build_init(struct xl_build *b, const struct xl_build_args *a, int profile, uint32_t mode,
 		   const char *runtime, const char *output)
@@ -77,79 +59,6 @@ static int64_t now_ns(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
-static pid_t compiler_pid;
-
-static void forward_to_compiler(int sig)
-{
-	if (compiler_pid > 0)
-		kill(compiler_pid, sig);
-}
-
-/* Run argv, wait, return its exit status (or 128+signal, or -1).  Like
- * system(3), exaloop ignores ^C while the compiler runs (the compiler, in
- * the same process group, gets it and stops), so that exaloop always gets
- * to clean up its temporary build directory; SIGTERM/SIGHUP sent to
- * exaloop alone are passed on. */
-/* Run a command and wait for it, ^C going to it (not to exaloop); quiet:
- * its stdout and stderr go to /dev/null.  Returns its exit status,
- * 128+N for a signal, or -1 with errno when it could not start. */
-static int spawn_wait_io(char *const argv[], int quiet)
-{
-	posix_spawn_file_actions_t fa;
-	posix_spawn_file_actions_init(&fa);
-	if (quiet) {
-		posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-		posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-	}
-	posix_spawnattr_t attr;
-	sigset_t dflt;
-	sigemptyset(&dflt);
-	sigaddset(&dflt, SIGINT);
-	sigaddset(&dflt, SIGQUIT);
-	sigaddset(&dflt, SIGTERM);
-	sigaddset(&dflt, SIGHUP);
-	posix_spawnattr_init(&attr);
-	posix_spawnattr_setsigdefault(&attr, &dflt);
-	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF);
-	struct sigaction ign = {0}, fwd = {0}, o_int, o_quit, o_term, o_hup;
-	ign.sa_handler = SIG_IGN;
-	fwd.sa_handler = forward_to_compiler;
-	sigaction(SIGINT, &ign, &o_int);
-	sigaction(SIGQUIT, &ign, &o_quit);
-	sigaction(SIGTERM, &fwd, &o_term);
-	sigaction(SIGHUP, &fwd, &o_hup);
-	pid_t pid;
-	int rc = posix_spawnp(&pid, argv[0], &fa, &attr, argv, environ);
-	posix_spawnattr_destroy(&attr);
-	posix_spawn_file_actions_destroy(&fa);
-	int st = 0;
-	if (rc == 0) {
-		compiler_pid = pid;
-		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-			;
-		compiler_pid = 0;
-	}
-	sigaction(SIGINT, &o_int, NULL);
-	sigaction(SIGQUIT, &o_quit, NULL);
-	sigaction(SIGTERM, &o_term, NULL);
-	sigaction(SIGHUP, &o_hup, NULL);
-	if (rc != 0) {
-		errno = rc;
-		return -1;
-	}
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-}
-
-static int spawn_wait(char *const argv[])
-{
-	return spawn_wait_io(argv, 0);
-}
-
-int xl_spawn_quiet(char *const argv[])
-{
-	return spawn_wait_io(argv, 1);
 }
 
 void xl_compiler_version(const char *cc, char *out, size_t len)
@@ -344,7 +253,10 @@ int xl_build_run(struct xl_build *b)
 		len += (size_t)snprintf(b->command + len, sizeof(b->command) - len, "%s%s", i ? " " : "", argv[i]);
 
 	int64_t t0 = now_ns();
-	int rc = spawn_wait((char *const *)argv);
+	/* ^C goes to the compiler, not to exaloop, so that exaloop always gets
+	 * to clean up its temporary build directory. */
+	struct xl_process cc = {.argv = (char *const *)argv, .signals = XL_SIGNALS_FORWARD};
+	int rc = xl_process_run(&cc);
 	b->compile_ns = now_ns() - t0;
 	free(argv);
 	if (never[0])

@@ -51,14 +51,6 @@ int xl_xray_runtime(const char *cc, char *path, size_t len);
 /* `cc -dumpversion` ("14.0.6"), or "" when it cannot run. */
 void xl_compiler_version(const char *cc, char *out, size_t len);
 
-/* Search PATH for an executable.  Returns 0 and fills out. */
-int xl_which(const char *name, char *out, size_t len);
-
-/* Run a helper command (e.g. the compiler for a side product) with its
- * stdout and stderr discarded.  Returns its exit status, 128+N for a
- * signal, or -1 with errno. */
-int xl_spawn_quiet(char *const argv[]);
-
 /* Compile and link.  Returns 0, or an exit code (XL_EXIT_BUILD) after
  * printing what failed. */
 int xl_build_run(struct xl_build *b);

@@ -1,0 +1,87 @@
+/*
+ * process.h - starting and waiting for other programs (the compiler, the
+ * profiled program, the browser opener): one API, the signal and stdio
+ * policies as parameters.
+ *
+ *	struct xl_process p = {.argv = argv, .signals = XL_SIGNALS_FORWARD};
+ *	if (xl_process_start(&p) != 0)        // errno says why (ENOENT: not found)
+ *		...;
+ *	int status;
+ *	xl_process_wait(&p, &status, NULL, 0);
+ *	xl_process_end(&p);                   // always, after a start (restores signals)
+ *
+ * or xl_process_run() for all three.  Invariants:
+ *  - XL_SIGNALS_FORWARD is system(3)'s policy: from start to end exaloop
+ *    ignores SIGINT and SIGQUIT (a terminal's ^C reaches the child, which is
+ *    in the same process group, and exaloop lives on to clean up or write
+ *    the report) and passes SIGTERM and SIGHUP sent to exaloop alone on to
+ *    the child.  They are blocked around the fork, so one arriving then is
+ *    forwarded, not lost.  One such child at a time.
+ *  - The child gets exaloop's original dispositions of SIGINT/SIGQUIT back,
+ *    SIGTERM/SIGHUP at their default, and the original signal mask (an
+ *    ignored or blocked signal would stay so across exec).
+ *  - If the child cannot exec, its errno comes back to the parent (through
+ *    a close-on-exec pipe): start fails with it and the child is reaped.
+ *  - XL_STDIO_DETACHED starts the program in a new session with stdio on
+ *    /dev/null as a grandchild: it is never exaloop's child, nobody waits
+ *    for it, and start returns as soon as it is on its way.
+ * Not thread-safe (process-wide signal dispositions).
+ */
+#ifndef XL_PROCESS_H
+#define XL_PROCESS_H
+
+#include <signal.h>
+#include <stddef.h>
+#include <sys/resource.h>
+#include <sys/types.h>
+
+enum xl_signal_policy {
+	XL_SIGNALS_KEEP,      /* exaloop's dispositions stay as they are */
+	XL_SIGNALS_FORWARD,   /* system(3): ignore ^C and ^\, forward SIGTERM and SIGHUP to the child */
+};
+
+enum xl_stdio_policy {
+	XL_STDIO_INHERIT,     /* the child writes where exaloop writes */
+	XL_STDIO_QUIET,       /* stdout and stderr to /dev/null */
+	XL_STDIO_DETACHED,    /* stdin, stdout, stderr on /dev/null; a new session, not our child */
+};
+
+struct xl_process {
+	/* request */
+	char *const *argv;              /* NULL-terminated; argv[0] is searched in PATH unless it has a '/' */
+	enum xl_signal_policy signals;
+	enum xl_stdio_policy stdio;
+	/* Runs in the child just before exec (e.g. the capture environment);
+	 * async-signal-safe work only beyond setenv/unsetenv. */
+	void (*setup)(void *arg);
+	void *setup_arg;
+	/* state */
+	pid_t pid;                      /* the child, 0 when none */
+	int started;
+	struct sigaction old_int, old_quit, old_term, old_hup;
+	sigset_t old_mask;
+};
+
+/* Start p->argv.  0, or -1 with errno (fork failed, or the child's exec
+ * failed: ENOENT when the program does not exist). */
+int xl_process_start(struct xl_process *p);
+
+/* waitpid/wait4 for the child, retried on EINTR.  nohang: return 0 while
+ * it runs.  Returns the pid when it ended (*status filled), 0 (nohang, still
+ * running), or -1 with errno. */
+pid_t xl_process_wait(struct xl_process *p, int *status, struct rusage *ru, int nohang);
+
+/* Undo start's signal policy.  Safe to call twice. */
+void xl_process_end(struct xl_process *p);
+
+/* Start, wait, end: the exit status, 128+N when signal N ended it, or -1
+ * with errno when it could not start. */
+int xl_process_run(struct xl_process *p);
+
+/* A wait status as a shell shows it: the exit status, or 128+N. */
+int xl_exit_status(int status);
+
+/* Search PATH for an executable.  Returns 0 and fills out. */
+int xl_which(const char *name, char *out, size_t len);
+
+#endif

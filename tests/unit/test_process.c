@@ -1,0 +1,146 @@
+/* Unit tests: starting and waiting for programs (src/cli/process.c). */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "process.h"
+
+static int sh(const char *script, enum xl_stdio_policy stdio)
+{
+	char *const argv[] = {"sh", "-c", (char *)script, NULL};
+	struct xl_process p = {.argv = argv, .signals = XL_SIGNALS_FORWARD, .stdio = stdio};
+	return xl_process_run(&p);
+}
+
+static void exit_status_and_signals(void **state)
+{
+	(void)state;
+	assert_int_equal(sh("exit 0", XL_STDIO_INHERIT), 0);
+	assert_int_equal(sh("exit 3", XL_STDIO_INHERIT), 3);
+	assert_int_equal(sh("kill -TERM $$", XL_STDIO_INHERIT), 128 + SIGTERM);
+	/* ^C is ignored by the parent while the child runs, not by the child */
+	assert_int_equal(sh("kill -INT $$; sleep 5", XL_STDIO_INHERIT), 128 + SIGINT);
+}
+
+static void policies_are_undone(void **state)
+{
+	(void)state;
+	struct sigaction sa;
+	sh("exit 0", XL_STDIO_INHERIT);
+	sigaction(SIGINT, NULL, &sa);
+	assert_true(sa.sa_handler == SIG_DFL);
+	sigaction(SIGTERM, NULL, &sa);
+	assert_true(sa.sa_handler == SIG_DFL);
+	sigset_t mask;
+	sigprocmask(SIG_SETMASK, NULL, &mask);
+	assert_false(sigismember(&mask, SIGTERM));
+	assert_false(sigismember(&mask, SIGHUP));
+}
+
+static void sigterm_is_forwarded(void **state)
+{
+	(void)state;
+	/* The child tells its parent (us) SIGTERM; we pass it on to the child,
+	 * which dies of it while we live on. */
+	assert_int_equal(sh("kill -TERM $PPID; sleep 5", XL_STDIO_INHERIT), 128 + SIGTERM);
+}
+
+static void not_found_and_not_executable(void **state)
+{
+	(void)state;
+	char *const missing[] = {"/nonexistent/program", NULL};
+	struct xl_process p = {.argv = missing, .signals = XL_SIGNALS_FORWARD};
+	errno = 0;
+	assert_int_equal(xl_process_run(&p), -1);
+	assert_int_equal(errno, ENOENT);
+	char *const in_path[] = {"exaloop-no-such-program-anywhere", NULL};
+	struct xl_process q = {.argv = in_path};
+	assert_int_equal(xl_process_run(&q), -1);
+	assert_int_equal(errno, ENOENT);
+	char *const dir[] = {"/", NULL};
+	struct xl_process r = {.argv = dir};
+	assert_int_equal(xl_process_run(&r), -1);
+	assert_int_equal(errno, EACCES);
+}
+
+static void set_marker(void *arg)
+{
+	setenv("XL_TEST_MARKER", arg, 1);
+}
+
+static void setup_runs_in_the_child_only(void **state)
+{
+	(void)state;
+	unsetenv("XL_TEST_MARKER");
+	char *const argv[] = {"sh", "-c", "test \"$XL_TEST_MARKER\" = yes", NULL};
+	struct xl_process p = {.argv = argv, .setup = set_marker, .setup_arg = "yes"};
+	assert_int_equal(xl_process_run(&p), 0);
+	assert_null(getenv("XL_TEST_MARKER"));
+}
+
+static void quiet_and_detached(void **state)
+{
+	(void)state;
+	char path[] = "/tmp/xl-test-process-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	/* quiet: stdout/stderr to /dev/null, so the file stays empty */
+	int saved = dup(1);
+	dup2(fd, 1);
+	int rc = sh("echo visible", XL_STDIO_QUIET);
+	dup2(saved, 1);
+	close(saved);
+	assert_int_equal(rc, 0);
+	assert_int_equal(lseek(fd, 0, SEEK_END), 0);
+	/* detached: start returns without a child to wait for; the program runs */
+	char script[128];
+	snprintf(script, sizeof(script), "echo $PPID > %s", path);
+	char *const argv[] = {"sh", "-c", script, NULL};
+	struct xl_process p = {.argv = argv, .stdio = XL_STDIO_DETACHED};
+	assert_int_equal(xl_process_start(&p), 0);
+	assert_int_equal(p.pid, 0);
+	xl_process_end(&p);
+	char buf[32] = "";
+	for (int i = 0; i < 500 && buf[0] == 0; i++) {
+		usleep(10000);
+		if (pread(fd, buf, sizeof(buf) - 1, 0) < 0)
+			buf[0] = 0;
+	}
+	assert_true(buf[0] != 0);
+	assert_int_not_equal(atoi(buf), getpid());  /* not our child */
+	close(fd);
+	unlink(path);
+}
+
+static void which_searches_path(void **state)
+{
+	(void)state;
+	char out[4096];
+	assert_int_equal(xl_which("sh", out, sizeof(out)), 0);
+	assert_int_equal(access(out, X_OK), 0);
+	assert_int_equal(xl_which("exaloop-no-such-program-anywhere", out, sizeof(out)), -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(exit_status_and_signals),
+		cmocka_unit_test(policies_are_undone),
+		cmocka_unit_test(sigterm_is_forwarded),
+		cmocka_unit_test(not_found_and_not_executable),
+		cmocka_unit_test(setup_runs_in_the_child_only),
+		cmocka_unit_test(quiet_and_detached),
+		cmocka_unit_test(which_searches_path),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
