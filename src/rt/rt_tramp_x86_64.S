@@ -8,8 +8,8 @@
  * the rest of a minimal tracer.  These trampolines have two paths:
  *
  *  - lean: when the installed XRay handler is exaloop's (rt__xray_handler),
- *    they save only the registers that can be live at the sled and that the
- *    hot path may clobber, and call rt__hot_{entry,exit,tail}(id) directly
+ *    they save the caller-saved general registers (the hot path is C and
+ *    may clobber them) and call rt__hot_{entry,exit,tail}(id) directly
  *    (entry also gets the function's stack pointer, rt_internal.h).
  *    Those functions (rt_hot.c, rt_arena.c) are built with
  *    -mgeneral-regs-only and call nothing else, so no vector, x87 or MMX
@@ -19,8 +19,10 @@
  *  - full: any other handler (LLVM's basic/FDR modes, a user's handler),
  *    and exaloop's own slow cases (a thread's first event, the
  *    clock_gettime fallback) - the lean call returns nonzero for those -
- *    get the same saves as compiler-rt's trampolines before the handler is
- *    called through XRay's handler pointer.
+ *    save the caller-saved general registers, xmm0-15 and the flags at
+ *    every kind of sled (compiler-rt saves xmm0-7 only, and at exit only
+ *    rax rdx xmm0 xmm1) before the handler is called through XRay's
+ *    handler pointer.
  *
  * They are linked in place of compiler-rt's through the linker's --wrap
  * (src/cli/toolchain.c): compiler-rt's patching code refers to
@@ -29,15 +31,27 @@
  * executable, unused.  This file goes into libexaloop_xray.a, which is
  * linked only into XRay builds.
  *
- * What may be live at each sled (System V ABI), and what is saved:
+ * The contract (docs/architecture.md, "The trampoline contract"; tested
+ * register by register on every path by tests/unit/test_trampolines.c):
+ * with exaloop's handler, on every path, every register but r10 comes
+ * back as it came in - all general registers, xmm0-15 and the upper
+ * halves of ymm/zmm (which no instruction here or in the handler
+ * touches), the x87 stack and control words, MXCSR and DF - and at tail
+ * sleds the arithmetic flags too.  Only r10 is free: the sled wrote the
+ * id into it.  A foreign handler gets the full path's saves and keeps the
+ * rest as the C ABI says (callee-saved registers, x87 and DF).  What LLVM may keep
+ * live at each sled (System V ABI), the part that must never break:
  *   entry: argument registers rdi rsi rdx rcx r8 r9, rax (al = vector
- *          argument count for varargs), xmm0-7.  r10 holds the id (the
- *          sled overwrote it), r11 is scratch at a call boundary.
- *          Flags are not live at a function's first instruction.
- *   exit:  the sled replaced `ret`: return values rax rdx xmm0 xmm1 (and
- *          x87 st0/st1, never touched here).  rcx rsi rdi r8-r11 are dead.
+ *          argument count for varargs), xmm0-7, stack arguments above
+ *          the return address.  r11 is scratch at a call boundary, and
+ *          the flags are not live at a function's first instruction.
+ *   exit:  the sled replaced `ret`: return values rax rdx xmm0 xmm1 and
+ *          the x87 st0/st1 (`long double`, `_Complex long double`).
  *   tail:  the sled precedes the tail call's jump: the callee's arguments
- *          as at entry, and the flags: with optsize/minsize LLVM makes
+ *          as at entry, r11 - LLVM jumps through it (`jmp *%r11`) when an
+ *          indirect tail call's target cannot stay in a free argument
+ *          register (the tail-call register class is rax rcx rdx rsi rdi
+ *          r8 r9 r11) - and the flags: with optsize/minsize LLVM makes
  *          conditional tail calls (`cmp; <tail sled>; jl callee`), so the
  *          flags are saved (seto+lahf, restored with add+sahf: cheaper
  *          than pushfq/popfq, which is microcoded) before any instruction
@@ -45,6 +59,9 @@
  *          `sub $8, %rsp` before its pushfq and so loses them: patched,
  *          such code branches the wrong way; fixed in LLVM 19.  Test:
  *          tests/progs/s-xmm.c, e2e t1310.)
+ * Saving everything but r10 rather than exactly the live set costs a few
+ * pushes (docs/benchmarks.md) and leaves no register whose liveness rests
+ * on an argument about code generation.
  * Stack: at the entry and tail trampolines %rsp is 16-byte aligned (the
  * function's caller pushed a return address, the sled another); at the
  * exit trampoline it is 8 mod 16.  Each path keeps %rsp 16-byte aligned at
@@ -59,13 +76,16 @@
  * is atomic on x86-64). */
 #define XRAY_HANDLER _ZN6__xray19XRayPatchedFunctionE
 
-/* Full save for entry/tail, as compiler-rt does: 9 GPRs + xmm0-7 + flags.
- * 8 (flags) + 9*8 + 8*16 + 16 (pad) = 224: with %rsp 16-aligned on entry
- * it stays 16-aligned at the call. */
-.macro FULL_SAVE
+/* The full path's save, for every kind: the nine caller-saved general
+ * registers (r10 too: it is the id the handler is called with), xmm0-15
+ * and the flags, pushed first so that no instruction of ours has changed
+ * them.  8 (flags) + 9*8 + 16*16 = 336 bytes, a multiple of 16: %rsp keeps
+ * its alignment; `pad` (8 at exit) brings 8 mod 16 to 0 mod 16.  The
+ * callee-saved registers (rbx rbp r12-r15) are the handler's to keep. */
+.macro FULL_SAVE pad
 	pushfq
-	subq	$216, %rsp
-	.cfi_adjust_cfa_offset 224
+	subq	$(328 + \pad), %rsp
+	.cfi_adjust_cfa_offset (336 + \pad)
 	movq	%rax, 0(%rsp)
 	movq	%rdi, 8(%rsp)
 	movq	%rsi, 16(%rsp)
@@ -83,9 +103,17 @@
 	movdqu	%xmm5, 152(%rsp)
 	movdqu	%xmm6, 168(%rsp)
 	movdqu	%xmm7, 184(%rsp)
+	movdqu	%xmm8, 200(%rsp)
+	movdqu	%xmm9, 216(%rsp)
+	movdqu	%xmm10, 232(%rsp)
+	movdqu	%xmm11, 248(%rsp)
+	movdqu	%xmm12, 264(%rsp)
+	movdqu	%xmm13, 280(%rsp)
+	movdqu	%xmm14, 296(%rsp)
+	movdqu	%xmm15, 312(%rsp)
 .endm
 
-.macro FULL_RESTORE
+.macro FULL_RESTORE pad
 	movq	0(%rsp), %rax
 	movq	8(%rsp), %rdi
 	movq	16(%rsp), %rsi
@@ -103,35 +131,55 @@
 	movdqu	152(%rsp), %xmm5
 	movdqu	168(%rsp), %xmm6
 	movdqu	184(%rsp), %xmm7
-	addq	$216, %rsp
+	movdqu	200(%rsp), %xmm8
+	movdqu	216(%rsp), %xmm9
+	movdqu	232(%rsp), %xmm10
+	movdqu	248(%rsp), %xmm11
+	movdqu	264(%rsp), %xmm12
+	movdqu	280(%rsp), %xmm13
+	movdqu	296(%rsp), %xmm14
+	movdqu	312(%rsp), %xmm15
+	addq	$(328 + \pad), %rsp
 	popfq
-	.cfi_adjust_cfa_offset -224
+	.cfi_adjust_cfa_offset -(336 + \pad)
 .endm
 
-/* Lean save for entry/tail: the six argument registers and rax.  7*8 + 8
- * (pad) = 64 keeps the 16-byte alignment. */
-.macro LEAN_SAVE
-	pushq	%rax
+/* Call the installed handler (reloaded: it may have changed) with the
+ * id and the event type, if there is one. */
+.macro CALL_HANDLER type
+	movq	XRAY_HANDLER(%rip), %rax
+	testq	%rax, %rax
+	je	1f
+	movl	%r10d, %edi
+	movl	$\type, %esi
+	call	*%rax
+1:
+.endm
+
+/* The lean path's save: the caller-saved general registers but r11 (saved
+ * first, before it holds the handler pointer) and, at tail sleds, rax
+ * (saved first, before it holds the flags).  Pops change no flag, so the
+ * ZF of the hot path's `testl %eax, %eax` survives the restore. */
+.macro LEAN_SAVE_ARGS
 	pushq	%rdi
 	pushq	%rsi
 	pushq	%rdx
 	pushq	%rcx
 	pushq	%r8
 	pushq	%r9
-	subq	$8, %rsp
-	.cfi_adjust_cfa_offset 64
+	pushq	%r10
+	.cfi_adjust_cfa_offset 56
 .endm
 
-.macro LEAN_RESTORE
-	addq	$8, %rsp
+.macro LEAN_RESTORE_ARGS
+	popq	%r10
 	popq	%r9
 	popq	%r8
 	popq	%rcx
 	popq	%rdx
 	popq	%rsi
 	popq	%rdi
-	popq	%rax
-	.cfi_adjust_cfa_offset -64
+	.cfi_adjust_cfa_offset -56
 .endm
 
 /* The handler exaloop's lean path stands for (read-only after
@@ -144,104 +192,96 @@
 	.text
 
 /* ------------------------------------------------------------------ */
-/* Entry: called by the sled; %r10d = function id. */
+/* Entry: called by the sled; %r10d = function id.  %rsp is 0 mod 16. */
 	.globl	__wrap___xray_FunctionEntry
 	.hidden	__wrap___xray_FunctionEntry
 	.type	__wrap___xray_FunctionEntry, @function
 	.p2align 4
 __wrap___xray_FunctionEntry:
 	.cfi_startproc
+	pushq	%r11
+	.cfi_adjust_cfa_offset 8
 	movq	XRAY_HANDLER(%rip), %r11
 	cmpq	.Lrt_handler(%rip), %r11
 	jne	.Lentry_other           /* someone else's handler, or none */
-	LEAN_SAVE
+	pushq	%rax
+	LEAN_SAVE_ARGS
+	subq	$8, %rsp                /* 8 + 64 + 8 = 80: 0 mod 16 at the call */
+	.cfi_adjust_cfa_offset 8
 	movl	%r10d, %edi
-	leaq	72(%rsp), %rsi          /* the function's %rsp at entry: 64 saved + the sled's return address */
+	leaq	88(%rsp), %rsi          /* the function's %rsp at entry: 80 saved + the sled's return address */
 	call	rt__hot_entry
-	movl	%eax, %r11d
-	LEAN_RESTORE
-	testl	%r11d, %r11d
+	testl	%eax, %eax
+	leaq	8(%rsp), %rsp
+	.cfi_adjust_cfa_offset -8
+	LEAN_RESTORE_ARGS
+	popq	%rax
+	popq	%r11
+	.cfi_adjust_cfa_offset -16
 	jne	.Lentry_full            /* exaloop's slow case */
 	ret
 .Lentry_other:
+	.cfi_adjust_cfa_offset 8
 	testq	%r11, %r11
+	popq	%r11
+	.cfi_adjust_cfa_offset -8
 	jne	.Lentry_full
 	ret                             /* no handler installed */
 .Lentry_full:
-	FULL_SAVE
-	movq	XRAY_HANDLER(%rip), %rax
-	testq	%rax, %rax
-	je	1f
-	movl	%r10d, %edi
-	xorl	%esi, %esi              /* XRayEntryType::ENTRY */
-	call	*%rax
-1:	FULL_RESTORE
+	FULL_SAVE 0
+	CALL_HANDLER 0                  /* XRayEntryType::ENTRY */
+	FULL_RESTORE 0
 	ret
 	.cfi_endproc
 	.size	__wrap___xray_FunctionEntry, .-__wrap___xray_FunctionEntry
 
 /* ------------------------------------------------------------------ */
 /* Exit: jumped to by the sled in place of `ret`; returns for the
- * function.  Only rax and rdx (and xmm0/xmm1, untouched on the lean path)
- * carry values here. */
+ * function.  %rsp is 8 mod 16 (the function's return address on top). */
 	.globl	__wrap___xray_FunctionExit
 	.hidden	__wrap___xray_FunctionExit
 	.type	__wrap___xray_FunctionExit, @function
 	.p2align 4
 __wrap___xray_FunctionExit:
 	.cfi_startproc
+	pushq	%r11
+	.cfi_adjust_cfa_offset 8
 	movq	XRAY_HANDLER(%rip), %r11
 	cmpq	.Lrt_handler(%rip), %r11
 	jne	.Lexit_other
 	pushq	%rax
-	pushq	%rdx
-	subq	$8, %rsp                /* 8 mod 16 + 24 = 0 mod 16 */
-	.cfi_adjust_cfa_offset 24
+	LEAN_SAVE_ARGS                  /* 8 mod 16 - 72 = 0 mod 16 */
 	movl	%r10d, %edi
 	call	rt__hot_exit
-	movl	%eax, %r11d
-	addq	$8, %rsp
-	popq	%rdx
+	testl	%eax, %eax
+	LEAN_RESTORE_ARGS
 	popq	%rax
-	.cfi_adjust_cfa_offset -24
-	testl	%r11d, %r11d
+	popq	%r11
+	.cfi_adjust_cfa_offset -16
 	jne	.Lexit_full
 	ret
 .Lexit_other:
+	.cfi_adjust_cfa_offset 8
 	testq	%r11, %r11
+	popq	%r11
+	.cfi_adjust_cfa_offset -8
 	jne	.Lexit_full
 	ret
 .Lexit_full:
-	/* 8 mod 16 on entry: 8 + 56 = 64 bytes keeps the call aligned. */
-	subq	$56, %rsp
-	.cfi_adjust_cfa_offset 56
-	movq	%rax, 0(%rsp)
-	movq	%rdx, 8(%rsp)
-	movdqu	%xmm0, 16(%rsp)
-	movdqu	%xmm1, 32(%rsp)
-	movq	XRAY_HANDLER(%rip), %rax
-	testq	%rax, %rax
-	je	1f
-	movl	%r10d, %edi
-	movl	$1, %esi                /* XRayEntryType::EXIT */
-	call	*%rax
-1:	movq	0(%rsp), %rax
-	movq	8(%rsp), %rdx
-	movdqu	16(%rsp), %xmm0
-	movdqu	32(%rsp), %xmm1
-	addq	$56, %rsp
-	.cfi_adjust_cfa_offset -56
+	FULL_SAVE 8
+	CALL_HANDLER 1                  /* XRayEntryType::EXIT */
+	FULL_RESTORE 8
 	ret
 	.cfi_endproc
 	.size	__wrap___xray_FunctionExit, .-__wrap___xray_FunctionExit
 
 /* ------------------------------------------------------------------ */
-/* Tail exit: called by the sled just before a tail call's jump.  As entry,
- * plus the flags (a conditional tail call may test them after the sled).
- * The lean path keeps CF PF AF ZF SF in %ah (lahf) and OF in %al (seto);
- * restoring adds 0x7f to %al, which sets OF exactly when it was set, then
- * sahf puts back the other five without touching OF.  DF is clear at any
- * call boundary and nothing here sets it. */
+/* Tail exit: called by the sled just before a tail call's jump; %rsp is
+ * 0 mod 16.  As entry, plus the flags (a conditional tail call may test
+ * them after the sled).  The lean path keeps CF PF AF ZF SF in %ah (lahf)
+ * and OF in %al (seto); restoring adds 0x7f to %al, which sets OF exactly
+ * when it was set, then sahf puts back the other five without touching
+ * OF.  DF is clear at any call boundary and nothing here sets it. */
 	.globl	__wrap___xray_FunctionTailExit
 	.hidden	__wrap___xray_FunctionTailExit
 	.type	__wrap___xray_FunctionTailExit, @function
@@ -252,29 +292,21 @@ __wrap___xray_FunctionTailExit:
 	.cfi_adjust_cfa_offset 8
 	seto	%al
 	lahf
+	pushq	%r11                    /* may hold the tail call's target */
+	.cfi_adjust_cfa_offset 8
 	movq	XRAY_HANDLER(%rip), %r11
 	cmpq	.Lrt_handler(%rip), %r11
 	jne	.Ltail_other
 	pushq	%rax                    /* saved flags */
-	pushq	%rdi
-	pushq	%rsi
-	pushq	%rdx
-	pushq	%rcx
-	pushq	%r8
-	pushq	%r9
-	.cfi_adjust_cfa_offset 56       /* 0 mod 16 - 64 = 0 mod 16 */
+	.cfi_adjust_cfa_offset 8
+	LEAN_SAVE_ARGS                  /* 16 + 8 + 56 = 80: 0 mod 16 */
 	movl	%r10d, %edi
 	call	rt__hot_tail
-	movl	%eax, %r11d
-	popq	%r9
-	popq	%r8
-	popq	%rcx
-	popq	%rdx
-	popq	%rsi
-	popq	%rdi
+	testl	%eax, %eax
+	LEAN_RESTORE_ARGS
 	popq	%rax
-	.cfi_adjust_cfa_offset -56
-	testl	%r11d, %r11d
+	popq	%r11
+	.cfi_adjust_cfa_offset -16
 	jne	.Ltail_full
 .Ltail_done:
 	addb	$0x7f, %al              /* OF back */
@@ -283,22 +315,19 @@ __wrap___xray_FunctionTailExit:
 	.cfi_adjust_cfa_offset -8
 	ret
 .Ltail_other:
-	.cfi_adjust_cfa_offset 8
+	.cfi_adjust_cfa_offset 16
 	testq	%r11, %r11
+	popq	%r11
+	.cfi_adjust_cfa_offset -8
 	je	.Ltail_done             /* no handler installed */
 .Ltail_full:
 	addb	$0x7f, %al
 	sahf
 	popq	%rax
 	.cfi_adjust_cfa_offset -8
-	FULL_SAVE
-	movq	XRAY_HANDLER(%rip), %rax
-	testq	%rax, %rax
-	je	1f
-	movl	%r10d, %edi
-	movl	$2, %esi                /* XRayEntryType::TAIL */
-	call	*%rax
-1:	FULL_RESTORE
+	FULL_SAVE 0
+	CALL_HANDLER 2                  /* XRayEntryType::TAIL */
+	FULL_RESTORE 0
 	ret
 	.cfi_endproc
 	.size	__wrap___xray_FunctionTailExit, .-__wrap___xray_FunctionTailExit
