@@ -84,6 +84,8 @@ runs=(
     "s-cxx||"
     "s-throw||"
     "s-longjmp||"
+    "s-tailptr||"
+    "s-returns||"
 )
 
 wanted() { # name [requested...]
