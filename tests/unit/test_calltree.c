@@ -20,6 +20,7 @@
 #include <cmocka.h>
 
 #include "analyze.h"
+#include "rt_capture_env.h"
 #include "rt_internal.h"
 
 enum { E = 0, X = 1, T = 2, UNWIND = 9 };   /* UNWIND: the program is back at depth `id` */
@@ -268,20 +269,8 @@ static void wide_tree_and_timeline(void **state)
 int main(int argc, char **argv)
 {
 	(void)argc;
-	if (!getenv(XL_ENV_DIR)) {
-		snprintf(capture_dir, sizeof(capture_dir), "/tmp/xl-calltree-XXXXXX");
-		if (!mkdtemp(capture_dir))
-			return 1;
-		char pid[32];
-		snprintf(pid, sizeof(pid), "%d", (int)getpid());
-		setenv(XL_ENV_DIR, capture_dir, 1);
-		setenv(XL_ENV_PID, pid, 1);
-		setenv(XL_ENV_MODE, "xray", 1);
-		execv("/proc/self/exe", argv);
-		perror("execv");
+	if (xl_test_captured(argv, "/tmp/xl-calltree-XXXXXX", NULL, capture_dir, sizeof(capture_dir)) != 0)
 		return 1;
-	}
-	snprintf(capture_dir, sizeof(capture_dir), "%s", getenv(XL_ENV_DIR));
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(trees),
 		cmocka_unit_test(repairs_and_open_frames),

@@ -18,7 +18,7 @@
  * defined in the assembly file, so no XRay runtime is linked.
  *
  * The runtime starts from its constructor, so the test re-executes itself
- * once with the capture environment set (as test_calltree.c does); XRay
+ * once with the capture environment set (rt_capture_env.h); XRay
  * patching then fails (no XRay runtime), and the test opens the window and
  * installs the handler itself.
  */
@@ -36,6 +36,7 @@
 
 #include <cmocka.h>
 
+#include "rt_capture_env.h"
 #include "rt_internal.h"
 
 /* ---- the assembly half (offsets checked below) ---- */
@@ -547,21 +548,8 @@ static char capture_dir[256];
 int main(int argc, char **argv)
 {
 	(void)argc;
-	if (!getenv(XL_ENV_DIR)) {
-		snprintf(capture_dir, sizeof(capture_dir), "/tmp/xl-tramp-XXXXXX");
-		if (!mkdtemp(capture_dir))
-			return 1;
-		char pid[32];
-		snprintf(pid, sizeof(pid), "%d", (int)getpid());
-		setenv(XL_ENV_DIR, capture_dir, 1);
-		setenv(XL_ENV_PID, pid, 1);
-		setenv(XL_ENV_MODE, "xray", 1);
-		setenv(XL_ENV_BUFFER, "67108864", 1);
-		execv("/proc/self/exe", argv);
-		perror("execv");
+	if (xl_test_captured(argv, "/tmp/xl-tramp-XXXXXX", "67108864", capture_dir, sizeof(capture_dir)) != 0)
 		return 1;
-	}
-	snprintf(capture_dir, sizeof(capture_dir), "%s", getenv(XL_ENV_DIR));
 	if (!rt__hdr) {
 		fprintf(stderr, "the runtime did not start a capture in %s\n", capture_dir);
 		return 1;
