@@ -272,6 +272,13 @@ struct xl_mem_sample {
 #define XL_ENV_DURATION "EXALOOP_DURATION_NS"
 #define XL_ENV_INCLUDE "EXALOOP_INCLUDE_IDS"     /* comma-separated ids; unset = all */
 
+/* Defaults of the capture settings, used by the runtime when a variable
+ * above is unset and by the CLI when exaloop.toml does not set them (not
+ * part of the file format). */
+#define XL_DEFAULT_BUFFER_SIZE (64u << 20)       /* buffer_size, XL_ENV_BUFFER */
+#define XL_MIN_BUFFER_SIZE (1u << 20)            /* smaller requests get this */
+#define XL_DEFAULT_INTERVAL_NS 100000000u        /* memory_interval (100 ms), XL_ENV_INTERVAL */
+
 _Static_assert(sizeof(struct xl_cap_header) == XL_HDR_SIZE, "header must fill its page");
 _Static_assert(sizeof(struct xl_event) == 16, "timeline events are 16 bytes");
 _Static_assert(sizeof(struct xl_node) == 32, "nodes are 32 bytes");

@@ -21,18 +21,9 @@
 #include <stdint.h>
 
 #include "exaloop/xl_capture.h"
+#include "xl_errors.h"
 
 #define XL_NONE (-1)
-
-/* Errors (negative return values). */
-enum {
-	XL_OK = 0,
-	XL_ENOENT = -1,     /* no capture there */
-	XL_EIO = -2,        /* could not read */
-	XL_EFORMAT = -3,    /* corrupt or truncated beyond use */
-	XL_EVERSION = -4,   /* written by a newer exaloop */
-	XL_ENOMEM = -5,
-};
 
 struct xl_func {
 	int32_t xray_id;
@@ -177,6 +168,5 @@ void xl_memory_summary(const struct xl_model *m, struct xl_mem_summary *s);
 int64_t xl_gc_occupied(const struct xl_sample *s);
 
 const char *xl_mode_name(uint32_t mode);
-const char *xl_strerror(int code);
 
 #endif

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "analyze_internal.h"
+#include "xl_array.h"
 
 /* Every record the runtime writes is 8-byte aligned (blocks are 64-byte
  * aligned), so an unaligned offset is corruption.  (Fuzzing: an odd thread
@@ -156,21 +157,6 @@ static int read_header(struct xl_model *m, struct xl_loader *ld, const char *pat
 	return XL_OK;
 }
 
-static int grow(void **arr, size_t *cap, size_t need, size_t elem)
-{
-	if (need <= *cap)
-		return 0;
-	size_t ncap = *cap ? *cap * 2 : 64;
-	while (ncap < need)
-		ncap *= 2;
-	void *p = realloc(*arr, ncap * elem);
-	if (!p)
-		return -1;
-	*arr = p;
-	*cap = ncap;
-	return 0;
-}
-
 /* The fixed part of a thread block: everything before node_chunks[].  A
  * block cut off by the end of the file (a full disk, a truncated copy) is
  * read as far as it goes: node chunks whose slot is missing and frames past
@@ -191,7 +177,7 @@ static int read_thread(struct xl_model *m, struct xl_loader *ld, uint64_t tb_off
 {
 	const struct xl_thread_block *tb = thread_at(m, tb_off);
 	uint64_t tb_avail = avail(m, tb_off);
-	if (grow((void **)&m->threads, &ld->threads_cap, m->nthreads + 1, sizeof(*m->threads)))
+	if (xl_grow((void **)&m->threads, &ld->threads_cap, m->nthreads + 1, sizeof(*m->threads)))
 		return XL_ENOMEM;
 	struct xl_thread *t = &m->threads[m->nthreads];
 	memset(t, 0, sizeof(*t));
@@ -228,9 +214,9 @@ static int read_thread(struct xl_model *m, struct xl_loader *ld, uint64_t tb_off
 	if (count > m->map_size / sizeof(struct xl_node))
 		count = m->map_size / sizeof(struct xl_node);
 	size_t base = m->nnodes;
-	if (grow((void **)&m->nodes, &ld->nodes_cap, base + count, sizeof(*m->nodes)) ||
-	    grow((void **)&ld->node_xray, &ld->node_xray_cap, base + count, sizeof(*ld->node_xray)) ||
-	    grow((void **)&ld->node_ticks, &ld->node_ticks_cap, base + count, sizeof(*ld->node_ticks)))
+	if (xl_grow((void **)&m->nodes, &ld->nodes_cap, base + count, sizeof(*m->nodes)) ||
+	    xl_grow((void **)&ld->node_xray, &ld->node_xray_cap, base + count, sizeof(*ld->node_xray)) ||
+	    xl_grow((void **)&ld->node_ticks, &ld->node_ticks_cap, base + count, sizeof(*ld->node_ticks)))
 		return XL_ENOMEM;
 	uint32_t n;
 	const struct xl_node *chunk = NULL;
@@ -309,7 +295,7 @@ static int read_samples(struct xl_model *m, struct xl_loader *ld)
 		if (count > fit)
 			count = (uint32_t)fit;   /* cut off by the end of the file */
 		const struct xl_mem_sample *s = (const void *)(b + 1);
-		if (grow((void **)&m->samples, &ld->samples_cap, m->nsamples + count, sizeof(*m->samples)))
+		if (xl_grow((void **)&m->samples, &ld->samples_cap, m->nsamples + count, sizeof(*m->samples)))
 			return XL_ENOMEM;
 		for (uint32_t i = 0; i < count; i++) {
 			struct xl_sample *d = &m->samples[m->nsamples++];

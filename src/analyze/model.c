@@ -6,6 +6,7 @@
  * total counts only its outermost active frames (recursion is not counted
  * twice); the sum of self over a tree equals its root's total.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 
 #include "analyze_internal.h"
 #include "symbols.h"
+#include "xl_array.h"
 
 static char *dup_or_null(const char *s)
 {
@@ -51,7 +53,7 @@ static void load_run(struct xl_model *m, const char *dir)
 	r->compile_time_ns = r->app_time_ns = -1;
 	r->overhead_ns_per_call = -1;
 	r->capture_dir = strdup(dir);
-	char path[4096];
+	char path[PATH_MAX];
 	snprintf(path, sizeof(path), "%s/run.json", dir);
 	json_error_t jerr;
 	json_t *o = json_load_file(path, 0, &jerr);
@@ -116,7 +118,7 @@ static int build_funcs(struct xl_model *m, struct xl_loader *ld, const char *dir
 	m->nfuncs = u;
 
 	struct xl_symtab tab;
-	char path[4096], serr[256];
+	char path[PATH_MAX], serr[256];
 	snprintf(path, sizeof(path), "%s/symbols.json", dir);
 	int have_syms = xl_symbols_load_json(path, &tab, serr, sizeof(serr)) == 0;
 	if (!have_syms && u > 0)
@@ -261,7 +263,7 @@ int xl_model_load(const char *dir, struct xl_model **out, char *err, size_t errl
 		snprintf(err, errlen, "out of memory");
 		return XL_ENOMEM;
 	}
-	char path[4096];
+	char path[PATH_MAX];
 	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, XL_CAP_FILE) >= sizeof(path)) {
 		snprintf(err, errlen, "capture path too long");
 		free(m);
@@ -288,16 +290,15 @@ int xl_model_load(const char *dir, struct xl_model **out, char *err, size_t errl
 	return XL_OK;
 }
 
+static int cmp_xray_id(const void *key, const void *elem)
+{
+	int32_t id = *(const int32_t *)key, at = ((const struct xl_func *)elem)->xray_id;
+	return id < at ? -1 : id > at;
+}
+
 int32_t xl_func_index(const struct xl_model *m, int32_t xray_id)
 {
-	size_t lo = 0, hi = m->nfuncs;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (m->funcs[mid].xray_id < xray_id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	size_t lo = xl_lower_bound(m->funcs, m->nfuncs, sizeof(*m->funcs), &xray_id, cmp_xray_id);
 	return lo < m->nfuncs && m->funcs[lo].xray_id == xray_id ? (int32_t)lo : XL_NONE;
 }
 
@@ -344,18 +345,5 @@ const char *xl_mode_name(uint32_t mode)
 	case XL_MODE_MEMORY: return "memory";
 	case XL_MODE_XRAY: return "xray";
 	default: return "unknown";
-	}
-}
-
-const char *xl_strerror(int code)
-{
-	switch (code) {
-	case XL_OK: return "ok";
-	case XL_ENOENT: return "no capture";
-	case XL_EIO: return "cannot read";
-	case XL_EFORMAT: return "corrupt or truncated capture";
-	case XL_EVERSION: return "capture from a newer exaloop";
-	case XL_ENOMEM: return "out of memory";
-	default: return "unknown error";
 	}
 }

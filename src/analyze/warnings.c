@@ -60,183 +60,303 @@ static double runtime_ns_per_call(const struct xl_model *m)
 	return (double)h->cal_ticks / m->ticks_per_ns / (double)h->cal_calls;
 }
 
+/* What the rules read besides the model: the loader's findings and sums
+ * over the threads, computed once. */
+struct rule_ctx {
+	struct xl_model *m;
+	const struct xl_loader *ld;
+	uint64_t repaired, unwound, deep, lost, open;
+	int64_t thread_sum;     /* summed thread time */
+	int64_t end;            /* end of the capture window */
+	char unrec[160];        /* " (they made at least N events)" when threads went unrecorded, else "" */
+};
+
+/* A file shorter than what the runtime wrote (a copy cut short, a full disk
+ * while copying): say what was recovered.  (Truncation test t9007: such
+ * captures read without any hint that data was missing.) */
+static int warn_truncated(const struct rule_ctx *c)
+{
+	const struct xl_model *m = c->m;
+	if (c->ld->used_bytes <= c->ld->file_bytes)
+		return XL_OK;
+	return add(c->m, "truncated", -1, -1,
+		   "capture file truncated: %llu of %llu bytes; %zu thread%s and %zu memory sample%s "
+		   "were recovered, what was written after that point is lost",
+		   (unsigned long long)c->ld->file_bytes, (unsigned long long)c->ld->used_bytes, m->nthreads,
+		   m->nthreads == 1 ? "" : "s", m->nsamples, m->nsamples == 1 ? "" : "s");
+}
+
+static int warn_corrupt_threads(const struct rule_ctx *c)
+{
+	unsigned n = c->ld->corrupt_threads;
+	if (!n)
+		return XL_OK;
+	return add(c->m, "corrupt_threads", -1, -1,
+		   "%u thread block%s could not be read (corrupt or cut off) and %s left out", n, n == 1 ? "" : "s",
+		   n == 1 ? "was" : "were");
+}
+
+static int warn_not_finalized(const struct rule_ctx *c)
+{
+	if (c->m->finalized)
+		return XL_OK;
+	return add(c->m, "not_finalized", c->m->last_ns, -1,
+		   "capture not finalized: the program stopped before exaloop could finish the capture "
+		   "(crash, signal, kill or _exit) at about %.3f s; %llu open frame%s closed at the last timestamp",
+		   secs(c->m->last_ns), (unsigned long long)c->open, c->open == 1 ? " was" : "s were");
+}
+
+static int warn_timeline_full(const struct rule_ctx *c)
+{
+	const struct xl_model *m = c->m;
+	if (!(m->flags & XL_FLAG_TIMELINE_FULL) && !m->total_dropped)
+		return XL_OK;
+	/* Per thread: all of them when few, else the ones that lost the most
+	 * (a program with hundreds of threads made this list run on past its
+	 * buffer, one "name: 2" after another). */
+	enum { LIST = 5 };
+	size_t with = 0, top[LIST], ntop = 0;
+	for (size_t i = 0; i < m->nthreads; i++) {
+		uint64_t d = m->threads[i].dropped_events;
+		if (!d)
+			continue;
+		with++;
+		size_t k = ntop < LIST ? ntop++ : LIST;
+		while (k > 0 && m->threads[top[k - 1]].dropped_events < d) {
+			if (k < LIST)
+				top[k] = top[k - 1];
+			k--;
+		}
+		if (k < LIST)
+			top[k] = i;
+	}
+	char per[512] = "";
+	size_t len = 0;
+	for (size_t k = 0; k < ntop && len < sizeof(per) - 96; k++)
+		len += (size_t)snprintf(per + len, sizeof(per) - len, "%s%.40s: %llu", k ? ", " : "",
+					m->threads[top[k]].name, (unsigned long long)m->threads[top[k]].dropped_events);
+	if (with > ntop && len < sizeof(per) - 48)
+		snprintf(per + len, sizeof(per) - len, ", and %zu more threads", with - ntop);
+	/* Not "complete" when the call trees ran out too (fault test t9004:
+	 * both warnings at once contradicted each other). */
+	int trees_full = (m->flags & XL_FLAG_NODES_FULL) || c->lost;
+	int64_t from = m->timeline_full_ns;
+	return add(c->m, "timeline_full", from, c->end,
+		   "timeline buffer full: events after %.3f s were not kept in the timeline "
+		   "(%llu dropped; %s); %s. "
+		   "Increase buffer_size or shorten the capture for a complete timeline",
+		   secs(from < 0 ? 0 : from), (unsigned long long)m->total_dropped, per,
+		   trees_full ? "the call tree and function table are not affected by this (see the "
+				"call-tree warning)"
+			      : "the call tree and function table are complete");
+}
+
+/* The flag alone also means that a thread found no space for its block and
+ * was not recorded at all (TSan test: 16 threads in a 4 MiB buffer, one
+ * missing under "0 events could not be placed"). */
+static int warn_nodes_full(const struct rule_ctx *c)
+{
+	const struct xl_model *m = c->m;
+	if (!(m->flags & XL_FLAG_NODES_FULL) && !c->lost)
+		return XL_OK;
+	char what[320];
+	int n = 0;
+	if (c->lost || !m->threads_unplaced)
+		n = snprintf(what, sizeof(what), "%llu events could not be placed in the call tree",
+			     (unsigned long long)c->lost);
+	if (m->threads_unplaced)
+		snprintf(what + n, sizeof(what) - (size_t)n, "%s%u thread%s that started after that %s not recorded%s",
+			 n ? ", and " : "", m->threads_unplaced, m->threads_unplaced == 1 ? "" : "s",
+			 m->threads_unplaced == 1 ? "was" : "were", c->unrec);
+	return add(c->m, "nodes_full", -1, -1, "call-tree space ran out: %s; increase buffer_size", what);
+}
+
+static int warn_repaired_exits(const struct rule_ctx *c)
+{
+	if (!c->repaired && !c->unwound)
+		return XL_OK;
+	return add(c->m, "repaired_exits", -1, -1,
+		   "unmatched events repaired: %llu exits had no matching entry and were ignored, "
+		   "%llu frames left without their exit (exceptions, longjmp, patching mid-call) were "
+		   "closed by an exit or a call further up the stack; their time ends there",
+		   (unsigned long long)c->repaired, (unsigned long long)c->unwound);
+}
+
+static int warn_deep_recursion(const struct rule_ctx *c)
+{
+	if (!c->deep)
+		return XL_OK;
+	return add(c->m, "deep_recursion", -1, -1,
+		   "call depth exceeded %u frames: %llu events below that depth are included in "
+		   "their deepest kept ancestor's time but not shown as separate frames, so the call "
+		   "counts of the functions running that deep are too low",
+		   XL_MAX_DEPTH, (unsigned long long)c->deep);
+}
+
+static int warn_memory_samples_missed(const struct rule_ctx *c)
+{
+	if (!c->m->mem_samples_missed)
+		return XL_OK;
+	return add(c->m, "memory_samples_missed", -1, -1,
+		   "%llu memory samples were missed or late (the sampler could not run on time)",
+		   (unsigned long long)c->m->mem_samples_missed);
+}
+
+static int warn_gc_unavailable(const struct rule_ctx *c)
+{
+	const struct xl_model *m = c->m;
+	if (m->mode == XL_MODE_XRAY)
+		return XL_OK;
+	for (size_t i = 0; i < m->nsamples; i++)
+		if (m->samples[i].gc_heap != XL_UNAVAILABLE)
+			return XL_OK;
+	return add(c->m, "gc_unavailable", -1, -1, "GC metrics unavailable: %s",
+		   (m->flags & XL_FLAG_GC_PRESENT)
+			   ? "the Boehm collector was linked but not initialised during the capture"
+			   : "the program does not use the Boehm GC (RSS is still measured)");
+}
+
+static int warn_window(const struct rule_ctx *c)
+{
+	const struct xl_model *m = c->m;
+	if (m->window_start_ns < 0)
+		return add(c->m, "window_never_opened", -1, -1,
+			   "the capture window never opened: the program ended at %.3f s, before the %.3f s delay; "
+			   "nothing was captured (shorten 'delay')", secs(m->last_ns), secs((int64_t)m->delay_ns));
+	if (!m->delay_ns && !m->duration_ns)
+		return XL_OK;
+	return add(c->m, "window_partial", m->window_start_ns, c->end,
+		   "capture window: only %.3f s to %.3f s of the run were captured "
+		   "(delay %.3f s, duration %s)", secs(m->window_start_ns < 0 ? 0 : m->window_start_ns),
+		   secs(c->end), secs((int64_t)m->delay_ns), m->duration_ns ? "limited" : "until exit");
+}
+
+static int warn_overhead(const struct rule_ctx *c)
+{
+	const struct xl_model *m = c->m;
+	if (m->mode == XL_MODE_MEMORY || !m->total_events)
+		return XL_OK;
+	double per_call = m->run.overhead_ns_per_call > 0 ? m->run.overhead_ns_per_call : runtime_ns_per_call(m);
+	int measured = per_call > 0;
+	if (!measured)
+		per_call = XL_DEFAULT_NS_PER_CALL;
+	double calls = (double)m->total_events / 2.0;
+	double cost_ns = per_call * calls;
+	int64_t span = c->end - (m->window_start_ns < 0 ? 0 : m->window_start_ns);
+	double share = span > 0 ? 100.0 * cost_ns / ((double)span * (double)(m->nthreads ? m->nthreads : 1)) : 0;
+	if (share > 100)
+		share = 100;
+	return add(c->m, "overhead", -1, -1,
+		   "profiling overhead: about %.0f ns per traced call (%s), %.0f calls: roughly %.1f%% "
+		   "of the captured time is the profiler's; confirm speedups with an unprofiled run",
+		   per_call, measured ? "measured" : "typical", calls, share);
+}
+
+static int warn_clock_fallback(const struct rule_ctx *c)
+{
+	if (c->m->clock != XL_CLOCK_MONOTONIC)
+		return XL_OK;
+	return add(c->m, "clock_fallback", -1, -1,
+		   "timestamps use clock_gettime (no invariant TSC): higher overhead per call");
+}
+
+static int warn_threads_exceed_wall(const struct rule_ctx *c)
+{
+	const struct xl_model *m = c->m;
+	int64_t wall = c->end - (m->window_start_ns < 0 ? 0 : m->window_start_ns);
+	if (m->nthreads <= 1 || wall <= 0 || c->thread_sum <= wall)
+		return XL_OK;
+	return add(c->m, "threads_exceed_wall", -1, -1,
+		   "time summed across %zu threads (%.3f s) exceeds the capture's wall time (%.3f s): "
+		   "threads ran in parallel", m->nthreads, secs(c->thread_sum), secs(wall));
+}
+
+static int warn_threads_full(const struct rule_ctx *c)
+{
+	const struct xl_model *m = c->m;
+	if (!(m->flags & XL_FLAG_THREADS_FULL))
+		return XL_OK;
+	return add(c->m, "threads_full", -1, -1, "more than %u threads: %u threads were not recorded%s",
+		   XL_MAX_THREADS, m->threads_dropped, m->threads_unplaced ? "" : c->unrec);
+}
+
+static int warn_symbols(const struct rule_ctx *c)
+{
+	if (!c->ld->symbols_problem[0])
+		return XL_OK;
+	return add(c->m, c->ld->symbols_mismatch ? "symbols_mismatch" : "symbols_missing", -1, -1,
+		   "%s: functions are shown by XRay id (#N); names come from the symbols.json "
+		   "exaloop writes into the capture directory", c->ld->symbols_problem);
+}
+
+static int warn_patch_failed(const struct rule_ctx *c)
+{
+	if (!(c->m->flags & XL_FLAG_PATCH_FAILED))
+		return XL_OK;
+	return add(c->m, "patch_failed", -1, -1,
+		   "XRay could not patch the executable (making its code writable was refused, "
+		   "e.g. by a seccomp or SELinux policy): no function events were recorded, "
+		   "memory was still sampled");
+}
+
+static int warn_no_functions(const struct rule_ctx *c)
+{
+	const struct xl_model *m = c->m;
+	if (m->mode == XL_MODE_MEMORY || m->nfuncs != 0 || (m->flags & XL_FLAG_PATCH_FAILED) ||
+	    m->window_start_ns < 0)
+		return XL_OK;
+	return add(c->m, "no_functions", -1, -1, "no traced function ran during the capture window");
+}
+
+/* The rules, in the order the warnings are listed (every output keeps it).
+ * A new warning is one function and one row here, and a line in
+ * docs/report.md's list of warning kinds. */
+static const struct {
+	const char *kinds;   /* what it may add, for readers of this table */
+	int (*check)(const struct rule_ctx *c);
+} rules[] = {
+	{"truncated", warn_truncated},
+	{"corrupt_threads", warn_corrupt_threads},
+	{"not_finalized", warn_not_finalized},
+	{"timeline_full", warn_timeline_full},
+	{"nodes_full", warn_nodes_full},
+	{"repaired_exits", warn_repaired_exits},
+	{"deep_recursion", warn_deep_recursion},
+	{"memory_samples_missed", warn_memory_samples_missed},
+	{"gc_unavailable", warn_gc_unavailable},
+	{"window_never_opened | window_partial", warn_window},
+	{"overhead", warn_overhead},
+	{"clock_fallback", warn_clock_fallback},
+	{"threads_exceed_wall", warn_threads_exceed_wall},
+	{"threads_full", warn_threads_full},
+	{"symbols_mismatch | symbols_missing", warn_symbols},
+	{"patch_failed", warn_patch_failed},
+	{"no_functions", warn_no_functions},
+};
+
 int xl_warnings_build(struct xl_model *m, const struct xl_loader *ld)
 {
-	int rc = XL_OK;
-	uint64_t repaired = 0, unwound = 0, deep = 0, lost = 0, open = 0;
-	int64_t thread_sum = 0, dropped_from = m->timeline_full_ns;
+	struct rule_ctx c = {.m = m, .ld = ld, .end = m->window_end_ns};
 	for (size_t i = 0; i < m->nthreads; i++) {
 		const struct xl_thread *t = &m->threads[i];
-		repaired += t->repaired_exits;
-		unwound += t->unwound_frames;
-		deep += t->deep_events;
-		lost += t->lost_node_events;
-		open += t->open_frames;
-		thread_sum = xl_add_ns(thread_sum, t->total_ns);
-	}
-	int64_t end = m->window_end_ns;
-
-	/* A file shorter than what the runtime wrote (a copy cut short, a
-	 * full disk while copying) or with unreadable thread blocks: say what
-	 * was recovered.  (Truncation test t9007: such captures read without
-	 * any hint that data was missing.) */
-	if (ld->used_bytes > ld->file_bytes)
-		rc |= add(m, "truncated", -1, -1,
-			  "capture file truncated: %llu of %llu bytes; %zu thread%s and %zu memory sample%s "
-			  "were recovered, what was written after that point is lost",
-			  (unsigned long long)ld->file_bytes, (unsigned long long)ld->used_bytes, m->nthreads,
-			  m->nthreads == 1 ? "" : "s", m->nsamples, m->nsamples == 1 ? "" : "s");
-	if (ld->corrupt_threads)
-		rc |= add(m, "corrupt_threads", -1, -1,
-			  "%u thread block%s could not be read (corrupt or cut off) and %s left out",
-			  ld->corrupt_threads, ld->corrupt_threads == 1 ? "" : "s",
-			  ld->corrupt_threads == 1 ? "was" : "were");
-	if (!m->finalized)
-		rc |= add(m, "not_finalized", m->last_ns, -1,
-			  "capture not finalized: the program stopped before exaloop could finish the capture "
-			  "(crash, signal, kill or _exit) at about %.3f s; %llu open frame%s closed at the last timestamp",
-			  secs(m->last_ns), (unsigned long long)open, open == 1 ? " was" : "s were");
-	if ((m->flags & XL_FLAG_TIMELINE_FULL) || m->total_dropped) {
-		/* Per thread: all of them when few, else the ones that lost the
-		 * most (a program with hundreds of threads made this list run on
-		 * past its buffer, one "name: 2" after another). */
-		enum { LIST = 5 };
-		size_t with = 0, top[LIST], ntop = 0;
-		for (size_t i = 0; i < m->nthreads; i++) {
-			uint64_t d = m->threads[i].dropped_events;
-			if (!d)
-				continue;
-			with++;
-			size_t k = ntop < LIST ? ntop++ : LIST;
-			while (k > 0 && m->threads[top[k - 1]].dropped_events < d) {
-				if (k < LIST)
-					top[k] = top[k - 1];
-				k--;
-			}
-			if (k < LIST)
-				top[k] = i;
-		}
-		char per[512] = "";
-		size_t len = 0;
-		for (size_t k = 0; k < ntop && len < sizeof(per) - 96; k++)
-			len += (size_t)snprintf(per + len, sizeof(per) - len, "%s%.40s: %llu", k ? ", " : "",
-						m->threads[top[k]].name,
-						(unsigned long long)m->threads[top[k]].dropped_events);
-		if (with > ntop && len < sizeof(per) - 48)
-			snprintf(per + len, sizeof(per) - len, ", and %zu more threads", with - ntop);
-		/* Not "complete" when the call trees ran out too (fault test t9004:
-		 * both warnings at once contradicted each other). */
-		int trees_full = (m->flags & XL_FLAG_NODES_FULL) || lost;
-		rc |= add(m, "timeline_full", dropped_from, end,
-			  "timeline buffer full: events after %.3f s were not kept in the timeline "
-			  "(%llu dropped; %s); %s. "
-			  "Increase buffer_size or shorten the capture for a complete timeline",
-			  secs(dropped_from < 0 ? 0 : dropped_from), (unsigned long long)m->total_dropped, per,
-			  trees_full ? "the call tree and function table are not affected by this (see the "
-				       "call-tree warning)"
-				     : "the call tree and function table are complete");
+		c.repaired += t->repaired_exits;
+		c.unwound += t->unwound_frames;
+		c.deep += t->deep_events;
+		c.lost += t->lost_node_events;
+		c.open += t->open_frames;
+		c.thread_sum = xl_add_ns(c.thread_sum, t->total_ns);
 	}
 	/* Threads that were not recorded at all: beyond the thread table
 	 * (threads_full) or without room for their block (nodes_full).  Their
 	 * events are one count for both, said once, with the warning of the
 	 * only cause or in both when both happened. */
-	char unrec[160] = "";
 	if (m->unrecorded_events)
-		snprintf(unrec, sizeof(unrec), " (%s at least %llu events)",
+		snprintf(c.unrec, sizeof(c.unrec), " (%s at least %llu events)",
 			 m->threads_dropped && m->threads_unplaced ? "all threads not recorded made" : "they made",
 			 (unsigned long long)m->unrecorded_events);
-	/* The flag alone also means that a thread found no space for its
-	 * block and was not recorded at all (TSan test: 16 threads in a 4 MiB
-	 * buffer, one missing under "0 events could not be placed"). */
-	if ((m->flags & XL_FLAG_NODES_FULL) || lost) {
-		char what[320];
-		int n = 0;
-		if (lost || !m->threads_unplaced)
-			n = snprintf(what, sizeof(what), "%llu events could not be placed in the call tree",
-				     (unsigned long long)lost);
-		if (m->threads_unplaced)
-			snprintf(what + n, sizeof(what) - (size_t)n, "%s%u thread%s that started after that %s not recorded%s",
-				 n ? ", and " : "", m->threads_unplaced, m->threads_unplaced == 1 ? "" : "s",
-				 m->threads_unplaced == 1 ? "was" : "were", unrec);
-		rc |= add(m, "nodes_full", -1, -1, "call-tree space ran out: %s; increase buffer_size", what);
-	}
-	if (repaired || unwound)
-		rc |= add(m, "repaired_exits", -1, -1,
-			  "unmatched events repaired: %llu exits had no matching entry and were ignored, "
-			  "%llu frames left without their exit (exceptions, longjmp, patching mid-call) were "
-			  "closed by an exit or a call further up the stack; their time ends there",
-			  (unsigned long long)repaired, (unsigned long long)unwound);
-	if (deep)
-		rc |= add(m, "deep_recursion", -1, -1,
-			  "call depth exceeded %u frames: %llu events below that depth are included in "
-			  "their deepest kept ancestor's time but not shown as separate frames, so the call "
-			  "counts of the functions running that deep are too low",
-			  XL_MAX_DEPTH, (unsigned long long)deep);
-	if (m->mem_samples_missed)
-		rc |= add(m, "memory_samples_missed", -1, -1,
-			  "%llu memory samples were missed or late (the sampler could not run on time)",
-			  (unsigned long long)m->mem_samples_missed);
-	if (m->mode != XL_MODE_XRAY) {
-		int gc_any = 0;
-		for (size_t i = 0; i < m->nsamples && !gc_any; i++)
-			gc_any = m->samples[i].gc_heap != XL_UNAVAILABLE;
-		if (!gc_any)
-			rc |= add(m, "gc_unavailable", -1, -1, "GC metrics unavailable: %s",
-				  (m->flags & XL_FLAG_GC_PRESENT)
-					  ? "the Boehm collector was linked but not initialised during the capture"
-					  : "the program does not use the Boehm GC (RSS is still measured)");
-	}
-	if (m->window_start_ns < 0)
-		rc |= add(m, "window_never_opened", -1, -1,
-			  "the capture window never opened: the program ended at %.3f s, before the %.3f s delay; "
-			  "nothing was captured (shorten 'delay')", secs(m->last_ns), secs((int64_t)m->delay_ns));
-	else if (m->delay_ns || m->duration_ns)
-		rc |= add(m, "window_partial", m->window_start_ns, end,
-			  "capture window: only %.3f s to %.3f s of the run were captured "
-			  "(delay %.3f s, duration %s)", secs(m->window_start_ns < 0 ? 0 : m->window_start_ns),
-			  secs(end), secs((int64_t)m->delay_ns),
-			  m->duration_ns ? "limited" : "until exit");
-	if (m->mode != XL_MODE_MEMORY && m->total_events) {
-		double per_call = m->run.overhead_ns_per_call > 0 ? m->run.overhead_ns_per_call
-								  : runtime_ns_per_call(m);
-		int measured = per_call > 0;
-		if (!measured)
-			per_call = XL_DEFAULT_NS_PER_CALL;
-		double calls = (double)m->total_events / 2.0;
-		double cost_ns = per_call * calls;
-		int64_t span = end - (m->window_start_ns < 0 ? 0 : m->window_start_ns);
-		double share = span > 0 ? 100.0 * cost_ns / ((double)span * (double)(m->nthreads ? m->nthreads : 1)) : 0;
-		if (share > 100)
-			share = 100;
-		rc |= add(m, "overhead", -1, -1,
-			  "profiling overhead: about %.0f ns per traced call (%s), %.0f calls: roughly %.1f%% "
-			  "of the captured time is the profiler's; confirm speedups with an unprofiled run",
-			  per_call, measured ? "measured" : "typical",
-			  calls, share);
-	}
-	if (m->clock == XL_CLOCK_MONOTONIC)
-		rc |= add(m, "clock_fallback", -1, -1,
-			  "timestamps use clock_gettime (no invariant TSC): higher overhead per call");
-	int64_t wall = end - (m->window_start_ns < 0 ? 0 : m->window_start_ns);
-	if (m->nthreads > 1 && wall > 0 && thread_sum > wall)
-		rc |= add(m, "threads_exceed_wall", -1, -1,
-			  "time summed across %zu threads (%.3f s) exceeds the capture's wall time (%.3f s): "
-			  "threads ran in parallel", m->nthreads, secs(thread_sum), secs(wall));
-	if (m->flags & XL_FLAG_THREADS_FULL)
-		rc |= add(m, "threads_full", -1, -1, "more than %u threads: %u threads were not recorded%s",
-			  XL_MAX_THREADS, m->threads_dropped, m->threads_unplaced ? "" : unrec);
-	if (ld->symbols_problem[0])
-		rc |= add(m, ld->symbols_mismatch ? "symbols_mismatch" : "symbols_missing", -1, -1,
-			  "%s: functions are shown by XRay id (#N); names come from the symbols.json "
-			  "exaloop writes into the capture directory", ld->symbols_problem);
-	if (m->flags & XL_FLAG_PATCH_FAILED)
-		rc |= add(m, "patch_failed", -1, -1,
-			  "XRay could not patch the executable (making its code writable was refused, "
-			  "e.g. by a seccomp or SELinux policy): no function events were recorded, "
-			  "memory was still sampled");
-	if (m->mode != XL_MODE_MEMORY && m->nfuncs == 0 && !(m->flags & XL_FLAG_PATCH_FAILED) &&
-	    m->window_start_ns >= 0)
-		rc |= add(m, "no_functions", -1, -1,
-			  "no traced function ran during the capture window");
-	return rc ? XL_ENOMEM : XL_OK;
+	int rc = XL_OK;
+	for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]); i++)
+		if (rules[i].check(&c) != XL_OK)
+			rc = XL_ENOMEM;
+	return rc;
 }

@@ -28,7 +28,7 @@
 
 static int load(const char *dir, struct xl_model **m)
 {
-	char err[512];
+	char err[512] = "";
 	struct stat st;
 	if (stat(dir, &st) != 0) {
 		xl_error("cannot open capture '%s': %s", dir, strerror(errno));
@@ -40,8 +40,8 @@ static int load(const char *dir, struct xl_model **m)
 	}
 	int rc = xl_model_load(dir, m, err, sizeof(err));
 	if (rc != XL_OK) {
-		xl_error("%s", err);
-		return rc == XL_ENOMEM ? XL_EXIT_FAIL : XL_EXIT_CAPTURE;
+		xl_error("%s", err[0] ? err : xl_error_message(rc));
+		return xl_exit_for(rc, XL_EXIT_CAPTURE);
 	}
 	return 0;
 }
@@ -63,11 +63,18 @@ static int parse_sort(const char *value, void *dest)
 	return 0;
 }
 
-static int parse_top(const char *value, void *dest)
+/* A whole number 0..max, or -1. */
+static long parse_count(const char *value, long max)
 {
 	char *end;
 	long n = strtol(value, &end, 10);
-	if (!*value || *end || n < 0) {
+	return *value && !*end && n >= 0 && n <= max ? n : -1;
+}
+
+static int parse_top(const char *value, void *dest)
+{
+	long n = parse_count(value, LONG_MAX);
+	if (n < 0) {
 		xl_error("invalid --top '%s': expected a number of rows", value);
 		return -1;
 	}
@@ -77,9 +84,8 @@ static int parse_top(const char *value, void *dest)
 
 static int parse_thread(const char *value, void *dest)
 {
-	char *end;
-	long n = strtol(value, &end, 10);
-	if (!*value || *end || n < 0 || n > INT_MAX) {
+	long n = parse_count(value, INT_MAX);
+	if (n < 0) {
 		xl_error("invalid --thread '%s': expected a thread index (see the report's thread list)", value);
 		return -1;
 	}
@@ -278,11 +284,12 @@ static int profile_exec(int argc, const char **argv, struct xl_ctx *ctx)
 		return XL_EXIT_USAGE;
 	}
 	struct xl_symtab tab = {0};
-	char err[512];
+	char err[512] = "";
 	snprintf(path, sizeof(path), "%s.symbols.json", exe);
-	if (xl_symbols_load_json(path, &tab, err, sizeof(err)) != 0) {
-		xl_error("%s", err);
-		return XL_EXIT_USAGE;
+	rc = xl_symbols_load_json(path, &tab, err, sizeof(err));
+	if (rc != XL_OK) {
+		xl_error("%s", err[0] ? err : xl_error_message(rc));
+		return xl_exit_for(rc, XL_EXIT_USAGE);
 	}
 	if (strcmp(tab.build_id, exe_id) != 0) {
 		xl_error("'%s' does not belong to '%s' (different build id): keep the sidecars of the same build",
@@ -297,8 +304,8 @@ static int profile_exec(int argc, const char **argv, struct xl_ctx *ctx)
 	s.args = argv + 2;
 	s.capture = 1;
 	s.mode = mode;
-	s.buffer_size = 64u << 20;
-	s.interval_ns = 100000000u;
+	s.buffer_size = XL_DEFAULT_BUFFER_SIZE;
+	s.interval_ns = XL_DEFAULT_INTERVAL_NS;
 	s.symtab = &tab;
 	s.program = exe;
 	s.command = ctx->argv;

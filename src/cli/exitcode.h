@@ -19,4 +19,15 @@ enum {
 	XL_EXIT_NOTFOUND = 127,    /* program not found */
 };
 
+#include "xl_errors.h"
+
+/* The exit code for a library's error (xl_errors.h) about an input the user
+ * named: running out of memory is a failed operation; anything else means
+ * the input is missing or bad, which is bad_input (XL_EXIT_CAPTURE for a
+ * capture, XL_EXIT_USAGE for a sidecar or an argument). */
+static inline int xl_exit_for(int err, int bad_input)
+{
+	return err == XL_OK ? XL_EXIT_OK : err == XL_ENOMEM ? XL_EXIT_FAIL : bad_input;
+}
+
 #endif

@@ -58,12 +58,3 @@ void xl_hint(const char *fmt, ...)
 	emit("hint: ", fmt, ap);
 	va_end(ap);
 }
-
-void xl_die(int code, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	emit("exaloop: error: ", fmt, ap);
-	va_end(ap);
-	exit(code);
-}

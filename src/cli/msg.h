@@ -16,7 +16,4 @@ void xl_hint(const char *fmt, ...) XL_PRINTF(1, 2);
 /* Suppress notes and warnings (errors still print): for doctor's probes. */
 void xl_msg_quiet(int quiet);
 
-/* Print an error and exit with code. */
-_Noreturn void xl_die(int code, const char *fmt, ...) XL_PRINTF(2, 3);
-
 #endif

@@ -14,12 +14,17 @@
 #include "toml.h"
 #include "units.h"
 
+/* Limits of exaloop.toml's settings (the defaults are the runtime's, in
+ * xl_capture.h). */
+#define MAX_BUFFER_SIZE (64ull << 30)  /* 64 GiB */
+#define MIN_INTERVAL_NS 1000000u       /* 1 ms */
+
 void xl_settings_defaults(struct xl_settings *s)
 {
 	memset(s, 0, sizeof(*s));
 	s->mode = XL_MODE_ALL;
-	s->buffer_size = 64u << 20;
-	s->memory_interval_ns = 100000000u;
+	s->buffer_size = XL_DEFAULT_BUFFER_SIZE;
+	s->memory_interval_ns = XL_DEFAULT_INTERVAL_NS;
 }
 
 static void free_strv(char **v)
@@ -197,15 +202,15 @@ static int load_profile(struct ctx *c, const struct xl_toml_value *p, struct xl_
 	if ((v = xl_toml_table_get(p, "memory_interval"))) {
 		if (get_unit(c, v, "memory_interval", xl_parse_duration, &s->memory_interval_ns))
 			return -1;
-		if (s->memory_interval_ns < 1000000u)
+		if (s->memory_interval_ns < MIN_INTERVAL_NS)
 			return fail(c, v, "'memory_interval' must be at least 1ms");
 	}
 	if ((v = xl_toml_table_get(p, "buffer_size"))) {
 		if (get_unit(c, v, "buffer_size", xl_parse_size, &s->buffer_size))
 			return -1;
-		if (s->buffer_size < (1u << 20))
+		if (s->buffer_size < XL_MIN_BUFFER_SIZE)
 			return fail(c, v, "'buffer_size' must be at least 1MiB");
-		if (s->buffer_size > (64ull << 30))
+		if (s->buffer_size > MAX_BUFFER_SIZE)
 			return fail(c, v, "'buffer_size' must be at most 64GiB");
 	}
 	if ((v = xl_toml_table_get(p, "include")) && get_strings(c, v, "include", 0, &s->include))

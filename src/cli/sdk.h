@@ -15,13 +15,14 @@
 #ifndef XL_SDK_H
 #define XL_SDK_H
 
+#include <limits.h>
 #include <stddef.h>
 
 #define XL_SDK_NAME "exaloop-profiling"
 
 struct xl_sdk {
-	char dir[4096];
-	char runtime[4096 + 256 + 2];  /* dir + "/" + the manifest's runtime name */
+	char dir[PATH_MAX];
+	char runtime[PATH_MAX + 256 + 2];  /* dir + "/" + the manifest's runtime name */
 	char version[64];
 	char compiler[64];
 	char compiler_version[64];

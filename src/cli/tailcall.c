@@ -10,6 +10,7 @@
  * symbol (mangled) name, which is what clang matches.
  */
 #define _GNU_SOURCE
+#include <limits.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -144,7 +145,7 @@ int xl_musttail_exclusions(const char *compiler, const struct xl_build_args *a, 
 	const char *tmp = getenv("TMPDIR");
 	if (!tmp || !*tmp)
 		tmp = "/tmp";
-	char ir[4096];
+	char ir[PATH_MAX];
 	if ((size_t)snprintf(list, len, "%s/exaloop-xray-never-XXXXXX", tmp) >= len ||
 	    (size_t)snprintf(ir, sizeof(ir), "%s/exaloop-ir-XXXXXX", tmp) >= sizeof(ir)) {
 		xl_error("temporary directory path too long: '%s'", tmp);

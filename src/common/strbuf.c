@@ -51,16 +51,6 @@ void strbuf_add(struct strbuf *sb, const void *data, size_t len)
 	sb->buf[sb->len] = 0;
 }
 
-void strbuf_adds(struct strbuf *sb, const char *s)
-{
-	strbuf_add(sb, s, strlen(s));
-}
-
-void strbuf_addch(struct strbuf *sb, char c)
-{
-	strbuf_add(sb, &c, 1);
-}
-
 void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
 {
 	va_list ap;

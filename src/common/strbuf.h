@@ -21,8 +21,6 @@ struct strbuf {
 void strbuf_init(struct strbuf *sb);
 void strbuf_release(struct strbuf *sb);
 void strbuf_add(struct strbuf *sb, const void *data, size_t len);
-void strbuf_adds(struct strbuf *sb, const char *s);
-void strbuf_addch(struct strbuf *sb, char c);
 void strbuf_addf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Take ownership of the buffer out of sb (sb is reset). */
 char *strbuf_detach(struct strbuf *sb, size_t *len);

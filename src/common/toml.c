@@ -25,6 +25,8 @@
 
 #include "toml.h"
 
+#include "strbuf.h"
+
 #include <errno.h>
 #include <locale.h>
 #include <math.h>
@@ -407,43 +409,27 @@ static const char *a_type(const struct xl_toml_value *v)
 	}
 }
 
-/* ---- Growable byte buffer for decoded strings ------------------------- */
+/* ---- Decoded strings: a strbuf (strbuf.h) ------------------------------ */
 
-struct sbuf {
-	char *p;
-	size_t len, cap;
-};
-
-static bool sb_put(struct parser *p, struct sbuf *b, const void *src, size_t n)
+static bool sb_put(struct parser *p, struct strbuf *b, const void *src, size_t n)
 {
-	if (b->len + n + 1 > b->cap) {
-		size_t cap = b->cap ? b->cap : 32;
-		while (b->len + n + 1 > cap)
-			cap *= 2;
-		char *np = realloc(b->p, cap);
-		if (!np)
-			return fail_oom(p);
-		b->p = np;
-		b->cap = cap;
-	}
-	memcpy(b->p + b->len, src, n);
-	b->len += n;
-	b->p[b->len] = '\0';
-	return true;
+	strbuf_add(b, src, n);
+	return b->oom ? fail_oom(p) : true;
 }
 
-static bool sb_putc(struct parser *p, struct sbuf *b, char c)
+static bool sb_putc(struct parser *p, struct strbuf *b, char c)
 {
 	return sb_put(p, b, &c, 1);
 }
 
-/* Makes sure even an empty string is an allocated "" (callers rely on a
- * non-NULL, NUL-terminated result). */
-static bool sb_finish(struct parser *p, struct sbuf *b)
+/* The decoded string out of b: always an allocated, NUL-terminated string
+ * (even ""), or NULL after reporting the allocation failure. */
+static char *sb_take(struct parser *p, struct strbuf *b, size_t *len)
 {
-	if (!b->p)
-		return sb_put(p, b, "", 0);
-	return true;
+	char *s = strbuf_detach(b, len);
+	if (!s)
+		fail_oom(p);
+	return s;
 }
 
 /* ---- Node construction ------------------------------------------------ */
@@ -717,7 +703,7 @@ static int hexval(int c)
 	return c - 'A' + 10;
 }
 
-static bool put_utf8(struct parser *p, struct sbuf *b, uint32_t cp)
+static bool put_utf8(struct parser *p, struct strbuf *b, uint32_t cp)
 {
 	char u[4];
 	size_t n;
@@ -745,7 +731,7 @@ static bool put_utf8(struct parser *p, struct sbuf *b, uint32_t cp)
 
 /* At '\\' inside a basic string (the multi-line line-ending backslash is
  * handled by the caller). */
-static bool parse_escape(struct parser *p, struct sbuf *b)
+static bool parse_escape(struct parser *p, struct strbuf *b)
 {
 	struct xl_toml_pos at = here(p);
 	adv(p);
@@ -791,7 +777,7 @@ static bool parse_escape(struct parser *p, struct sbuf *b)
 
 /* One ordinary character of string content: rejects control characters
  * and copies the (validated) UTF-8 sequence. */
-static bool string_char(struct parser *p, struct sbuf *b, const char *kind, bool multiline)
+static bool string_char(struct parser *p, struct strbuf *b, const char *kind, bool multiline)
 {
 	int c = peek(p);
 	if (is_forbidden_ctl(c)) {
@@ -810,7 +796,7 @@ static bool string_char(struct parser *p, struct sbuf *b, const char *kind, bool
 }
 
 /* "..." or '...' on one line; quote is '"' (escapes) or '\'' (literal). */
-static bool parse_line_string(struct parser *p, struct sbuf *b, int quote)
+static bool parse_line_string(struct parser *p, struct strbuf *b, int quote)
 {
 	struct xl_toml_pos start = here(p);
 	const char *kind = quote == '"' ? "string" : "literal string";
@@ -819,7 +805,7 @@ static bool parse_line_string(struct parser *p, struct sbuf *b, int quote)
 		int c = peek(p);
 		if (c == quote) {
 			adv(p);
-			return sb_finish(p, b);
+			return true;
 		}
 		if (c < 0)
 			return fail_at(p, start, "unterminated %s (missing closing %c)", kind,
@@ -841,7 +827,7 @@ static bool parse_line_string(struct parser *p, struct sbuf *b, int quote)
 /* """...""" or '''...'''.  A newline right after the opening delimiter is
  * dropped; CRLF becomes LF; up to two quotes may sit right before the
  * closing delimiter. */
-static bool parse_ml_string(struct parser *p, struct sbuf *b, int quote)
+static bool parse_ml_string(struct parser *p, struct strbuf *b, int quote)
 {
 	struct xl_toml_pos start = here(p);
 	const char *kind = quote == '"' ? "multi-line string" : "multi-line literal string";
@@ -875,7 +861,7 @@ static bool parse_ml_string(struct parser *p, struct sbuf *b, int quote)
 				if (!sb_putc(p, b, (char)quote))
 					return false;
 			adv_n(p, q);
-			return sb_finish(p, b);
+			return true;
 		}
 		if (c == '\n' || (c == '\r' && peek_at(p, 1) == '\n')) {
 			if (!sb_putc(p, b, '\n'))
@@ -917,7 +903,8 @@ static bool parse_simple_key(struct parser *p, struct keypart *out)
 	out->pos = here(p);
 	out->str = NULL;
 	out->owned = false;
-	struct sbuf b = {0};
+	struct strbuf b;
+	strbuf_init(&b);
 	int c = peek(p);
 	bool ok;
 	if (is_bare(c)) {
@@ -935,11 +922,12 @@ static bool parse_simple_key(struct parser *p, struct keypart *out)
 			       describe_here(p, buf, sizeof buf));
 	}
 	if (!ok) {
-		free(b.p);
+		strbuf_release(&b);
 		return false;
 	}
-	out->str = b.p;
-	out->len = b.len;
+	out->str = sb_take(p, &b, &out->len);
+	if (!out->str)
+		return false;
 	out->owned = true;
 	return true;
 }
@@ -1336,16 +1324,20 @@ static struct xl_toml_value *parse_string_value(struct parser *p)
 {
 	struct xl_toml_pos pos = here(p);
 	int q = peek(p);
-	struct sbuf b = {0};
+	struct strbuf b;
+	strbuf_init(&b);
 	bool ml = peek_at(p, 1) == q && peek_at(p, 2) == q;
 	bool ok = ml ? parse_ml_string(p, &b, q) : parse_line_string(p, &b, q);
 	struct xl_toml_value *v = ok ? new_value(p, XL_TOML_STRING, ORIGIN_SCALAR, pos) : NULL;
 	if (!v) {
-		free(b.p);
+		strbuf_release(&b);
 		return NULL;
 	}
-	v->u.str.ptr = b.p;
-	v->u.str.len = b.len;
+	v->u.str.ptr = sb_take(p, &b, &v->u.str.len);
+	if (!v->u.str.ptr) {
+		free(v);
+		return NULL;
+	}
 	return v;
 }
 

@@ -154,12 +154,6 @@ void jw_us(struct jsonw *w, int64_t ns)
 	fputs(frac, w->f);
 }
 
-void jw_uint(struct jsonw *w, uint64_t v)
-{
-	sep(w);
-	fprintf(w->f, "%" PRIu64, v);
-}
-
 void jw_dbl(struct jsonw *w, double v)
 {
 	if (!isfinite(v)) {
@@ -190,14 +184,6 @@ void jw_metric(struct jsonw *w, int64_t v)
 		jw_int(w, v);
 }
 
-void jw_raw(struct jsonw *w, const char *json)
-{
-	sep(w);
-	fputs(json, w->f);
-}
-
 void jw_kstr(struct jsonw *w, const char *k, const char *s) { jw_key(w, k); jw_str(w, s); }
 void jw_kint(struct jsonw *w, const char *k, int64_t v) { jw_key(w, k); jw_int(w, v); }
-void jw_kdbl(struct jsonw *w, const char *k, double v) { jw_key(w, k); jw_dbl(w, v); }
 void jw_kbool(struct jsonw *w, const char *k, int v) { jw_key(w, k); jw_bool(w, v); }
-void jw_knull(struct jsonw *w, const char *k) { jw_key(w, k); jw_null(w); }

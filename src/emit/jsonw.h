@@ -31,7 +31,6 @@ void jw_arr_end(struct jsonw *w);
 void jw_key(struct jsonw *w, const char *k);
 void jw_str(struct jsonw *w, const char *s);       /* NULL -> null */
 void jw_int(struct jsonw *w, int64_t v);
-void jw_uint(struct jsonw *w, uint64_t v);
 void jw_dbl(struct jsonw *w, double v);             /* non-finite -> null */
 void jw_bool(struct jsonw *w, int v);
 void jw_null(struct jsonw *w);
@@ -41,15 +40,11 @@ void jw_null(struct jsonw *w);
 void jw_us(struct jsonw *w, int64_t ns);
 /* Metric value: XL_UNAVAILABLE (INT64_MIN) -> null. */
 void jw_metric(struct jsonw *w, int64_t v);
-/* Raw, already valid JSON text. */
-void jw_raw(struct jsonw *w, const char *json);
 
 /* Shorthands for "key": value. */
 void jw_kstr(struct jsonw *w, const char *k, const char *s);
 void jw_kint(struct jsonw *w, const char *k, int64_t v);
-void jw_kdbl(struct jsonw *w, const char *k, double v);
 void jw_kbool(struct jsonw *w, const char *k, int v);
-void jw_knull(struct jsonw *w, const char *k);
 
 /* Escape one string to f (no quotes): shared with other text writers. */
 void jw_escape(FILE *f, const char *s, int html_safe);

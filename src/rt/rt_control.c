@@ -260,7 +260,7 @@ int rt__control_start(void)
 	pthread_cond_init(&ctl_cv, &ca);
 	pthread_condattr_destroy(&ca);
 	if (rt__cfg.interval_ns == 0)
-		rt__cfg.interval_ns = 100000000u;
+		rt__cfg.interval_ns = XL_DEFAULT_INTERVAL_NS;
 	if (pthread_create(&ctl_thread, NULL, control_main, NULL) != 0)
 		return -1;
 	pthread_setname_np(ctl_thread, "exaloop-ctl");

@@ -9,6 +9,7 @@
  * starts the control thread.  The destructor (normal exit) finalizes.
  */
 #define _GNU_SOURCE
+#include <limits.h>
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -22,12 +23,6 @@
 #include <unistd.h>
 
 #include "rt_internal.h"
-
-char *rt__base;
-struct xl_cap_header *rt__hdr;
-_Atomic int rt__on;
-struct rt_config rt__cfg;
-int rt__track_sp = 1;
 
 static int active;          /* this process owns the capture */
 
@@ -68,10 +63,10 @@ static void read_config(void)
 		rt__cfg.mode = XL_MODE_MEMORY;
 	else if (mode && strcmp(mode, "xray") == 0)
 		rt__cfg.mode = XL_MODE_XRAY;
-	rt__cfg.buffer_size = env_u64(XL_ENV_BUFFER, 64u << 20);
-	if (rt__cfg.buffer_size < (1u << 20))
-		rt__cfg.buffer_size = 1u << 20;
-	rt__cfg.interval_ns = env_u64(XL_ENV_INTERVAL, 100000000u);
+	rt__cfg.buffer_size = env_u64(XL_ENV_BUFFER, XL_DEFAULT_BUFFER_SIZE);
+	if (rt__cfg.buffer_size < XL_MIN_BUFFER_SIZE)
+		rt__cfg.buffer_size = XL_MIN_BUFFER_SIZE;
+	rt__cfg.interval_ns = env_u64(XL_ENV_INTERVAL, XL_DEFAULT_INTERVAL_NS);
 	rt__cfg.delay_ns = env_u64(XL_ENV_DELAY, 0);
 	rt__cfg.duration_ns = env_u64(XL_ENV_DURATION, 0);
 	const char *inc = getenv(XL_ENV_INCLUDE);
@@ -88,7 +83,7 @@ static void fork_child(void)
 
 static int map_capture(const char *dir)
 {
-	char path[4096];
+	char path[PATH_MAX];
 	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, XL_CAP_FILE) >= sizeof(path)) {
 		fprintf(stderr, "exaloop: capture disabled: capture directory path too long\n");
 		return -1;

@@ -4,6 +4,7 @@
 #endif
 
 #include "sym_internal.h"
+#include "xl_array.h"
 
 #include <dwarf.h>
 #include <stdlib.h>
@@ -27,7 +28,7 @@ static void add_subprogram(struct dwctx *c, Dwarf_Die *die)
 			return;
 		pc = start;
 	}
-	if (sym_grow((void **)&c->fn, &c->capfn, c->nfn + 1, sizeof *c->fn)) {
+	if (xl_grow((void **)&c->fn, &c->capfn, c->nfn + 1, sizeof *c->fn)) {
 		c->oom = true;
 		return;
 	}
@@ -99,7 +100,7 @@ void sym_dw_index(struct dwctx *c)
 		while ((o = dwarf_ranges(top, o, &base, &start, &end)) > 0) {
 			if (!plausible_pc(start) || end <= start)
 				continue;
-			if (sym_grow((void **)&c->cu, &c->capcu, c->ncu + 1, sizeof *c->cu)) {
+			if (xl_grow((void **)&c->cu, &c->capcu, c->ncu + 1, sizeof *c->cu)) {
 				c->oom = true;
 				return;
 			}
@@ -119,16 +120,22 @@ void sym_dw_index(struct dwctx *c)
 		qsort(c->cu, c->ncu, sizeof *c->cu, cmp_dwcu);
 }
 
+static int cmp_fn_addr(const void *key, const void *elem)
+{
+	uint64_t addr = *(const uint64_t *)key, at = ((const struct dw_fn *)elem)->addr;
+	return addr < at ? -1 : addr > at;
+}
+
+/* Orders addr after every CU starting at or before it: the lower bound is
+ * the first CU that starts after addr. */
+static int cmp_cu_start(const void *key, const void *elem)
+{
+	return *(const uint64_t *)key < ((const struct dw_cu *)elem)->lo ? -1 : 1;
+}
+
 bool sym_dw_find_fn(const struct dwctx *c, uint64_t addr, Dwarf_Die *die)
 {
-	size_t lo = 0, hi = c->nfn;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (c->fn[mid].addr < addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	size_t lo = xl_lower_bound(c->fn, c->nfn, sizeof(*c->fn), &addr, cmp_fn_addr);
 	/* among several DIEs at addr, take the first that resolves */
 	for (; lo < c->nfn && c->fn[lo].addr == addr; lo++)
 		if (dwarf_offdie(c->dbg, c->fn[lo].off, die) != NULL)
@@ -139,14 +146,7 @@ bool sym_dw_find_fn(const struct dwctx *c, uint64_t addr, Dwarf_Die *die)
 bool sym_dw_find_cu(const struct dwctx *c, uint64_t addr, Dwarf_Die *cudie)
 {
 	/* ranges may overlap or nest: scan back from the last start <= addr */
-	size_t lo = 0, hi = c->ncu;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (c->cu[mid].lo <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	size_t lo = xl_lower_bound(c->cu, c->ncu, sizeof(*c->cu), &addr, cmp_cu_start);
 	for (size_t i = lo, steps = 0; i > 0 && steps < 64; i--, steps++) {
 		const struct dw_cu *r = &c->cu[i - 1];
 		if (addr >= r->lo && addr < r->hi)

@@ -29,29 +29,29 @@ int sym_elf_open(const char *path, struct elf_file *ef, char *err,
 	ef->fd = -1;
 	if (elf_version(EV_CURRENT) == EV_NONE) {
 		sym_seterr(err, errlen, "%s: libelf is out of date", path);
-		return XL_SYM_EFORMAT;
+		return XL_EFORMAT;
 	}
 	ef->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (ef->fd < 0) {
 		sym_seterr(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-		return XL_SYM_EIO;
+		return XL_EIO;
 	}
 	struct stat st;
 	if (fstat(ef->fd, &st) != 0 || !S_ISREG(st.st_mode)) {
 		sym_seterr(err, errlen, "%s: not a regular file", path);
 		sym_elf_close(ef);
-		return XL_SYM_EIO;
+		return XL_EIO;
 	}
 	ef->elf = elf_begin(ef->fd, ELF_C_READ_MMAP, NULL);
 	if (ef->elf == NULL || elf_kind(ef->elf) != ELF_K_ELF) {
 		sym_seterr(err, errlen, "%s: not an ELF file", path);
 		sym_elf_close(ef);
-		return XL_SYM_EFORMAT;
+		return XL_EFORMAT;
 	}
 	if (gelf_getehdr(ef->elf, &ef->eh) == NULL) {
 		sym_seterr(err, errlen, "%s: bad ELF header: %s", path, elf_errmsg(-1));
 		sym_elf_close(ef);
-		return XL_SYM_EFORMAT;
+		return XL_EFORMAT;
 	}
 	switch (ef->eh.e_ident[EI_CLASS]) {
 	case ELFCLASS32: ef->wordsize = 4; break;
@@ -59,7 +59,7 @@ int sym_elf_open(const char *path, struct elf_file *ef, char *err,
 	default:
 		sym_seterr(err, errlen, "%s: unknown ELF class", path);
 		sym_elf_close(ef);
-		return XL_SYM_EFORMAT;
+		return XL_EFORMAT;
 	}
 	switch (ef->eh.e_ident[EI_DATA]) {
 	case ELFDATA2LSB: ef->big_endian = false; break;
@@ -67,10 +67,10 @@ int sym_elf_open(const char *path, struct elf_file *ef, char *err,
 	default:
 		sym_seterr(err, errlen, "%s: unknown ELF byte order", path);
 		sym_elf_close(ef);
-		return XL_SYM_EFORMAT;
+		return XL_EFORMAT;
 	}
 	ef->have_shstrndx = elf_getshdrstrndx(ef->elf, &ef->shstrndx) == 0;
-	return XL_SYM_OK;
+	return XL_OK;
 }
 
 const char *sym_scn_name(struct elf_file *ef, const GElf_Shdr *sh)

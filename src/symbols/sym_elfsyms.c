@@ -4,6 +4,7 @@
 #endif
 
 #include "sym_internal.h"
+#include "xl_array.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -47,7 +48,7 @@ int sym_collect_elf_syms(struct elf_file *ef, struct esyms *es)
 				const char *name = elf_strptr(ef->elf, sh.sh_link, sym.st_name);
 				if (name == NULL || name[0] == '\0')
 					continue;
-				if (sym_grow((void **)&es->s, &es->cap, es->n + 1, sizeof *es->s))
+				if (xl_grow((void **)&es->s, &es->cap, es->n + 1, sizeof *es->s))
 					return -1;
 				es->s[es->n].value = sym.st_value;
 				es->s[es->n].size = sym.st_size;
@@ -64,16 +65,15 @@ int sym_collect_elf_syms(struct elf_file *ef, struct esyms *es)
 
 /* The symbol naming a function entry: the preferred alias at addr, else the
  * symbol whose extent contains addr. */
+static int cmp_value(const void *key, const void *elem)
+{
+	uint64_t addr = *(const uint64_t *)key, at = ((const struct esym *)elem)->value;
+	return addr < at ? -1 : addr > at;
+}
+
 const char *sym_elf_name_at(const struct esyms *es, uint64_t addr)
 {
-	size_t lo = 0, hi = es->n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (es->s[mid].value < addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	size_t lo = xl_lower_bound(es->s, es->n, sizeof(*es->s), &addr, cmp_value);
 	if (lo < es->n && es->s[lo].value == addr)
 		return es->s[lo].name;
 	/* containing symbol: look back a little (nested/overlapping symbols) */

@@ -1,6 +1,6 @@
 /* Internals of xl_symbols, shared by its files (not for other modules).
  *
- *   sym_util.c     one-line error messages, warnings, array growth, paths
+ *   sym_util.c     one-line error messages, warnings, paths
  *   sym_elf.c      opening an ELF file, section names, words, the build id
  *   sym_xray.c     the XRay sections: relocations, the sled walk (function ids)
  *   sym_elfsyms.c  the ELF symbol tables: linkage name at an address
@@ -33,9 +33,6 @@ void sym_seterr(char *err, size_t errlen, const char *fmt, ...);
 /* Append "; "-separated to tab->warning while it has room. */
 __attribute__((format(printf, 2, 3)))
 void sym_add_warning(struct xl_symtab *tab, const char *fmt, ...);
-/* Make *arr (of *cap elements of elem bytes) hold at least need: 0, or -1
- * (out of memory; *arr unchanged). */
-int sym_grow(void **arr, size_t *cap, size_t need, size_t elem);
 /* dir/file (file alone when absolute or dir empty), malloc'd; NULL if file is. */
 char *sym_path_join(const char *dir, const char *file);
 

@@ -137,11 +137,11 @@ int xl_symbols_write_json(const struct xl_symtab *tab, const char *path,
 		err[0] = '\0';
 	if (tab == NULL || path == NULL) {
 		sym_seterr(err, errlen, "xl_symbols_write_json: missing argument");
-		return XL_SYM_EINVAL;
+		return XL_EINVAL;
 	}
 	if (!valid_hex_id(tab->build_id)) {
 		sym_seterr(err, errlen, "%s: build id is not lowercase hex", path);
-		return XL_SYM_EINVAL;
+		return XL_EINVAL;
 	}
 	for (size_t i = 0; i < tab->count; i++) {
 		const struct xl_symbol *s = &tab->syms[i];
@@ -149,7 +149,7 @@ int xl_symbols_write_json(const struct xl_symtab *tab, const char *path,
 		    s->line < 0) {
 			sym_seterr(err, errlen, "%s: function table entry %zu is inconsistent "
 			       "(ids must be 1..N in order, names non-empty)", path, i);
-			return XL_SYM_EINVAL;
+			return XL_EINVAL;
 		}
 	}
 
@@ -157,14 +157,14 @@ int xl_symbols_write_json(const struct xl_symtab *tab, const char *path,
 	char *tmp = malloc(plen + 32);
 	if (tmp == NULL) {
 		sym_seterr(err, errlen, "%s: out of memory", path);
-		return XL_SYM_ENOMEM;
+		return XL_ENOMEM;
 	}
 	snprintf(tmp, plen + 32, "%s.tmp.%ld", path, (long)getpid());
 	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0666);
 	if (fd < 0) {
 		sym_seterr(err, errlen, "%s: cannot create: %s", tmp, strerror(errno));
 		free(tmp);
-		return XL_SYM_EIO;
+		return XL_EIO;
 	}
 	FILE *f = fdopen(fd, "w");
 	if (f == NULL) {
@@ -172,7 +172,7 @@ int xl_symbols_write_json(const struct xl_symtab *tab, const char *path,
 		close(fd);
 		unlink(tmp);
 		free(tmp);
-		return XL_SYM_EIO;
+		return XL_EIO;
 	}
 	int rc = write_body(tab, f);
 	int saved = errno;
@@ -189,17 +189,17 @@ int xl_symbols_write_json(const struct xl_symtab *tab, const char *path,
 		       saved ? strerror(saved) : "encoding error");
 		unlink(tmp);
 		free(tmp);
-		return XL_SYM_EIO;
+		return XL_EIO;
 	}
 	if (rename(tmp, path) != 0) {
 		sym_seterr(err, errlen, "%s: cannot rename into place: %s", path,
 		       strerror(errno));
 		unlink(tmp);
 		free(tmp);
-		return XL_SYM_EIO;
+		return XL_EIO;
 	}
 	free(tmp);
-	return XL_SYM_OK;
+	return XL_OK;
 }
 
 /* "0x" followed by 1..16 hex digits */
@@ -256,69 +256,69 @@ static int opt_uint(json_t *obj, const char *key, json_int_t max, json_int_t *ds
 	return 0;
 }
 
-#define LOADFAIL(code, ...)                                                  \
-	do {                                                                 \
-		sym_seterr(err, errlen, __VA_ARGS__);                            \
-		rc = (code);                                                 \
-		goto out;                                                    \
+/* A failed check: the message, then return the code. */
+#define FAIL(code, ...)                                      \
+	do {                                                 \
+		sym_seterr(err, errlen, __VA_ARGS__);        \
+		return (code);                               \
 	} while (0)
 
-int xl_symbols_load_json(const char *path, struct xl_symtab *out, char *err,
-			 size_t errlen)
+/* The sidecar's JSON object, or NULL with *rc and the message. */
+static json_t *read_object(const char *path, int *rc, char *err, size_t errlen)
 {
-	if (err != NULL && errlen > 0)
-		err[0] = '\0';
-	if (out == NULL || path == NULL) {
-		sym_seterr(err, errlen, "xl_symbols_load_json: missing argument");
-		return XL_SYM_EINVAL;
-	}
-	memset(out, 0, sizeof *out);
-
-	int rc = XL_SYM_OK;
-	json_t *root = NULL;
 	FILE *f = fopen(path, "rb");
 	if (f == NULL) {
 		sym_seterr(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-		return XL_SYM_EIO;
+		*rc = XL_EIO;
+		return NULL;
 	}
 	struct stat st;
 	if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
 		fclose(f);
 		sym_seterr(err, errlen, "%s: not a regular file", path);
-		return XL_SYM_EIO;
+		*rc = XL_EIO;
+		return NULL;
 	}
 	json_error_t je;
-	root = json_loadf(f, JSON_REJECT_DUPLICATES, &je);
+	json_t *root = json_loadf(f, JSON_REJECT_DUPLICATES, &je);
 	fclose(f);
+	*rc = XL_EFORMAT;
 	if (root == NULL)
-		LOADFAIL(XL_SYM_EFORMAT, "%s:%d:%d: invalid JSON: %s", path, je.line,
-			 je.column, je.text);
-	if (!json_is_object(root))
-		LOADFAIL(XL_SYM_EFORMAT, "%s: top level is not a JSON object", path);
+		sym_seterr(err, errlen, "%s:%d:%d: invalid JSON: %s", path, je.line, je.column, je.text);
+	else if (!json_is_object(root)) {
+		sym_seterr(err, errlen, "%s: top level is not a JSON object", path);
+		json_decref(root);
+		root = NULL;
+	}
+	return root;
+}
 
+/* schema, build_id, executable and the informational xray member. */
+static int load_header(json_t *root, const char *path, struct xl_symtab *out, char *err, size_t errlen)
+{
 	json_t *v = json_object_get(root, "schema");
 	if (v == NULL)
-		LOADFAIL(XL_SYM_EFORMAT, "%s: missing \"schema\"", path);
+		FAIL(XL_EFORMAT, "%s: missing \"schema\"", path);
 	if (!json_is_string(v))
-		LOADFAIL(XL_SYM_EFORMAT, "%s: \"schema\" is not a string", path);
+		FAIL(XL_EFORMAT, "%s: \"schema\" is not a string", path);
 	if (strcmp(json_string_value(v), XL_SYMBOLS_SCHEMA) != 0)
-		LOADFAIL(XL_SYM_EFORMAT, "%s: unsupported schema \"%.64s\" (expected \"%s\")",
+		FAIL(XL_EFORMAT, "%s: unsupported schema \"%.64s\" (expected \"%s\")",
 			 path, json_string_value(v), XL_SYMBOLS_SCHEMA);
 
 	v = json_object_get(root, "build_id");
 	if (v == NULL)
-		LOADFAIL(XL_SYM_EFORMAT, "%s: missing \"build_id\"", path);
+		FAIL(XL_EFORMAT, "%s: missing \"build_id\"", path);
 	if (!json_is_string(v) || !valid_hex_id(json_string_value(v)))
-		LOADFAIL(XL_SYM_EFORMAT,
+		FAIL(XL_EFORMAT,
 			 "%s: \"build_id\" is not a lowercase hex string of at most %d bytes",
 			 path, XL_BUILD_ID_MAX_BYTES);
 	strcpy(out->build_id, json_string_value(v));
 
 	int sr = opt_string(root, "executable", &out->executable);
 	if (sr == -1)
-		LOADFAIL(XL_SYM_EFORMAT, "%s: \"executable\" is not a string or null", path);
+		FAIL(XL_EFORMAT, "%s: \"executable\" is not a string or null", path);
 	if (sr == -2)
-		LOADFAIL(XL_SYM_ENOMEM, "%s: out of memory", path);
+		FAIL(XL_ENOMEM, "%s: out of memory", path);
 
 	v = json_object_get(root, "xray");
 	if (v != NULL) {
@@ -326,91 +326,124 @@ int xl_symbols_load_json(const char *path, struct xl_symtab *out, char *err,
 		if (!json_is_object(v) || opt_uint(v, "sleds", XL_JSON_INT_MAX, &sleds) ||
 		    opt_uint(v, "sled_version", 255, &ver) ||
 		    opt_uint(v, "fn_idx", XL_JSON_INT_MAX, &idx))
-			LOADFAIL(XL_SYM_EFORMAT,
+			FAIL(XL_EFORMAT,
 				 "%s: \"xray\" must be an object of non-negative integers "
 				 "sleds, sled_version (<= 255), fn_idx", path);
 		out->sleds = (uint64_t)sleds;
 		out->sled_version = (int)ver;
 		out->fn_idx = (uint64_t)idx;
 	}
+	return XL_OK;
+}
 
+/* functions[i] of n into its slot of out->syms (by id). */
+static int load_function(json_t *o, size_t i, size_t n, const char *path, struct xl_symtab *out, char *err,
+			 size_t errlen)
+{
+	json_t *v;
+	int sr;
+	if (!json_is_object(o))
+		FAIL(XL_EFORMAT, "%s: functions[%zu] is not an object", path, i);
+
+	v = json_object_get(o, "id");
+	if (v == NULL)
+		FAIL(XL_EFORMAT, "%s: functions[%zu]: missing \"id\"", path, i);
+	if (!json_is_integer(v))
+		FAIL(XL_EFORMAT, "%s: functions[%zu].id is not an integer", path, i);
+	json_int_t id = json_integer_value(v);
+	if (id < 1 || (uint64_t)id > n)
+		FAIL(XL_EFORMAT,
+			 "%s: functions[%zu].id %" JSON_INTEGER_FORMAT
+			 " is out of range 1..%zu", path, i, id, n);
+	struct xl_symbol *s = &out->syms[id - 1];
+	if (s->id != 0)
+		FAIL(XL_EFORMAT, "%s: functions[%zu]: duplicate id %" JSON_INTEGER_FORMAT,
+			 path, i, id);
+	s->id = (int32_t)id;
+
+	v = json_object_get(o, "addr");
+	if (v == NULL)
+		FAIL(XL_EFORMAT, "%s: functions[%zu]: missing \"addr\"", path, i);
+	if (!json_is_string(v) || !parse_addr(json_string_value(v), &s->addr))
+		FAIL(XL_EFORMAT,
+			 "%s: functions[%zu].addr is not a \"0x...\" hex string of at most 16 digits",
+			 path, i);
+
+	v = json_object_get(o, "name");
+	if (v == NULL)
+		FAIL(XL_EFORMAT, "%s: functions[%zu]: missing \"name\"", path, i);
+	if (!json_is_string(v) || json_string_length(v) == 0)
+		FAIL(XL_EFORMAT, "%s: functions[%zu].name is not a non-empty string",
+			 path, i);
+	s->name = strdup(json_string_value(v));
+	if (s->name == NULL)
+		FAIL(XL_ENOMEM, "%s: out of memory", path);
+
+	sr = opt_string(o, "linkage_name", &s->linkage_name);
+	if (sr == -1)
+		FAIL(XL_EFORMAT, "%s: functions[%zu].linkage_name is not a string or null",
+			 path, i);
+	if (sr == 0)
+		sr = opt_string(o, "file", &s->file);
+	if (sr == -1)
+		FAIL(XL_EFORMAT, "%s: functions[%zu].file is not a string or null",
+			 path, i);
+	if (sr == -2)
+		FAIL(XL_ENOMEM, "%s: out of memory", path);
+
+	json_int_t line = 0;
+	if (opt_uint(o, "line", INT_MAX, &line))
+		FAIL(XL_EFORMAT, "%s: functions[%zu].line is not an integer 0..%d",
+			 path, i, INT_MAX);
+	s->line = (int)line;
+	return XL_OK;
+}
+
+/* The functions array; n objects, each id in 1..n, no duplicates: every
+ * slot is filled. */
+static int load_functions(json_t *root, const char *path, struct xl_symtab *out, char *err, size_t errlen)
+{
 	json_t *fns = json_object_get(root, "functions");
 	if (fns == NULL)
-		LOADFAIL(XL_SYM_EFORMAT, "%s: missing \"functions\"", path);
+		FAIL(XL_EFORMAT, "%s: missing \"functions\"", path);
 	if (!json_is_array(fns))
-		LOADFAIL(XL_SYM_EFORMAT, "%s: \"functions\" is not an array", path);
+		FAIL(XL_EFORMAT, "%s: \"functions\" is not an array", path);
 	size_t n = json_array_size(fns);
 	if (n > (size_t)INT32_MAX)
-		LOADFAIL(XL_SYM_EFORMAT, "%s: too many functions (%zu)", path, n);
+		FAIL(XL_EFORMAT, "%s: too many functions (%zu)", path, n);
 	if (n > 0) {
 		out->syms = calloc(n, sizeof *out->syms);
 		if (out->syms == NULL)
-			LOADFAIL(XL_SYM_ENOMEM, "%s: out of memory", path);
+			FAIL(XL_ENOMEM, "%s: out of memory", path);
 	}
 	out->count = n;   /* release() walks only filled slots (NULL-safe) */
 
 	for (size_t i = 0; i < n; i++) {
-		json_t *o = json_array_get(fns, i);
-		if (!json_is_object(o))
-			LOADFAIL(XL_SYM_EFORMAT, "%s: functions[%zu] is not an object", path, i);
-
-		v = json_object_get(o, "id");
-		if (v == NULL)
-			LOADFAIL(XL_SYM_EFORMAT, "%s: functions[%zu]: missing \"id\"", path, i);
-		if (!json_is_integer(v))
-			LOADFAIL(XL_SYM_EFORMAT, "%s: functions[%zu].id is not an integer", path, i);
-		json_int_t id = json_integer_value(v);
-		if (id < 1 || (uint64_t)id > n)
-			LOADFAIL(XL_SYM_EFORMAT,
-				 "%s: functions[%zu].id %" JSON_INTEGER_FORMAT
-				 " is out of range 1..%zu", path, i, id, n);
-		struct xl_symbol *s = &out->syms[id - 1];
-		if (s->id != 0)
-			LOADFAIL(XL_SYM_EFORMAT, "%s: functions[%zu]: duplicate id %" JSON_INTEGER_FORMAT,
-				 path, i, id);
-		s->id = (int32_t)id;
-
-		v = json_object_get(o, "addr");
-		if (v == NULL)
-			LOADFAIL(XL_SYM_EFORMAT, "%s: functions[%zu]: missing \"addr\"", path, i);
-		if (!json_is_string(v) || !parse_addr(json_string_value(v), &s->addr))
-			LOADFAIL(XL_SYM_EFORMAT,
-				 "%s: functions[%zu].addr is not a \"0x...\" hex string of at most 16 digits",
-				 path, i);
-
-		v = json_object_get(o, "name");
-		if (v == NULL)
-			LOADFAIL(XL_SYM_EFORMAT, "%s: functions[%zu]: missing \"name\"", path, i);
-		if (!json_is_string(v) || json_string_length(v) == 0)
-			LOADFAIL(XL_SYM_EFORMAT, "%s: functions[%zu].name is not a non-empty string",
-				 path, i);
-		s->name = strdup(json_string_value(v));
-		if (s->name == NULL)
-			LOADFAIL(XL_SYM_ENOMEM, "%s: out of memory", path);
-
-		sr = opt_string(o, "linkage_name", &s->linkage_name);
-		if (sr == -1)
-			LOADFAIL(XL_SYM_EFORMAT, "%s: functions[%zu].linkage_name is not a string or null",
-				 path, i);
-		if (sr == 0)
-			sr = opt_string(o, "file", &s->file);
-		if (sr == -1)
-			LOADFAIL(XL_SYM_EFORMAT, "%s: functions[%zu].file is not a string or null",
-				 path, i);
-		if (sr == -2)
-			LOADFAIL(XL_SYM_ENOMEM, "%s: out of memory", path);
-
-		json_int_t line = 0;
-		if (opt_uint(o, "line", INT_MAX, &line))
-			LOADFAIL(XL_SYM_EFORMAT, "%s: functions[%zu].line is not an integer 0..%d",
-				 path, i, INT_MAX);
-		s->line = (int)line;
+		int rc = load_function(json_array_get(fns, i), i, n, path, out, err, errlen);
+		if (rc != XL_OK)
+			return rc;
 	}
-	/* n objects, each id in 1..n, no duplicates: every slot is filled */
+	return XL_OK;
+}
 
-out:
+int xl_symbols_load_json(const char *path, struct xl_symtab *out, char *err, size_t errlen)
+{
+	if (err != NULL && errlen > 0)
+		err[0] = '\0';
+	if (out == NULL || path == NULL) {
+		sym_seterr(err, errlen, "xl_symbols_load_json: missing argument");
+		return XL_EINVAL;
+	}
+	memset(out, 0, sizeof *out);
+	int rc;
+	json_t *root = read_object(path, &rc, err, errlen);
+	if (root == NULL)
+		return rc;
+	rc = load_header(root, path, out, err, errlen);
+	if (rc == XL_OK)
+		rc = load_functions(root, path, out, err, errlen);
 	json_decref(root);
-	if (rc != XL_SYM_OK)
+	if (rc != XL_OK)
 		xl_symtab_release(out);
 	return rc;
 }

@@ -4,6 +4,7 @@
 #endif
 
 #include "sym_internal.h"
+#include "xl_array.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -42,24 +43,6 @@ void sym_add_warning(struct xl_symtab *tab, const char *fmt, ...)
 	for (char *p = tab->warning; *p != '\0'; p++)
 		if ((unsigned char)*p < 0x20 || *p == 0x7f)
 			*p = '?';
-}
-
-int sym_grow(void **arr, size_t *cap, size_t need, size_t elem)
-{
-	if (need <= *cap)
-		return 0;
-	size_t ncap = *cap ? *cap : 16;
-	while (ncap < need) {
-		if (ncap > SIZE_MAX / 2 / elem)
-			return -1;
-		ncap *= 2;
-	}
-	void *p = realloc(*arr, ncap * elem);
-	if (p == NULL)
-		return -1;
-	*arr = p;
-	*cap = ncap;
-	return 0;
 }
 
 char *sym_path_join(const char *dir, const char *file)

@@ -26,6 +26,7 @@
 #endif
 
 #include "sym_internal.h"
+#include "xl_array.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -118,7 +119,7 @@ static int collect_relocs(struct elf_file *ef, const struct vrange *rg,
 			} else {
 				continue;
 			}
-			if (sym_grow((void **)&rm->r, &rm->cap, rm->n + 1, sizeof *rm->r))
+			if (xl_grow((void **)&rm->r, &rm->cap, rm->n + 1, sizeof *rm->r))
 				return -1;
 			rm->r[rm->n].off = ra.r_offset;
 			rm->r[rm->n].val = v;
@@ -130,16 +131,15 @@ static int collect_relocs(struct elf_file *ef, const struct vrange *rg,
 	return 0;
 }
 
+static int cmp_off(const void *key, const void *elem)
+{
+	uint64_t off = *(const uint64_t *)key, at = ((const struct reloc *)elem)->off;
+	return off < at ? -1 : off > at;
+}
+
 static bool reloc_lookup(const struct reloc_map *rm, uint64_t off, uint64_t *val)
 {
-	size_t lo = 0, hi = rm->n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (rm->r[mid].off < off)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	size_t lo = xl_lower_bound(rm->r, rm->n, sizeof(*rm->r), &off, cmp_off);
 	if (lo < rm->n && rm->r[lo].off == off) {
 		*val = rm->r[lo].val;
 		return true;
@@ -159,7 +159,7 @@ static int walk_sleds(struct elf_file *ef, const char *path, struct xray_map *m,
 		sym_seterr(err, errlen,
 		       "%s: %s size %zu is not a multiple of the %zu-byte sled entry",
 		       path, XRAY_MAP_SECTION, m->size, m->entsize);
-		return XL_SYM_EFORMAT;
+		return XL_EFORMAT;
 	}
 	m->nsleds = m->size / m->entsize;
 	uint64_t cur = 0;
@@ -183,7 +183,7 @@ static int walk_sleds(struct elf_file *ef, const char *path, struct xray_map *m,
 			       "%s: %s entry %zu (version %u) has an unresolved function "
 			       "address (absolute entry without a relocation)",
 			       path, XRAY_MAP_SECTION, i, version);
-			return XL_SYM_EFORMAT;
+			return XL_EFORMAT;
 		}
 		/* Same rule as compiler-rt's controlPatching(): a new id whenever
 		 * the function differs from the previous sled's. */
@@ -191,11 +191,11 @@ static int walk_sleds(struct elf_file *ef, const char *path, struct xray_map *m,
 			if (m->nfns >= (size_t)INT32_MAX) {
 				sym_seterr(err, errlen, "%s: more than %d XRay functions", path,
 				       INT32_MAX);
-				return XL_SYM_EFORMAT;
+				return XL_EFORMAT;
 			}
-			if (sym_grow((void **)&m->fns, &m->cap, m->nfns + 1, sizeof *m->fns)) {
+			if (xl_grow((void **)&m->fns, &m->cap, m->nfns + 1, sizeof *m->fns)) {
 				sym_seterr(err, errlen, "%s: out of memory", path);
-				return XL_SYM_ENOMEM;
+				return XL_ENOMEM;
 			}
 			m->fns[m->nfns].addr = fn;
 			m->fns[m->nfns].first = i;
@@ -205,7 +205,7 @@ static int walk_sleds(struct elf_file *ef, const char *path, struct xray_map *m,
 		}
 		m->fns[m->nfns - 1].nsleds++;
 	}
-	return XL_SYM_OK;
+	return XL_OK;
 }
 
 /* Compare xray_fn_idx with the walk; differences become a warning. */
@@ -286,7 +286,7 @@ int sym_xray_read(struct elf_file *ef, const char *exe_path, struct xray_map *ma
 		  char *err, size_t errlen)
 {
 	struct reloc_map rm = {0};
-	int rc = XL_SYM_OK;
+	int rc = XL_OK;
 
 	/* locate the XRay sections */
 	Elf_Scn *scn = NULL;
@@ -303,13 +303,13 @@ int sym_xray_read(struct elf_file *ef, const char *exe_path, struct xray_map *ma
 			if (map->present) {
 				sym_seterr(err, errlen, "%s: more than one %s section", exe_path,
 				       XRAY_MAP_SECTION);
-				rc = XL_SYM_EFORMAT;
+				rc = XL_EFORMAT;
 				goto out;
 			}
 			if (sh.sh_type == SHT_NOBITS) {
 				sym_seterr(err, errlen, "%s: %s has no contents (a debug-only file?)",
 				       exe_path, XRAY_MAP_SECTION);
-				rc = XL_SYM_EFORMAT;
+				rc = XL_EFORMAT;
 				goto out;
 			}
 			Elf_Data *d = elf_getdata(scn, NULL);
@@ -317,7 +317,7 @@ int sym_xray_read(struct elf_file *ef, const char *exe_path, struct xray_map *ma
 					       d->d_size != sh.sh_size)) {
 				sym_seterr(err, errlen, "%s: cannot read %s: %s", exe_path,
 				       XRAY_MAP_SECTION, elf_errmsg(-1));
-				rc = XL_SYM_EFORMAT;
+				rc = XL_EFORMAT;
 				goto out;
 			}
 			map->present = true;
@@ -337,11 +337,11 @@ int sym_xray_read(struct elf_file *ef, const char *exe_path, struct xray_map *ma
 			rg[nrg++] = (struct vrange){idx_sh.sh_addr, idx_sh.sh_addr + idx_sh.sh_size};
 		if (collect_relocs(ef, rg, nrg, &rm) != 0) {
 			sym_seterr(err, errlen, "%s: out of memory", exe_path);
-			rc = XL_SYM_ENOMEM;
+			rc = XL_ENOMEM;
 			goto out;
 		}
 		rc = walk_sleds(ef, exe_path, map, &rm, err, errlen);
-		if (rc != XL_SYM_OK)
+		if (rc != XL_OK)
 			goto out;
 		out->sleds = map->nsleds;
 		out->sled_version = map->max_version;

@@ -93,35 +93,79 @@ static int fill_symbol(struct xl_symbol *sym, uint64_t addr, const struct esyms 
 	return 0;
 }
 
-int xl_symbols_read(const char *exe_path, struct xl_symtab *out, char *err,
-		    size_t errlen)
+/* DWARF of the file, indexed, into *dw; a file without (readable) DWARF is
+ * a warning, not an error.  XL_OK or XL_ENOMEM. */
+static int open_dwarf(struct elf_file *ef, struct dwctx *dw, struct xl_symtab *out)
+{
+	dw->dbg = sym_has_debug_info(ef) ? dwarf_begin_elf(ef->elf, DWARF_C_READ, NULL) : NULL;
+	if (dw->dbg == NULL) {
+		if (!sym_has_debug_info(ef))
+			sym_add_warning(out, "no DWARF debug info: file/line unavailable");
+		else
+			sym_add_warning(out, "cannot read DWARF (%s): file/line unavailable", dwarf_errmsg(-1));
+		return XL_OK;
+	}
+	sym_dw_index(dw);
+	return dw->oom ? XL_ENOMEM : XL_OK;
+}
+
+/* out->syms for the functions the sled walk found: names from the symbol
+ * tables (or DWARF), files and lines from DWARF.  XL_OK or XL_ENOMEM. */
+static int name_functions(struct elf_file *ef, const struct xray_map *map, struct xl_symtab *out)
+{
+	struct esyms es = {0};
+	struct dwctx dw = {0};
+	int rc = sym_collect_elf_syms(ef, &es) != 0 ? XL_ENOMEM : open_dwarf(ef, &dw, out);
+	if (rc == XL_OK) {
+		out->syms = calloc(map->nfns, sizeof *out->syms);
+		rc = out->syms ? XL_OK : XL_ENOMEM;
+	}
+	size_t unnamed = 0;
+	if (rc == XL_OK) {
+		out->count = map->nfns;
+		for (size_t i = 0; i < map->nfns && rc == XL_OK; i++) {
+			struct xl_symbol *s = &out->syms[i];
+			s->id = (int32_t)(i + 1);
+			s->addr = map->fns[i].addr;
+			if (fill_symbol(s, s->addr, &es, &dw) != 0)
+				rc = XL_ENOMEM;
+			else if (s->linkage_name == NULL)
+				unnamed++;
+		}
+	}
+	if (rc == XL_OK && unnamed > 0)
+		sym_add_warning(out, "%zu function(s) without a symbol name", unnamed);
+	if (dw.dbg != NULL)
+		dwarf_end(dw.dbg);
+	free(dw.fn);
+	free(dw.cu);
+	free(es.s);
+	return rc;
+}
+
+int xl_symbols_read(const char *exe_path, struct xl_symtab *out, char *err, size_t errlen)
 {
 	if (err != NULL && errlen > 0)
 		err[0] = '\0';
 	if (out == NULL) {
 		sym_seterr(err, errlen, "xl_symbols_read: no output table");
-		return XL_SYM_EINVAL;
+		return XL_EINVAL;
 	}
 	memset(out, 0, sizeof *out);
 	if (exe_path == NULL) {
 		sym_seterr(err, errlen, "xl_symbols_read: no executable path");
-		return XL_SYM_EINVAL;
+		return XL_EINVAL;
 	}
 
 	struct elf_file ef;
 	int rc = sym_elf_open(exe_path, &ef, err, errlen);
-	if (rc != XL_SYM_OK)
+	if (rc != XL_OK)
 		return rc;
-
 	struct xray_map map = {0};
-	struct esyms es = {0};
-	struct dwctx dw = {0};
-
 	if (ef.eh.e_type != ET_EXEC && ef.eh.e_type != ET_DYN) {
-		sym_seterr(err, errlen, "%s: not an executable (ELF type %u%s)", exe_path,
-		       (unsigned)ef.eh.e_type,
-		       ef.eh.e_type == ET_REL ? ", a relocatable object: link it first" : "");
-		rc = XL_SYM_EFORMAT;
+		sym_seterr(err, errlen, "%s: not an executable (ELF type %u%s)", exe_path, (unsigned)ef.eh.e_type,
+			   ef.eh.e_type == ET_REL ? ", a relocatable object: link it first" : "");
+		rc = XL_EFORMAT;
 		goto out;
 	}
 
@@ -131,74 +175,21 @@ int xl_symbols_read(const char *exe_path, struct xl_symtab *out, char *err,
 		to_hex(id, idlen, out->build_id);
 
 	rc = sym_xray_read(&ef, exe_path, &map, out, err, errlen);
-	if (rc != XL_SYM_OK)
-		goto out;
-
-	if (map.nfns > 0) {
-		if (sym_collect_elf_syms(&ef, &es) != 0) {
-			sym_seterr(err, errlen, "%s: out of memory", exe_path);
-			rc = XL_SYM_ENOMEM;
-			goto out;
-		}
-		dw.dbg = sym_has_debug_info(&ef) ? dwarf_begin_elf(ef.elf, DWARF_C_READ, NULL)
-					     : NULL;
-		if (dw.dbg == NULL) {
-			if (!sym_has_debug_info(&ef))
-				sym_add_warning(out, "no DWARF debug info: file/line unavailable");
-			else
-				sym_add_warning(out, "cannot read DWARF (%s): file/line unavailable",
-					    dwarf_errmsg(-1));
-		} else {
-			sym_dw_index(&dw);
-			if (dw.oom) {
-				sym_seterr(err, errlen, "%s: out of memory", exe_path);
-				rc = XL_SYM_ENOMEM;
-				goto out;
-			}
-		}
-
-		out->syms = calloc(map.nfns, sizeof *out->syms);
-		if (out->syms == NULL) {
-			sym_seterr(err, errlen, "%s: out of memory", exe_path);
-			rc = XL_SYM_ENOMEM;
-			goto out;
-		}
-		out->count = map.nfns;
-		size_t unnamed = 0;
-		for (size_t i = 0; i < map.nfns; i++) {
-			struct xl_symbol *s = &out->syms[i];
-			s->id = (int32_t)(i + 1);
-			s->addr = map.fns[i].addr;
-			if (fill_symbol(s, s->addr, &es, &dw) != 0) {
-				sym_seterr(err, errlen, "%s: out of memory", exe_path);
-				rc = XL_SYM_ENOMEM;
-				goto out;
-			}
-			if (s->linkage_name == NULL)
-				unnamed++;
-		}
-		if (unnamed > 0)
-			sym_add_warning(out, "%zu function(s) without a symbol name", unnamed);
+	if (rc == XL_OK && map.nfns > 0)
+		rc = name_functions(&ef, &map, out);
+	if (rc == XL_OK) {
+		char *rp = realpath(exe_path, NULL);
+		out->executable = rp != NULL ? rp : strdup(exe_path);
+		if (out->executable == NULL)
+			rc = XL_ENOMEM;
 	}
-
-	char *rp = realpath(exe_path, NULL);
-	out->executable = rp != NULL ? rp : strdup(exe_path);
-	if (out->executable == NULL) {
+	if (rc == XL_ENOMEM)
 		sym_seterr(err, errlen, "%s: out of memory", exe_path);
-		rc = XL_SYM_ENOMEM;
-		goto out;
-	}
-	rc = XL_SYM_OK;
 
 out:
-	if (dw.dbg != NULL)
-		dwarf_end(dw.dbg);
-	free(dw.fn);
-	free(dw.cu);
-	free(es.s);
 	sym_xray_release(&map);
 	sym_elf_close(&ef);
-	if (rc != XL_SYM_OK)
+	if (rc != XL_OK)
 		xl_symtab_release(out);
 	return rc;
 }
@@ -208,10 +199,10 @@ int xl_build_id(const char *exe_path, char *hex, size_t len)
 	if (hex != NULL && len > 0)
 		hex[0] = '\0';
 	if (exe_path == NULL || hex == NULL || len == 0)
-		return XL_SYM_EINVAL;
+		return XL_EINVAL;
 	struct elf_file ef;
 	int rc = sym_elf_open(exe_path, &ef, NULL, 0);
-	if (rc != XL_SYM_OK)
+	if (rc != XL_OK)
 		return rc;
 	unsigned char id[XL_BUILD_ID_MAX_BYTES];
 	size_t n = sym_find_build_id(&ef, id);
@@ -219,7 +210,7 @@ int xl_build_id(const char *exe_path, char *hex, size_t len)
 	if (n == 0)
 		return 0;
 	if (len < 2 * n + 1)
-		return XL_SYM_EINVAL;
+		return XL_EINVAL;
 	to_hex(id, n, hex);
 	return (int)n;
 }

@@ -34,8 +34,10 @@
  * ignored.  Strings are UTF-8; the writer replaces bytes that are not valid
  * UTF-8 (possible in ELF symbol names) with '?'.
  *
- * All functions return 0 (XL_SYM_OK) on success or a negative enum
- * xl_sym_status, and then leave a one-line message in err (if err != NULL).
+ * All functions return 0 (XL_OK) on success or a negative code of
+ * xl_errors.h (XL_EIO: cannot open/read/write a file; XL_EFORMAT: not an
+ * ELF executable, a malformed section, bad JSON; XL_ENOMEM; XL_EINVAL: a
+ * bad argument), and then leave a one-line message in err (if err != NULL).
  * They never print and never exit.  Not async-signal-safe; thread-safe as
  * long as different threads use different xl_symtab objects.
  */
@@ -44,6 +46,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "xl_errors.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -55,13 +59,6 @@ extern "C" {
 #define XL_BUILD_ID_MAX_BYTES 64
 #define XL_BUILD_ID_HEX_SIZE (2 * XL_BUILD_ID_MAX_BYTES + 1)
 
-enum xl_sym_status {
-	XL_SYM_OK = 0,
-	XL_SYM_EIO = -1,      /* cannot open/read/write a file */
-	XL_SYM_EFORMAT = -2,  /* not an ELF executable, malformed section, bad JSON */
-	XL_SYM_ENOMEM = -3,
-	XL_SYM_EINVAL = -4,   /* bad argument (NULL pointer, buffer too small) */
-};
 
 struct xl_symbol {
 	int32_t id;          /* XRay function id: 1..count */
@@ -118,7 +115,7 @@ void xl_symtab_release(struct xl_symtab *tab);
 /* The GNU build id of an ELF file as lowercase hex into hex[len]
  * (len >= 2 * bytes + 1; XL_BUILD_ID_HEX_SIZE always suffices).
  * Returns the number of id bytes (> 0), 0 when the file has no build id
- * (hex = ""), or a negative enum xl_sym_status (hex = "" when len > 0). */
+ * (hex = ""), or a negative XL_E* code (hex = "" when len > 0). */
 int xl_build_id(const char *exe_path, char *hex, size_t len);
 
 #ifdef __cplusplus

@@ -18,7 +18,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct xl_symtab tab;
 	memset(err, 'x', sizeof(err));
 	int rc = xl_symbols_load_json(path, &tab, err, sizeof(err));
-	if (rc == XL_SYM_OK) {
+	if (rc == XL_OK) {
 		for (size_t i = 0; i < tab.count; i++) {
 			const struct xl_symbol *s = xl_symtab_find(&tab, (int32_t)(i + 1));
 			if (!s || s->id != (int32_t)(i + 1) || !s->name) {

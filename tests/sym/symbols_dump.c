@@ -23,7 +23,7 @@ int main(int argc, char **argv)
 	char err[512];
 	int rc = ends_with(argv[1], ".json") ? xl_symbols_load_json(argv[1], &t, err, sizeof err)
 					      : xl_symbols_read(argv[1], &t, err, sizeof err);
-	if (rc != XL_SYM_OK) {
+	if (rc != XL_OK) {
 		fprintf(stderr, "error: %s\n", err);
 		return 1;
 	}
@@ -42,7 +42,7 @@ int main(int argc, char **argv)
 			printf("  %s:%d", s->file, s->line);
 		putchar('\n');
 	}
-	if (argc == 4 && xl_symbols_write_json(&t, argv[3], err, sizeof err) != XL_SYM_OK) {
+	if (argc == 4 && xl_symbols_write_json(&t, argv[3], err, sizeof err) != XL_OK) {
 		fprintf(stderr, "error: %s\n", err);
 		xl_symtab_release(&t);
 		return 1;

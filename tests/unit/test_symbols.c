@@ -390,7 +390,7 @@ static void read_ok(const char *exe, struct xl_symtab *t)
 {
 	char err[ERRLEN] = "";
 	int rc = xl_symbols_read(exe, t, err, sizeof err);
-	if (rc != XL_SYM_OK)
+	if (rc != XL_OK)
 		fail_msg("xl_symbols_read(%s) = %d: %s", exe, rc, err);
 }
 
@@ -669,7 +669,7 @@ static void test_no_xray(void **s)
 	assert_int_equal(xl_build_id(noxray_path, hex, sizeof hex), 20);
 	assert_string_equal(hex, NOXRAY_BUILD_ID);
 	char small[40];
-	assert_int_equal(xl_build_id(noxray_path, small, sizeof small), XL_SYM_EINVAL);
+	assert_int_equal(xl_build_id(noxray_path, small, sizeof small), XL_EINVAL);
 	assert_string_equal(small, "");
 
 	/* the build id of an instrumented program matches its table's */
@@ -700,23 +700,23 @@ static void test_bad_inputs(void **s)
 	char p[PATH_MAX];
 	tmp_path(p, sizeof p, "not-elf.txt");
 	write_file(p, "#!/bin/sh\necho hello\n", 21);
-	expect_read_error(p, XL_SYM_EFORMAT, "not an ELF file");
+	expect_read_error(p, XL_EFORMAT, "not an ELF file");
 	char hex[XL_BUILD_ID_HEX_SIZE];
 	assert_true(xl_build_id(p, hex, sizeof hex) < 0);
 
 	tmp_path(p, sizeof p, "empty");
 	write_file(p, "", 0);
-	expect_read_error(p, XL_SYM_EFORMAT, "not an ELF file");
+	expect_read_error(p, XL_EFORMAT, "not an ELF file");
 
 	tmp_path(p, sizeof p, "does-not-exist");
-	expect_read_error(p, XL_SYM_EIO, "cannot open");
-	expect_read_error(tmpdir, XL_SYM_EIO, "not a regular file");
-	expect_read_error(object_path, XL_SYM_EFORMAT, "relocatable object");
+	expect_read_error(p, XL_EIO, "cannot open");
+	expect_read_error(tmpdir, XL_EIO, "not a regular file");
+	expect_read_error(object_path, XL_EFORMAT, "relocatable object");
 
 	char err[ERRLEN];
 	assert_int_equal(xl_symbols_read(NULL, &(struct xl_symtab){0}, err, sizeof err),
-			 XL_SYM_EINVAL);
-	assert_int_equal(xl_symbols_read(p, NULL, err, sizeof err), XL_SYM_EINVAL);
+			 XL_EINVAL);
+	assert_int_equal(xl_symbols_read(p, NULL, err, sizeof err), XL_EINVAL);
 }
 
 /* Copy an executable, rewriting its sleds with `edit`. */
@@ -813,14 +813,14 @@ static void test_v1_entries(void **s)
 	put64((unsigned char *)bytes + loc.off + 32 + 8, 0);
 	tmp_path(p, sizeof p, "v1-unresolved");
 	write_file(p, bytes, flen);
-	expect_read_error(p, XL_SYM_EFORMAT, "unresolved function address");
+	expect_read_error(p, XL_EFORMAT, "unresolved function address");
 
 	/* a section size that is not a whole number of sleds */
 	assert_int_equal(get64((unsigned char *)bytes + loc.shdr_off + 32), loc.size);
 	put64((unsigned char *)bytes + loc.shdr_off + 32, loc.size - 8);
 	tmp_path(p, sizeof p, "bad-size");
 	write_file(p, bytes, flen);
-	expect_read_error(p, XL_SYM_EFORMAT, "not a multiple");
+	expect_read_error(p, XL_EFORMAT, "not a multiple");
 	free(bytes);
 }
 
@@ -881,8 +881,8 @@ static void test_json_roundtrip(void **s)
 	read_ok(variant("cxx-O0")->path, &t);
 	char p[PATH_MAX], err[ERRLEN];
 	tmp_path(p, sizeof p, "cxx.symbols.json");
-	assert_int_equal(xl_symbols_write_json(&t, p, err, sizeof err), XL_SYM_OK);
-	assert_int_equal(xl_symbols_load_json(p, &u, err, sizeof err), XL_SYM_OK);
+	assert_int_equal(xl_symbols_write_json(&t, p, err, sizeof err), XL_OK);
+	assert_int_equal(xl_symbols_load_json(p, &u, err, sizeof err), XL_OK);
 	assert_int_equal(u.count, t.count);
 	assert_string_equal(u.build_id, t.build_id);
 	same_str(u.executable, t.executable);
@@ -918,8 +918,8 @@ static void test_json_roundtrip(void **s)
 	struct xl_symtab w = {0};
 	w.syms = syms;
 	w.count = 3;
-	assert_int_equal(xl_symbols_write_json(&w, p, err, sizeof err), XL_SYM_OK);
-	assert_int_equal(xl_symbols_load_json(p, &u, err, sizeof err), XL_SYM_OK);
+	assert_int_equal(xl_symbols_write_json(&w, p, err, sizeof err), XL_OK);
+	assert_int_equal(xl_symbols_load_json(p, &u, err, sizeof err), XL_OK);
 	assert_string_equal(u.build_id, "");
 	assert_null(u.executable);
 	assert_string_equal(u.syms[0].name, syms[0].name);
@@ -934,14 +934,14 @@ static void test_json_roundtrip(void **s)
 
 	/* the writer refuses tables the loader would reject */
 	syms[1].id = 5;
-	assert_int_equal(xl_symbols_write_json(&w, p, err, sizeof err), XL_SYM_EINVAL);
+	assert_int_equal(xl_symbols_write_json(&w, p, err, sizeof err), XL_EINVAL);
 	syms[1].id = 2;
 	strcpy(w.build_id, "ABC");
-	assert_int_equal(xl_symbols_write_json(&w, p, err, sizeof err), XL_SYM_EINVAL);
+	assert_int_equal(xl_symbols_write_json(&w, p, err, sizeof err), XL_EINVAL);
 	w.build_id[0] = '\0';
 	char bad[PATH_MAX];
 	tmp_path(bad, sizeof bad, "no/such/dir/x.json");
-	assert_int_equal(xl_symbols_write_json(&w, bad, err, sizeof err), XL_SYM_EIO);
+	assert_int_equal(xl_symbols_write_json(&w, bad, err, sizeof err), XL_EIO);
 	assert_non_null(strstr(err, "no/such/dir"));
 }
 
@@ -1030,12 +1030,12 @@ static void test_json_malformed(void **s)
 		err[0] = '\0';
 		int rc = xl_symbols_load_json(p, &t, err, sizeof err);
 		if (c->needle == NULL) {
-			if (rc != XL_SYM_OK)
+			if (rc != XL_OK)
 				fail_msg("case %zu should load: %s", i, err);
 			xl_symtab_release(&t);
 			continue;
 		}
-		if (rc != XL_SYM_EFORMAT || strstr(err, c->needle) == NULL ||
+		if (rc != XL_EFORMAT || strstr(err, c->needle) == NULL ||
 		    strncmp(err, p, strlen(p)) != 0 || strchr(err, '\n') != NULL)
 			fail_msg("case %zu (%s): rc %d, err '%s'; want '%s'", i, c->doc, rc, err,
 				 c->needle);
@@ -1049,7 +1049,7 @@ static void test_json_malformed(void **s)
 	const char *doc = json_cases[sizeof json_cases / sizeof json_cases[0] - 2].doc;
 	write_file(p, doc, strlen(doc));
 	struct xl_symtab t;
-	assert_int_equal(xl_symbols_load_json(p, &t, err, sizeof err), XL_SYM_OK);
+	assert_int_equal(xl_symbols_load_json(p, &t, err, sizeof err), XL_OK);
 	assert_int_equal(t.count, 2);
 	assert_string_equal(xl_symtab_find(&t, 1)->name, "f");
 	assert_int_equal(xl_symtab_find(&t, 1)->addr, 0xa);
@@ -1071,15 +1071,15 @@ static void test_json_malformed(void **s)
 	write_file(p, deep, k);
 	free(deep);
 	int rc = xl_symbols_load_json(p, &t, err, sizeof err);
-	assert_true(rc == XL_SYM_OK || (rc == XL_SYM_EFORMAT && strchr(err, '\n') == NULL));
+	assert_true(rc == XL_OK || (rc == XL_EFORMAT && strchr(err, '\n') == NULL));
 	xl_symtab_release(&t);
 
 	/* not a file */
 	tmp_path(p, sizeof p, "missing.json");
-	assert_int_equal(xl_symbols_load_json(p, &t, err, sizeof err), XL_SYM_EIO);
+	assert_int_equal(xl_symbols_load_json(p, &t, err, sizeof err), XL_EIO);
 	assert_non_null(strstr(err, "missing.json"));
-	assert_int_equal(xl_symbols_load_json(tmpdir, &t, err, sizeof err), XL_SYM_EIO);
-	assert_int_equal(xl_symbols_load_json(NULL, &t, err, sizeof err), XL_SYM_EINVAL);
+	assert_int_equal(xl_symbols_load_json(tmpdir, &t, err, sizeof err), XL_EIO);
+	assert_int_equal(xl_symbols_load_json(NULL, &t, err, sizeof err), XL_EINVAL);
 }
 
 int main(void)

@@ -1,0 +1,148 @@
+#!/usr/bin/env python3
+"""Check src/'s layering: no upward dependency and no loop between files.
+
+    ./scripts/check-layers.py [BUILD_DIR]      (default: build; build it first)
+
+Modules, lowest first: common, symbols, analyze, emit, cli; the runtime (rt)
+stands apart and shares only include/exaloop/.  Two graphs are checked:
+
+- includes: every #include "..." of every file under src/, resolved to the
+  file it names.  A file may include its own module's headers or a lower
+  module's, never a higher one's; rt and the others never include each other.
+- calls: for every object file of the build, the functions and data it uses
+  (nm: U) resolved to the object that defines them, i.e. to a source file.
+  A call must not go up a layer either.
+Neither graph may have a cycle: no header includes itself through others,
+and no two source files use each other, directly or through others.
+Prints each violation and exits 1, or prints a summary and exits 0.
+"""
+import os
+import re
+import subprocess
+import sys
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
+RANK = {"common": 0, "symbols": 1, "analyze": 2, "emit": 3, "cli": 4}
+build = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "build"))
+problems = []
+
+
+def module(path):
+    rel = os.path.relpath(path, ROOT).split(os.sep)
+    if rel[0] == "include":
+        return "format"
+    return rel[1] if rel[0] == "src" else None
+
+
+files = []
+for d, _, names in os.walk(os.path.join(ROOT, "src")):
+    files += [os.path.join(d, n) for n in names if n.endswith((".c", ".h"))]
+by_name = {}
+for f in files + [os.path.join(ROOT, "include", "exaloop", "xl_capture.h")]:
+    by_name.setdefault(os.path.basename(f), []).append(f)
+
+
+def allowed(a, b):
+    """May module a depend on module b?"""
+    if b == "format" or a == b:
+        return True
+    if a == "rt" or b == "rt":
+        return False
+    return RANK.get(b, 99) <= RANK.get(a, -1)
+
+
+def relp(path):
+    return os.path.relpath(path, ROOT)
+
+inc_edges, edges = {}, {}
+inc = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+for f in files:
+    for name in inc.findall(open(f, encoding="utf-8", errors="replace").read()):
+        base = os.path.basename(name)
+        cands = [c for c in by_name.get(base, []) if c.endswith(name)]
+        local = [c for c in cands if os.path.dirname(c) == os.path.dirname(f)]
+        target = (local or cands or [None])[0]
+        if target is None:
+            continue  # generated or system header
+        a, b = module(f), module(target)
+        if not allowed(a, b):
+            problems.append("include goes up: %s includes %s" % (os.path.relpath(f, ROOT), os.path.relpath(target, ROOT)))
+        inc_edges.setdefault(relp(f), set()).add(relp(target))
+
+# calls, from the objects of the build
+objs = []
+for d, _, names in os.walk(os.path.join(build, "src")):
+    objs += [os.path.join(d, n) for n in names if n.endswith(".c.o")]
+if not objs:
+    problems.append("no object files under %s/src: build first" % build)
+defined, used = {}, {}
+src_of = {}
+for o in objs:
+    # build/src/<mod>/CMakeFiles/<target>.dir/<file>.c.o -> src/<mod>/<file>.c
+    rel = os.path.relpath(o, build).split(os.sep)
+    src = os.path.join(ROOT, "src", rel[1], rel[-1][:-2])
+    if not os.path.exists(src):
+        continue
+    src_of[o] = src
+    out = subprocess.run(["nm", o], stdout=subprocess.PIPE, text=True).stdout
+    for line in out.splitlines():
+        parts = line.split()
+        if len(parts) == 3 and parts[1] in "TDBR":
+            defined.setdefault(parts[2], src)
+        elif len(parts) == 2 and parts[0] == "U":
+            used.setdefault(src, set()).add(parts[1])
+for src, syms in used.items():
+    for s in syms:
+        d = defined.get(s)
+        if d is None or d == src:
+            continue
+        a, b = module(src), module(d)
+        if not allowed(a, b):
+            problems.append("call goes up: %s uses %s of %s" % (os.path.relpath(src, ROOT), s, os.path.relpath(d, ROOT)))
+        edges.setdefault(relp(src), set()).add(relp(d))
+
+# cycles (Tarjan's strongly connected components)
+def cycles(graph):
+    index, low, stack, on, found, counter = {}, {}, [], set(), [], [0]
+
+    def strong(v):
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on.add(v)
+        for w in graph.get(v, ()):
+            if w not in index:
+                strong(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1 or v in graph.get(v, ()):
+                found.append(sorted(comp))
+
+    for v in list(graph):
+        if v not in index:
+            strong(v)
+    return found
+
+
+sys.setrecursionlimit(10000)
+for comp in cycles(inc_edges):
+    problems.append("headers include each other in a loop: " + " <-> ".join(comp))
+for comp in cycles(edges):
+    problems.append("source files use each other in a loop: " + " <-> ".join(comp))
+
+for p in problems:
+    print(p)
+if problems:
+    sys.exit(1)
+print("layers ok: %d files (%d includes), %d objects (%d uses between source files): "
+      "no upward dependency, no loop" % (len(files), sum(len(v) for v in inc_edges.values()), len(src_of),
+                                        sum(len(v) for v in edges.values())))

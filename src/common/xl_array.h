@@ -1,0 +1,21 @@
+/*
+ * xl_array.h - the two array helpers every module needs: growing a
+ * malloc'd array and finding a key's place in a sorted one.
+ */
+#ifndef XL_ARRAY_H
+#define XL_ARRAY_H
+
+#include <stddef.h>
+
+/* Make *arr (*cap elements of elem bytes, malloc'd or NULL) hold at least
+ * need elements, doubling.  0, or -1 when out of memory or the size would
+ * overflow (*arr and *cap unchanged). */
+int xl_grow(void **arr, size_t *cap, size_t need, size_t elem);
+
+/* In base[0..n) (elements of size bytes, sorted), the first index whose
+ * element is not before key: cmp(key, element) <= 0.  n when there is none.
+ * cmp may return only -1 and 1 for "upper bound" searches. */
+size_t xl_lower_bound(const void *base, size_t n, size_t size, const void *key,
+		      int (*cmp)(const void *key, const void *element));
+
+#endif
