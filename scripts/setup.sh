@@ -17,9 +17,10 @@ case "${1:-}" in
 esac
 
 # Debian packages: compiler + XRay runtime, build tools, libraries, and what
-# the test suite drives (llvm-xray, python3, Chromium for the report tests).
+# the test suite drives (llvm-xray, python3, Chromium for the report tests;
+# clang-format-14 for scripts/check-format.sh).
 packages=(
-  clang-14 libclang-rt-14-dev llvm-14 cmake make gcc g++ pkg-config
+  clang-14 libclang-rt-14-dev llvm-14 clang-format-14 cmake make gcc g++ pkg-config
   libgc-dev libelf-dev libdw-dev libjansson-dev libcmocka-dev
   python3 procps chromium
 )

@@ -70,12 +70,14 @@ struct xl_option {
 	int (*parse)(const char *value, void *dest);
 };
 
+/* clang-format off */
 #define XL_OPT_BOOL(s, l, dest, help) {XL_OPT_KIND_BOOL, (s), (l), (dest), NULL, (help), NULL, NULL}
 #define XL_OPT_SET(s, l, dest, value, help) {XL_OPT_KIND_SET, (s), (l), (dest), NULL, (help), (value), NULL}
 #define XL_OPT_STRING(s, l, dest, arg, help) {XL_OPT_KIND_STRING, (s), (l), (dest), (arg), (help), NULL, NULL}
 #define XL_OPT_PARSE(s, l, dest, arg, help, fn) {XL_OPT_KIND_PARSE, (s), (l), (dest), (arg), (help), NULL, (fn)}
 #define XL_OPT_OPTARG(s, l, dest, arg, help, fn) {XL_OPT_KIND_OPTARG, (s), (l), (dest), (arg), (help), NULL, (fn)}
 #define XL_OPT_END() {XL_OPT_KIND_END, 0, NULL, NULL, NULL, NULL, NULL, NULL}
+/* clang-format on */
 
 struct xl_subcommand {
 	const char *name;
