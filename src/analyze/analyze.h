@@ -168,5 +168,7 @@ void xl_memory_summary(const struct xl_model *m, struct xl_mem_summary *s);
 int64_t xl_gc_occupied(const struct xl_sample *s);
 
 const char *xl_mode_name(uint32_t mode);
+/* The mode named "all", "memory" or "xray" into *mode: 0, or -1 for any other name. */
+int xl_mode_parse(const char *name, uint32_t *mode);
 
 #endif

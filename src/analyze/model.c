@@ -347,3 +347,14 @@ const char *xl_mode_name(uint32_t mode)
 	default: return "unknown";
 	}
 }
+
+int xl_mode_parse(const char *name, uint32_t *mode)
+{
+	static const uint32_t modes[] = {XL_MODE_ALL, XL_MODE_MEMORY, XL_MODE_XRAY};
+	for (size_t i = 0; name && i < sizeof(modes) / sizeof(modes[0]); i++)
+		if (strcmp(name, xl_mode_name(modes[i])) == 0) {
+			*mode = modes[i];
+			return 0;
+		}
+	return -1;
+}

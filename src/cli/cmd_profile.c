@@ -232,13 +232,8 @@ static int read_build_mode(const char *path, char *build_id, size_t len)
 	}
 	const char *mode = json_string_value(json_object_get(o, "mode"));
 	const char *id = json_string_value(json_object_get(o, "build_id"));
-	int m = -1;
-	if (mode && strcmp(mode, "all") == 0)
-		m = XL_MODE_ALL;
-	else if (mode && strcmp(mode, "memory") == 0)
-		m = XL_MODE_MEMORY;
-	else if (mode && strcmp(mode, "xray") == 0)
-		m = XL_MODE_XRAY;
+	uint32_t parsed;
+	int m = xl_mode_parse(mode, &parsed) == 0 ? (int)parsed : -1;
 	if (m < 0 || !id)
 		xl_error("'%s' is not a valid build sidecar: %s", path, m < 0 ? "missing or unknown 'mode'" : "missing 'build_id'");
 	else

@@ -23,13 +23,7 @@ static int parse_profile(const char *mode, void *dest)
 		return 0;
 	}
 	ctx->mode_explicit = 1;
-	if (strcmp(mode, "all") == 0)
-		ctx->mode = XL_MODE_ALL;
-	else if (strcmp(mode, "memory") == 0)
-		ctx->mode = XL_MODE_MEMORY;
-	else if (strcmp(mode, "xray") == 0)
-		ctx->mode = XL_MODE_XRAY;
-	else {
+	if (xl_mode_parse(mode, &ctx->mode) != 0) {
 		xl_error("invalid profile mode '%s' (use all, memory or xray)", mode);
 		return -1;
 	}

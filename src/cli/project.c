@@ -182,13 +182,7 @@ static int load_profile(struct ctx *c, const struct xl_toml_value *p, struct xl_
 		if (get_string(c, v, "mode", &mode) != 0)
 			return -1;
 		s->mode_set = 1;
-		if (strcmp(mode, "all") == 0)
-			s->mode = XL_MODE_ALL;
-		else if (strcmp(mode, "memory") == 0)
-			s->mode = XL_MODE_MEMORY;
-		else if (strcmp(mode, "xray") == 0)
-			s->mode = XL_MODE_XRAY;
-		else {
+		if (xl_mode_parse(mode, &s->mode) != 0) {
 			fail(c, v, "invalid mode '%s' (use all, memory or xray)", mode);
 			free(mode);
 			return -1;
