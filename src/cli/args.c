@@ -28,6 +28,7 @@ const char xl_build_options_help[] =
 	"build options (between the command and the first source):\n"
 	"  -release              optimised build (-O3 -g; the default is -O0 -g)\n"
 	"  -debug                debug build (the default)\n"
+	"  --pgo FILE            build with the PGO profile FILE (exaloop pgo train makes one)\n"
 	"  -I, -D, -U, -l, -L, -isystem, -include VALUE (attached or separate)\n"
 	"  -O..., -g..., -std=..., -W..., -f..., -m...\n"
 	"  -pthread, -rdynamic, -static, -pie, -no-pie, -shared (not with --profile)\n";
@@ -69,6 +70,17 @@ static int parse_option(int argc, const char **argv, int *ip, int allow_output, 
 		out->release = 0;
 		return 0;
 	}
+	if (strcmp(a, "--pgo") == 0 || strncmp(a, "--pgo=", 6) == 0) {
+		if (a[5] == '=')
+			out->pgo = a + 6;
+		else if (i + 1 < argc)
+			out->pgo = argv[*ip = i + 1];
+		if (!out->pgo || !*out->pgo) {
+			snprintf(err, errlen, "'--pgo' needs a profile: --pgo pgo/NAME.profdata (made by 'exaloop pgo train')");
+			return -1;
+		}
+		return 0;
+	}
 	if (strncmp(a, "-o", 2) == 0) {
 		if (!allow_output) {
 			snprintf(err, errlen, "'-o' is an option of 'build'; 'run' builds into a temporary directory");
@@ -105,7 +117,7 @@ static int parse_option(int argc, const char **argv, int *ip, int allow_output, 
 		ok = strncmp(a, passthrough[k], strlen(passthrough[k])) == 0;
 	if (!ok) {
 		snprintf(err, errlen,
-			 "unknown build option '%s' (build options are -release, -debug, -o, -I, -D, -U, -l, -L, "
+			 "unknown build option '%s' (build options are -release, -debug, -o, --pgo, -I, -D, -U, -l, -L, "
 			 "-O..., -g..., -std=..., -W..., -f..., -m..., -pthread; program arguments go after the source)",
 			 a);
 		return -1;

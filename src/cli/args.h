@@ -22,6 +22,7 @@ struct xl_build_args {
 	int release;             /* -release (default: debug build) */
 	int shared;              /* -shared was given */
 	const char *output;      /* -o OUT (build only) */
+	const char *pgo;         /* --pgo FILE: build with this PGO profile (.profdata) */
 	const char **flags;      /* compiler/linker flags, in order */
 	size_t nflags;
 	const char **sources;

@@ -34,7 +34,10 @@ int xl_target_argv(const struct xl_ctx *ctx, const char *cmd, int argc, int with
 		xl_error("%s", err);
 		return XL_EXIT_USAGE;
 	}
-	size_t n = 2;
+	/* The target's PGO profile applies to run and build (pgo train and
+	 * evaluate choose their builds themselves). */
+	int pgo = t->pgo_profile && (strcmp(cmd, "run") == 0 || strcmp(cmd, "build") == 0);
+	size_t n = 4;
 	for (char **v = t->build_args; v && *v; v++)
 		n++;
 	for (char **v = t->sources; v && *v; v++)
@@ -48,6 +51,13 @@ int xl_target_argv(const struct xl_ctx *ctx, const char *cmd, int argc, int with
 	}
 	int k = 0;
 	argv[k++] = strdup(cmd);
+	if (pgo) {
+		char *p;
+		argv[k++] = strdup("--pgo");
+		if (t->pgo_profile[0] == '/' || asprintf(&p, "%s/%s", t->dir, t->pgo_profile) < 0)
+			p = strdup(t->pgo_profile);
+		argv[k++] = p;
+	}
 	for (char **v = t->build_args; v && *v; v++)
 		argv[k++] = strdup(*v);
 	for (char **v = t->sources; v && *v; v++) {

@@ -25,5 +25,8 @@ int cmd_build(int argc, const char **argv, struct xl_ctx *ctx);
 int cmd_profile(int argc, const char **argv, struct xl_ctx *ctx);
 int cmd_doctor(int argc, const char **argv, struct xl_ctx *ctx);
 int cmd_plugin(int argc, const char **argv, struct xl_ctx *ctx);
+int cmd_pgo(int argc, const char **argv, struct xl_ctx *ctx);
+/* `profile diff` (cmd_diff.c), a row of cmd_profile's subcommand table. */
+int cmd_profile_diff(int argc, const char **argv, struct xl_ctx *ctx);
 
 #endif

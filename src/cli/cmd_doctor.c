@@ -24,6 +24,7 @@
 #include "exitcode.h"
 #include "msg.h"
 #include "options.h"
+#include "pgo.h"
 #include "sdk.h"
 #include "session.h"
 #include "symbols.h"
@@ -231,6 +232,17 @@ int cmd_doctor(int argc, const char **argv, struct xl_ctx *ctx)
 		line(&d, "FAIL", "xray runtime",
 		     "clang's XRay runtime is missing: apt-get install libclang-rt-14-dev "
 		     "(memory capture, --profile=memory, still works)");
+	/* PGO (exaloop pgo) is optional: its tools are notes, not blockers. */
+	char pgo_tool[PATH_MAX];
+	if (xl_find_profdata(pgo_tool, sizeof(pgo_tool)) == 0)
+		line(&d, "ok", "llvm-profdata", "%s (exaloop pgo)", pgo_tool);
+	else
+		line(&d, "note", "llvm-profdata", "not in PATH: 'exaloop pgo' cannot merge profiles (apt-get install llvm-14)");
+	if (have_cc && xl_clang_runtime(cc, "profile", pgo_tool, sizeof(pgo_tool)) == 0)
+		line(&d, "ok", "pgo runtime", "%s", pgo_tool);
+	else
+		line(&d, "note", "pgo runtime",
+		     "clang's profile runtime is missing: 'exaloop pgo train' cannot build (apt-get install libclang-rt-14-dev)");
 	struct xl_sdk sdk;
 	int have_sdk = xl_sdk_find(&sdk, err, sizeof(err)) == 0;
 	if (have_sdk)

@@ -4,6 +4,7 @@
  *   profile exec ./app [args...]         capture from a program built with --profile build
  *   profile report CAPTURE [--text|--json] [--sort K] [--top N] [--thread I]
  *   profile export CAPTURE --format F [-o OUT] [--thread I]
+ *   profile diff BASE NEW [...]          (cmd_diff.c)
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -17,6 +18,7 @@
 #include <jansson.h>
 
 #include "analyze.h"
+#include "captures.h"
 #include "cmd.h"
 #include "emit.h"
 #include "exitcode.h"
@@ -25,26 +27,6 @@
 #include "report_out.h"
 #include "session.h"
 #include "symbols.h"
-
-static int load(const char *dir, struct xl_model **m)
-{
-	char err[512] = "";
-	struct stat st;
-	if (stat(dir, &st) != 0) {
-		xl_error("cannot open capture '%s': %s", dir, strerror(errno));
-		return XL_EXIT_CAPTURE;
-	}
-	if (!S_ISDIR(st.st_mode)) {
-		xl_error("'%s' is not a capture directory (expected profiles/capture-...)", dir);
-		return XL_EXIT_CAPTURE;
-	}
-	int rc = xl_model_load(dir, m, err, sizeof(err));
-	if (rc != XL_OK) {
-		xl_error("%s", err[0] ? err : xl_error_message(rc));
-		return xl_exit_for(rc, XL_EXIT_CAPTURE);
-	}
-	return 0;
-}
 
 /* Options shared by report and export. */
 struct view_opts {
@@ -169,7 +151,7 @@ static int open_view(int argc, const char **argv, int is_export, struct view_opt
 	int rc = parse_view(argc, argv, is_export, v);
 	if (rc != XL_OPTS_PARSED)
 		return rc;
-	rc = load(v->dir, m);
+	rc = xl_capture_load(v->dir, m);
 	if (rc)
 		return rc;
 	if (check_thread(*m, v) != 0) {
@@ -317,9 +299,10 @@ int cmd_profile(int argc, const char **argv, struct xl_ctx *ctx)
 		{"exec", profile_exec, "capture from a program built with 'exaloop --profile build'"},
 		{"report", profile_report, "report a capture: HTML, text or JSON"},
 		{"export", profile_export, "write a capture as a Chrome trace, folded stacks, HTML, JSON or text"},
+		{"diff", cmd_profile_diff, "compare two captures (or two sets of runs): text, JSON or HTML"},
 		{NULL, NULL, NULL},
 	};
-	static const struct xl_usage usage = {"profile", NULL, "Capture from a built program, and read captures.",
+	static const struct xl_usage usage = {"profile", NULL, "Capture from a built program, read captures and compare them.",
 					      NULL, subs, NULL};
 	return xl_dispatch(&usage, argc, argv, ctx);
 }

@@ -48,6 +48,10 @@ void xl_target_release(struct xl_target *t)
 	free_strv(t->sources);
 	free_strv(t->build_args);
 	free_strv(t->args);
+	free(t->pgo_profile);
+	for (size_t i = 0; t->pgo_inputs && t->pgo_inputs[i]; i++)
+		free_strv(t->pgo_inputs[i]);
+	free(t->pgo_inputs);
 	xl_settings_release(&t->profile);
 	memset(t, 0, sizeof(*t));
 }
@@ -212,9 +216,38 @@ static int load_profile(struct ctx *c, const struct xl_toml_value *p, struct xl_
 	return 0;
 }
 
+/* `pgo = "FILE"`, or a [targets.X.pgo] table with profile and inputs. */
+static int load_pgo(struct ctx *c, const struct xl_toml_value *p, struct xl_target *t)
+{
+	static const char *const valid[] = {"profile", "inputs", NULL};
+	if (xl_toml_type_of(p) == XL_TOML_STRING)
+		return get_string(c, p, "pgo", &t->pgo_profile);
+	if (xl_toml_type_of(p) != XL_TOML_TABLE)
+		return fail(c, p, "expected a profile path or a table for 'pgo', found %s",
+			    xl_toml_type_name(xl_toml_type_of(p)));
+	if (check_keys(c, p, "[targets.*.pgo]", valid) != 0)
+		return -1;
+	const struct xl_toml_value *v;
+	if ((v = xl_toml_table_get(p, "profile")) && get_string(c, v, "profile", &t->pgo_profile) != 0)
+		return -1;
+	if (!(v = xl_toml_table_get(p, "inputs")))
+		return 0;
+	if (xl_toml_type_of(v) != XL_TOML_ARRAY)
+		return fail(c, v, "expected a list of argument lists for 'inputs' (inputs = [[\"--in\", \"a.json\"]]), found %s",
+			    xl_toml_type_name(xl_toml_type_of(v)));
+	size_t n = xl_toml_array_len(v);
+	t->pgo_inputs = calloc(n + 1, sizeof(char **));
+	if (!t->pgo_inputs)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		if (get_strings(c, xl_toml_array_at(v, i), "inputs", 0, &t->pgo_inputs[i]) != 0)
+			return -1;
+	return 0;
+}
+
 static int load_target(struct ctx *c, const struct xl_toml_value *tv, const char *name, struct xl_target *t)
 {
-	static const char *const valid[] = {"kind", "source", "codon_args", "build_args", "args", "profile", NULL};
+	static const char *const valid[] = {"kind", "source", "codon_args", "build_args", "args", "profile", "pgo", NULL};
 	static const char *const kinds[] = {"app", "service", "kafka-consumer", NULL};
 	if (xl_toml_type_of(tv) != XL_TOML_TABLE)
 		return fail(c, tv, "expected a table for target '%s', found %s", name, xl_toml_type_name(xl_toml_type_of(tv)));
@@ -247,6 +280,8 @@ static int load_target(struct ctx *c, const struct xl_toml_value *tv, const char
 	if ((v = xl_toml_table_get(tv, "args")) && get_strings(c, v, "args", 0, &t->args))
 		return -1;
 	if ((v = xl_toml_table_get(tv, "profile")) && load_profile(c, v, &t->profile))
+		return -1;
+	if ((v = xl_toml_table_get(tv, "pgo")) && load_pgo(c, v, t))
 		return -1;
 	return 0;
 }

@@ -13,6 +13,9 @@
  *   memory_interval = "100ms"
  *   buffer_size = "64MiB"
  *   include = ["*process_batch*"]
+ *   [targets.events.pgo]             # or: pgo = "pgo/events.profdata" in the target
+ *   profile = "pgo/events.profdata"  # build/run with it; pgo train writes it
+ *   inputs = [["--batch", "50"], ["--batch", "5000"]]   # training/evaluation runs
  *
  * Every problem is reported as "FILE:LINE:COLUMN: message", naming the
  * valid keys when a key is unknown.  A loaded target owns all its strings;
@@ -47,6 +50,8 @@ struct xl_target {
 	char **build_args;
 	char **args;
 	struct xl_settings profile;
+	char *pgo_profile;           /* NULL unless set; as written (relative to dir) */
+	char ***pgo_inputs;          /* NULL-terminated list of NULL-terminated argument lists, or NULL */
 };
 
 /* Find exaloop.toml in the current directory or its parents.  Returns 0

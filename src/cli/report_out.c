@@ -15,18 +15,12 @@
 #include "report_out.h"
 #include "process.h"
 
-int xl_write_output(const struct xl_model *m, const char *format, const struct xl_emit_opts *o,
-		    const char *path)
+int xl_write_file(const char *path, const char *what, int (*fn)(FILE *f, const void *arg), const void *arg)
 {
-	xl_emit_fn fn = xl_emitter(format);
-	if (!fn) {
-		xl_error("unknown format '%s' (use %s)", format, xl_emitter_names());
-		return -1;
-	}
 	if (strcmp(path, "-") == 0) {
-		int rc = fn(m, stdout, o);
+		int rc = fn(stdout, arg);
 		if (fflush(stdout) != 0 || rc != 0) {
-			xl_error("cannot write %s output to stdout: %s", format, strerror(errno));
+			xl_error("cannot write %s output to stdout: %s", what, strerror(errno));
 			return -1;
 		}
 		return 0;
@@ -43,7 +37,7 @@ int xl_write_output(const struct xl_model *m, const char *format, const struct x
 	}
 	static char buf[1 << 16];
 	setvbuf(f, buf, _IOFBF, sizeof(buf));
-	int rc = fn(m, f, o);
+	int rc = fn(f, arg);
 	int e = errno;
 	if (fflush(f) != 0 || ferror(f))
 		rc = -1, e = errno;
@@ -65,11 +59,38 @@ int xl_write_output(const struct xl_model *m, const char *format, const struct x
 	return 0;
 }
 
+struct model_out {
+	xl_emit_fn fn;
+	const struct xl_model *m;
+	const struct xl_emit_opts *o;
+};
+
+static int write_model(FILE *f, const void *arg)
+{
+	const struct model_out *x = arg;
+	return x->fn(x->m, f, x->o);
+}
+
+int xl_write_output(const struct xl_model *m, const char *format, const struct xl_emit_opts *o,
+		    const char *path)
+{
+	xl_emit_fn fn = xl_emitter(format);
+	if (!fn) {
+		xl_error("unknown format '%s' (use %s)", format, xl_emitter_names());
+		return -1;
+	}
+	struct model_out x = {fn, m, o};
+	return xl_write_file(path, format, write_model, &x);
+}
+
+int xl_can_open_browser(int no_open)
+{
+	return !no_open && !getenv("CI") && (getenv("DISPLAY") || getenv("WAYLAND_DISPLAY"));
+}
+
 int xl_open_browser(const char *path, int no_open)
 {
-	if (no_open || getenv("CI"))
-		return 0;
-	if (!getenv("DISPLAY") && !getenv("WAYLAND_DISPLAY"))
+	if (!xl_can_open_browser(no_open))
 		return 0;
 	const char *opener = getenv("EXALOOP_BROWSER");
 	if (!opener || !*opener)

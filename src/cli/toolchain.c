@@ -18,6 +18,7 @@
 #include "exitcode.h"
 #include "msg.h"
 #include "process.h"
+#include "pgo_diag.h"
 #include "tailcall.h"
 #include "toolchain.h"
 
@@ -61,6 +62,16 @@ static int64_t now_ns(void)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
+/* In the compiler's child, before exec: stderr into the file arg. */
+static void stderr_to_file(void *arg)
+{
+	int fd = open((const char *)arg, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	if (fd >= 0) {
+		dup2(fd, 2);
+		close(fd);
+	}
+}
+
 void xl_compiler_version(const char *cc, char *out, size_t len)
 {
 	char cmd[PATH_MAX + 32];
@@ -75,6 +86,11 @@ void xl_compiler_version(const char *cc, char *out, size_t len)
 }
 
 int xl_xray_runtime(const char *cc, char *path, size_t len)
+{
+	return xl_clang_runtime(cc, "xray", path, len);
+}
+
+int xl_clang_runtime(const char *cc, const char *name, char *path, size_t len)
 {
 	char cmd[PATH_MAX + 64], dir[PATH_MAX] = "";
 	snprintf(cmd, sizeof(cmd), "'%s' --print-runtime-dir 2>/dev/null", cc);
@@ -91,7 +107,7 @@ int xl_xray_runtime(const char *cc, char *path, size_t len)
 #else
 		"x86_64";
 #endif
-	if (!dir[0] || (size_t)snprintf(path, len, "%s/libclang_rt.xray-%s.a", dir, arch) >= len)
+	if (!dir[0] || (size_t)snprintf(path, len, "%s/libclang_rt.%s-%s.a", dir, name, arch) >= len)
 		return -1;
 	if (access(path, R_OK) == 0)
 		return 0;
@@ -202,6 +218,11 @@ int xl_build_run(struct xl_build *b)
 		return XL_EXIT_BUILD;
 	}
 	char threshold[64], tramp[PATH_MAX], attr_list[PATH_MAX + 32], never[PATH_MAX] = "";
+	char pgo_use[PATH_MAX + 32], pgo_log[] = "/tmp/exaloop-pgo-diag-XXXXXX";
+	if (a->pgo && xl_pgo_check_profile(a->pgo) != 0) {
+		free(argv);
+		return XL_EXIT_USAGE;
+	}
 	int tailcall = (b->mode == XL_BUILD_ALL || b->mode == XL_BUILD_XRAY) && xl_tailcall_workaround();
 	int never_unknown = tailcall && xl_musttail_exclusions(b->compiler, a, never, sizeof(never)) != 0;
 	size_t n = 0;
@@ -224,6 +245,18 @@ int xl_build_run(struct xl_build *b)
 			snprintf(attr_list, sizeof(attr_list), "-fxray-attr-list=%s", never);
 			argv[n++] = attr_list;
 		}
+	}
+	if (b->pgo_generate)
+		argv[n++] = "-fprofile-instr-generate";
+	if (a->pgo) {   /* clang's diagnostics about the profile are summarised (pgo.h) */
+		snprintf(pgo_use, sizeof(pgo_use), "-fprofile-instr-use=%s", a->pgo);
+		argv[n++] = pgo_use;
+		argv[n++] = "-Wprofile-instr-missing";
+		int fd = mkstemp(pgo_log);
+		if (fd >= 0)
+			close(fd);
+		else
+			pgo_log[0] = 0;
 	}
 	for (size_t i = 0; i < a->nsources; i++)
 		argv[n++] = a->sources[i];
@@ -254,10 +287,19 @@ int xl_build_run(struct xl_build *b)
 
 	int64_t t0 = now_ns();
 	/* ^C goes to the compiler, not to exaloop, so that exaloop always gets
-	 * to clean up its temporary build directory. */
+	 * to clean up its temporary build directory.  With a PGO profile its
+	 * stderr is collected, to summarise clang's profile warnings. */
 	struct xl_process cc = {.argv = (char *const *)argv, .signals = XL_SIGNALS_FORWARD};
+	if (a->pgo && pgo_log[0]) {
+		cc.setup = stderr_to_file;
+		cc.setup_arg = pgo_log;
+	}
 	int rc = xl_process_run(&cc);
 	b->compile_ns = now_ns() - t0;
+	if (a->pgo && pgo_log[0]) {
+		xl_pgo_relay_diagnostics(pgo_log, a->pgo);
+		unlink(pgo_log);
+	}
 	free(argv);
 	if (never[0])
 		unlink(never);

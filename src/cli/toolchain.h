@@ -27,6 +27,7 @@ struct xl_build {
 	const char *runtime;     /* libexaloop_rt.a (profiling builds) */
 	const char *output;      /* executable to write */
 	int xray_threshold;      /* -fxray-instruction-threshold */
+	int pgo_generate;        /* -fprofile-instr-generate (exaloop pgo train) */
 	/* results */
 	int64_t compile_ns;
 	char compiler[256];      /* driver used */
@@ -47,6 +48,11 @@ int xl_find_compiler(enum xl_lang lang, char *path, size_t len);
 /* Path of clang's XRay runtime archive for this machine, found through the
  * driver's runtime directory.  Returns 0 when it exists. */
 int xl_xray_runtime(const char *cc, char *path, size_t len);
+
+/* Path of one of clang's runtime archives for this machine ("xray",
+ * "profile": libclang_rt.NAME-ARCH.a), found through the driver's runtime
+ * directory.  Returns 0 when it exists. */
+int xl_clang_runtime(const char *cc, const char *name, char *path, size_t len);
 
 /* `cc -dumpversion` ("14.0.6"), or "" when it cannot run. */
 void xl_compiler_version(const char *cc, char *out, size_t len);

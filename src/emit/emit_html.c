@@ -50,22 +50,23 @@ static void make_nonce(char out[33])
 	out[32] = 0;
 }
 
-int xl_emit_html(const struct xl_model *m, FILE *f, const struct xl_emit_opts *o)
+int xl_html_page(FILE *f, const char *tmpl, const char *css, const char *js,
+		 void (*data)(struct jsonw *w, const void *arg), const void *arg)
 {
-	const char *p = xl_report_html;
+	const char *p = tmpl;
 	char nonce[33];
 	make_nonce(nonce);
 	for (;;) {
-		const char *css = strstr(p, MARK_CSS), *js = strstr(p, MARK_JS), *data = strstr(p, MARK_DATA);
+		const char *cs = strstr(p, MARK_CSS), *jsm = strstr(p, MARK_JS), *dm = strstr(p, MARK_DATA);
 		const char *nc = strstr(p, MARK_NONCE);
 		const char *next = NULL;
 		const char *mark = NULL;
-		if (css && (!next || css < next))
-			next = css, mark = MARK_CSS;
-		if (js && (!next || js < next))
-			next = js, mark = MARK_JS;
-		if (data && (!next || data < next))
-			next = data, mark = MARK_DATA;
+		if (cs && (!next || cs < next))
+			next = cs, mark = MARK_CSS;
+		if (jsm && (!next || jsm < next))
+			next = jsm, mark = MARK_JS;
+		if (dm && (!next || dm < next))
+			next = dm, mark = MARK_DATA;
 		if (nc && (!next || nc < next))
 			next = nc, mark = MARK_NONCE;
 		if (!next) {
@@ -74,24 +75,41 @@ int xl_emit_html(const struct xl_model *m, FILE *f, const struct xl_emit_opts *o
 		}
 		fwrite(p, 1, (size_t)(next - p), f);
 		if (mark == MARK_CSS) {
-			fputs(xl_report_css, f);
+			fputs(css, f);
 		} else if (mark == MARK_JS) {
-			fputs(xl_report_js, f);
+			fputs(js, f);
 		} else if (mark == MARK_NONCE) {
 			fputs(nonce, f);
 		} else {
-			struct xl_emit_opts jo = *o;
-			jo.timeline = 1;
-			/* The report's flame chart is an overview; the complete
-			 * timeline is the Chrome export's job.  This keeps the
-			 * report small (docs/report.md). */
-			if (!jo.timeline_max)
-				jo.timeline_max = XL_HTML_TIMELINE_CALLS;
 			struct jsonw w;
 			jw_init(&w, f, 1);
-			xl_json_document(m, &w, &jo);
+			data(&w, arg);
 		}
 		p = next + strlen(mark);
 	}
 	return ferror(f) ? -1 : 0;
+}
+
+struct report_data {
+	const struct xl_model *m;
+	const struct xl_emit_opts *o;
+};
+
+static void report_document(struct jsonw *w, const void *arg)
+{
+	const struct report_data *r = arg;
+	struct xl_emit_opts jo = *r->o;
+	jo.timeline = 1;
+	/* The report's flame chart is an overview; the complete timeline is
+	 * the Chrome export's job.  This keeps the report small
+	 * (docs/report.md). */
+	if (!jo.timeline_max)
+		jo.timeline_max = XL_HTML_TIMELINE_CALLS;
+	xl_json_document(r->m, w, &jo);
+}
+
+int xl_emit_html(const struct xl_model *m, FILE *f, const struct xl_emit_opts *o)
+{
+	struct report_data r = {m, o};
+	return xl_html_page(f, xl_report_html, xl_report_css, xl_report_js, report_document, &r);
 }

@@ -14,9 +14,23 @@
 /* The JSON summary document (emit_json.c). */
 void xl_json_document(const struct xl_model *m, struct jsonw *w, const struct xl_emit_opts *o);
 
+/* Text from the profiled program (names, paths, arguments) on one line:
+ * control characters as \xNN (emit_text.c). */
+void xl_put_text(FILE *f, const char *s);
+
+/* A page from an HTML template (emit_html.c): the template with its
+ * markers replaced in one pass by the styles, the script, a fresh CSP
+ * nonce and the JSON document that data() writes (html-safe escaping). */
+int xl_html_page(FILE *f, const char *tmpl, const char *css, const char *js,
+		 void (*data)(struct jsonw *w, const void *arg), const void *arg);
+
 /* Report template pieces, embedded at build time (report_assets.c). */
 extern const char xl_report_html[];
 extern const char xl_report_css[];
 extern const char xl_report_js[];
+/* The diff page's (diff_assets.c). */
+extern const char xl_diff_html[];
+extern const char xl_diff_css[];
+extern const char xl_diff_js[];
 
 #endif

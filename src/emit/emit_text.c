@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emit.h"
+#include "emit_internal.h"
 #include "units.h"
 
 static double pct(int64_t part, int64_t whole)
@@ -41,7 +41,7 @@ static void metric_line(FILE *f, const char *label, const struct xl_metric *x, i
 /* Names, paths and arguments come from the profiled program: a control
  * character is written as \xNN so that one row stays one line.  (Fault
  * test t9008: an argument with a newline split the "command:" line.) */
-static void put_text(FILE *f, const char *s)
+void xl_put_text(FILE *f, const char *s)
 {
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
 		if (*p < 0x20 || *p == 0x7f)
@@ -56,13 +56,13 @@ int xl_emit_text(const struct xl_model *m, FILE *f, const struct xl_emit_opts *o
 	const struct xl_run *r = &m->run;
 	char a[32], b[32], c[32];
 	fputs("exaloop profile: ", f);
-	put_text(f, r->program ? r->program : r->capture_dir);
+	xl_put_text(f, r->program ? r->program : r->capture_dir);
 	putc('\n', f);
 	if (r->command && r->command[0]) {
 		fputs("command:", f);
 		for (size_t i = 0; r->command[i]; i++) {
 			putc(' ', f);
-			put_text(f, r->command[i]);
+			xl_put_text(f, r->command[i]);
 		}
 		putc('\n', f);
 	}
@@ -106,7 +106,7 @@ int xl_emit_text(const struct xl_model *m, FILE *f, const struct xl_emit_opts *o
 			if ((size_t)o->thread < m->nthreads)
 				whole = m->threads[o->thread].total_ns;
 			fprintf(f, "thread %d: ", o->thread);
-			put_text(f, (size_t)o->thread < m->nthreads ? m->threads[o->thread].name : "(none)");
+			xl_put_text(f, (size_t)o->thread < m->nthreads ? m->threads[o->thread].name : "(none)");
 			putc('\n', f);
 		} else {
 			for (size_t i = 0; i < m->nthreads; i++)
@@ -133,10 +133,10 @@ int xl_emit_text(const struct xl_model *m, FILE *f, const struct xl_emit_opts *o
 			xl_fmt_duration(fn->calls ? fn->total_ns / (int64_t)fn->calls : 0, c, sizeof(c));
 			fprintf(f, "%14llu %11s %6.1f%% %11s %6.1f%% %11s  ", (unsigned long long)fn->calls, a,
 				pct(fn->self_ns, whole), b, pct(fn->total_ns, whole), c);
-			put_text(f, fn->name);
+			xl_put_text(f, fn->name);
 			if (fn->file) {
 				fputs("  ", f);
-				put_text(f, fn->file);
+				xl_put_text(f, fn->file);
 				fprintf(f, ":%d", fn->line);
 			}
 			putc('\n', f);

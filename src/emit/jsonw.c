@@ -164,6 +164,16 @@ void jw_dbl(struct jsonw *w, double v)
 	fprintf(w->f, "%.17g", v);
 }
 
+void jw_fixed(struct jsonw *w, double v, int decimals)
+{
+	if (!isfinite(v)) {
+		jw_null(w);
+		return;
+	}
+	sep(w);
+	fprintf(w->f, "%.*f", decimals, v);
+}
+
 void jw_bool(struct jsonw *w, int v)
 {
 	sep(w);

@@ -32,6 +32,8 @@ void jw_key(struct jsonw *w, const char *k);
 void jw_str(struct jsonw *w, const char *s);       /* NULL -> null */
 void jw_int(struct jsonw *w, int64_t v);
 void jw_dbl(struct jsonw *w, double v);             /* non-finite -> null */
+/* With a fixed number of decimals ("12.345", not 12.345000000000001). */
+void jw_fixed(struct jsonw *w, double v, int decimals);
 void jw_bool(struct jsonw *w, int v);
 void jw_null(struct jsonw *w);
 /* Nanoseconds (>= 0; the model clamps every time) written as microseconds

@@ -28,8 +28,8 @@ with Workdir() as w:
         text = help_of(w, path)
         usages[" ".join(path)] = text
         todo += [path + [c] for c in commands_in(text)]
-    for want in ("", "run", "build", "profile", "profile exec", "profile report", "profile export", "doctor",
-                 "plugin", "plugin add", "plugin list", "plugin remove"):
+    for want in ("", "run", "build", "profile", "profile exec", "profile report", "profile export", "profile diff",
+                 "pgo", "pgo train", "pgo evaluate", "doctor", "plugin", "plugin add", "plugin list", "plugin remove"):
         check(want in usages, "found command '%s'" % want)
     check(usages[""] == w.run(["help"]).stdout, "'exaloop help' prints the same usage")
 
@@ -42,19 +42,23 @@ with Workdir() as w:
         check(b in usages.values(), "docs/cli.md's usage '%s' is one a command prints" % b.splitlines()[0])
 
     # bad options and arguments: one error line naming it, the usage on stderr, exit 2
-    for path in (["profile", "report"], ["profile", "export"], ["profile", "exec"], ["doctor"], ["plugin", "add"],
+    for path in (["profile", "report"], ["profile", "export"], ["profile", "exec"], ["profile", "diff"], ["pgo"],
+                 ["doctor"], ["plugin", "add"],
                  ["plugin", "list"], ["plugin", "remove"], ["profile"], ["plugin"], []):
         p = w.run(path + ["--no-such-option", "x"])
         eq(p.returncode, 2, "exaloop %s --no-such-option: exit 2" % " ".join(path))
         check("unknown option '--no-such-option'" in p.stderr, "the message names the option")
         check(usages[" ".join(path)] in p.stderr, "exaloop %s: the usage follows on stderr" % " ".join(path))
         eq(p.stdout, "", "nothing on stdout")
-    for path in (["run"], ["build"]):
+    for path in (["run"], ["build"], ["pgo", "train"], ["pgo", "evaluate"]):
         p = w.run(["--profile"] + path + ["--no-such-option", prog("s-fib.c")])
         check(p.returncode == 2 and "unknown build option '--no-such-option'" in p.stderr,
-              "exaloop %s: an unknown build option is a usage error" % path[0])
+              "exaloop %s: an unknown build option is a usage error" % " ".join(path))
+    p = w.run(["pgo", "evaluate", "--runs", "0", prog("s-fib.c")])
+    check(p.returncode == 2 and "invalid count '0'" in p.stderr and usages["pgo evaluate"] in p.stderr,
+          "pgo evaluate --runs 0: the error and the usage")
     p = w.run(["profile"])
-    check(p.returncode == 2 and "needs a subcommand: exec, report or export" in p.stderr and usages["profile"] in p.stderr,
+    check(p.returncode == 2 and "needs a subcommand: exec, report, export or diff" in p.stderr and usages["profile"] in p.stderr,
           "profile without a subcommand: the error and the usage")
     p = w.run(["plugin", "lst"])
     check(p.returncode == 2 and "'lst' is not a plugin subcommand" in p.stderr and "did you mean 'list'" in p.stderr,

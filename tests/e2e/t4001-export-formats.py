@@ -6,31 +6,6 @@ import re
 SCHEMA = json.load(open(os.path.join(SRC, "docs", "summary.schema.json")))
 
 
-def validate(doc, schema, path="$"):
-    """A small JSON Schema subset: type, required, properties, items, enum, nullable via type lists."""
-    errors = []
-    t = schema.get("type")
-    types = t if isinstance(t, list) else [t] if t else []
-    pytypes = {"object": dict, "array": list, "string": str, "integer": int, "number": (int, float),
-               "boolean": bool, "null": type(None)}
-    if types and not any(isinstance(doc, pytypes[x]) and not (x in ("integer", "number") and isinstance(doc, bool))
-                         for x in types):
-        return ["%s: expected %s, got %r" % (path, types, type(doc).__name__)]
-    if "enum" in schema and doc not in schema["enum"]:
-        errors.append("%s: %r not in %r" % (path, doc, schema["enum"]))
-    if isinstance(doc, dict):
-        for k in schema.get("required", []):
-            if k not in doc:
-                errors.append("%s: missing %s" % (path, k))
-        for k, sub in schema.get("properties", {}).items():
-            if k in doc:
-                errors += validate(doc[k], sub, path + "." + k)
-    if isinstance(doc, list) and "items" in schema:
-        for i, x in enumerate(doc[:200]):
-            errors += validate(x, schema["items"], "%s[%d]" % (path, i))
-    return errors
-
-
 def export(w, fmt, extra=()):
     out = os.path.join(w.path, "out." + fmt)
     p = w.run(["profile", "export", w.latest(), "--format", fmt, "-o", out] + list(extra))

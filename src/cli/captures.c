@@ -1,0 +1,125 @@
+/*
+ * captures.c - loading captures and the sides of a diff (captures.h).
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "analyze.h"
+#include "captures.h"
+#include "diff.h"
+#include "emit_diff.h"
+#include "exitcode.h"
+#include "msg.h"
+#include "report_out.h"
+
+int xl_capture_load(const char *dir, struct xl_model **m)
+{
+	char err[512] = "";
+	struct stat st;
+	if (stat(dir, &st) != 0) {
+		xl_error("cannot open capture '%s': %s", dir, strerror(errno));
+		return XL_EXIT_CAPTURE;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		xl_error("'%s' is not a capture directory (expected profiles/capture-...)", dir);
+		return XL_EXIT_CAPTURE;
+	}
+	int rc = xl_model_load(dir, m, err, sizeof(err));
+	if (rc != XL_OK) {
+		xl_error("%s", err[0] ? err : xl_error_message(rc));
+		return xl_exit_for(rc, XL_EXIT_CAPTURE);
+	}
+	return 0;
+}
+
+static int is_capture(const char *dir)
+{
+	char p[PATH_MAX + 16];
+	snprintf(p, sizeof(p), "%s/capture.xlc", dir);
+	return access(p, F_OK) == 0;
+}
+
+static int by_name(const struct dirent **a, const struct dirent **b)
+{
+	return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+void xl_diff_side_release(struct xl_diff_side *s)
+{
+	for (size_t i = 0; i < s->nruns; i++)
+		xl_model_free(s->runs[i]);
+	free(s->runs);
+	s->runs = NULL;
+	s->nruns = 0;
+}
+
+int xl_diff_side_load(const char *dir, struct xl_diff_side *s)
+{
+	memset(s, 0, sizeof(*s));
+	struct stat st;
+	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode) || is_capture(dir)) {
+		s->runs = calloc(1, sizeof(*s->runs));
+		if (!s->runs)
+			return XL_EXIT_FAIL;
+		int rc = xl_capture_load(dir, &s->runs[0]);
+		if (rc) {
+			xl_diff_side_release(s);
+			return rc;
+		}
+		s->nruns = 1;
+		return 0;
+	}
+	struct dirent **names;
+	int n = scandir(dir, &names, NULL, by_name);
+	if (n < 0) {
+		xl_error("cannot read directory '%s': %s", dir, strerror(errno));
+		return XL_EXIT_CAPTURE;
+	}
+	s->runs = calloc((size_t)n + 1, sizeof(*s->runs));
+	int rc = s->runs ? 0 : XL_EXIT_FAIL;
+	for (int i = 0; i < n; i++) {
+		char sub[PATH_MAX];
+		if ((size_t)snprintf(sub, sizeof(sub), "%s/%s", dir, names[i]->d_name) >= sizeof(sub))
+			sub[0] = 0;
+		if (!rc && names[i]->d_name[0] != '.' && is_capture(sub)) {
+			rc = xl_capture_load(sub, &s->runs[s->nruns]);
+			if (!rc)
+				s->nruns++;
+		}
+		free(names[i]);
+	}
+	free(names);
+	if (!rc && !s->nruns) {
+		xl_error("'%s' holds no capture (expected a profiles/capture-... directory, or a directory of them)", dir);
+		rc = XL_EXIT_CAPTURE;
+	}
+	if (rc)
+		xl_diff_side_release(s);
+	return rc;
+}
+
+struct diff_out {
+	int (*fn)(const struct xl_diff *, FILE *, const struct xl_diff_opts *);
+	const struct xl_diff *d;
+	const struct xl_diff_opts *o;
+};
+
+static int write_diff(FILE *f, const void *arg)
+{
+	const struct diff_out *x = arg;
+	return x->fn(x->d, f, x->o);
+}
+
+int xl_diff_write(const struct xl_diff *d, const struct xl_diff_opts *o, const char *format, const char *path)
+{
+	struct diff_out x = {strcmp(format, "html") == 0 ? xl_emit_diff_html
+			     : strcmp(format, "json") == 0 ? xl_emit_diff_json : xl_emit_diff_text, d, o};
+	return xl_write_file(path, format, write_diff, &x);
+}

@@ -1,0 +1,27 @@
+/*
+ * captures.h - loading captures for the commands that read them (`profile
+ * report|export|diff`, `pgo evaluate`), and writing a diff.  Failures print
+ * one line and return an exit code (exitcode.h).
+ */
+#ifndef XL_CAPTURES_H
+#define XL_CAPTURES_H
+
+struct xl_model;
+struct xl_diff;
+struct xl_diff_side;
+struct xl_diff_opts;
+
+/* Load the capture directory dir.  Returns 0, or an exit code. */
+int xl_capture_load(const char *dir, struct xl_model **m);
+
+/* One side of a diff: the capture dir, or every capture directly inside
+ * dir (runs of one program, in name order).  Returns 0, or an exit code.
+ * The side owns its models; release with xl_diff_side_release(). */
+int xl_diff_side_load(const char *dir, struct xl_diff_side *s);
+void xl_diff_side_release(struct xl_diff_side *s);
+
+/* Write a diff as "text", "json" or "html" to path ("-": stdout),
+ * atomically.  Returns 0, or -1 after printing why. */
+int xl_diff_write(const struct xl_diff *d, const struct xl_diff_opts *o, const char *format, const char *path);
+
+#endif

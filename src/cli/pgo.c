@@ -1,0 +1,122 @@
+/*
+ * pgo.c - PGO tools and diagnostics (pgo.h).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "args.h"
+#include "exitcode.h"
+#include "msg.h"
+#include "pgo.h"
+#include "process.h"
+#include "strbuf.h"
+#include "toolchain.h"
+
+int xl_find_profdata(char *path, size_t len)
+{
+	return xl_which("llvm-profdata-14", path, len) == 0 || xl_which("llvm-profdata", path, len) == 0 ? 0 : -1;
+}
+
+int xl_pgo_tools(char *cc, size_t cclen, char *profdata, size_t plen)
+{
+	char ccbuf[PATH_MAX], pbuf[PATH_MAX], rt[PATH_MAX];
+	if (!cc)
+		cc = ccbuf, cclen = sizeof(ccbuf);
+	if (!profdata)
+		profdata = pbuf, plen = sizeof(pbuf);
+	if (xl_find_compiler(XL_LANG_C, cc, cclen) != 0) {
+		xl_error("no C compiler found (looked for clang-14, clang in PATH)");
+		xl_hint("install it: apt-get install clang-14 libclang-rt-14-dev");
+		return XL_EXIT_BUILD;
+	}
+	if (xl_find_profdata(profdata, plen) != 0) {
+		xl_error("PGO needs llvm-profdata (looked for llvm-profdata-14, llvm-profdata in PATH)");
+		xl_hint("install it: apt-get install llvm-14");
+		return XL_EXIT_BUILD;
+	}
+	if (xl_clang_runtime(cc, "profile", rt, sizeof(rt)) != 0) {
+		xl_error("PGO training builds need clang's profile runtime (libclang_rt.profile), which '%s' cannot find", cc);
+		xl_hint("install it: apt-get install libclang-rt-14-dev");
+		return XL_EXIT_BUILD;
+	}
+	return 0;
+}
+
+int xl_pgo_merge(const char *profdata, char *const *raw, const char *out)
+{
+	size_t n = 0;
+	while (raw[n])
+		n++;
+	char tmp[PATH_MAX];
+	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp.%d", out, (int)getpid()) >= sizeof(tmp)) {
+		xl_error("path too long: '%s'", out);
+		return -1;
+	}
+	const char **argv = calloc(n + 6, sizeof(char *));
+	if (!argv) {
+		xl_error("out of memory");
+		return -1;
+	}
+	size_t k = 0;
+	argv[k++] = profdata;
+	argv[k++] = "merge";
+	argv[k++] = "-o";
+	argv[k++] = tmp;
+	for (size_t i = 0; i < n; i++)
+		argv[k++] = raw[i];
+	struct xl_process p = {.argv = (char *const *)argv, .signals = XL_SIGNALS_FORWARD, .stdio = XL_STDIO_QUIET};
+	int rc = xl_process_run(&p);
+	free(argv);
+	if (rc != 0 || rename(tmp, out) != 0) {
+		unlink(tmp);
+		xl_error("cannot merge %zu raw profile%s into '%s' (%s exited with status %d)", n, n == 1 ? "" : "s", out,
+			 profdata, rc);
+		return -1;
+	}
+	return 0;
+}
+
+/* 'text' in single quotes for sh. */
+static void sh_quote(struct strbuf *b, const char *text)
+{
+	strbuf_add(b, "'", 1);
+	for (const char *p = text; *p; p++) {
+		if (*p == '\'')
+			strbuf_add(b, "'\\''", 4);
+		else
+			strbuf_add(b, p, 1);
+	}
+	strbuf_add(b, "'", 1);
+}
+
+int xl_pgo_functions(const char *profdata, const char *profile, long *total, long *counted)
+{
+	struct strbuf cmd;
+	strbuf_init(&cmd);
+	sh_quote(&cmd, profdata);
+	strbuf_addf(&cmd, " show --all-functions ");
+	sh_quote(&cmd, profile);
+	strbuf_addf(&cmd, " 2>/dev/null");
+	FILE *p = cmd.oom ? NULL : popen(cmd.buf, "r");
+	strbuf_release(&cmd);
+	if (!p)
+		return -1;
+	char line[4096];
+	long c;
+	*total = -1;
+	*counted = 0;
+	while (fgets(line, sizeof(line), p)) {
+		/* "    Function count: 96" per function; "Total functions: 30" at the end */
+		if (sscanf(line, " Function count: %ld", &c) == 1)
+			*counted += c > 0;
+		else if (sscanf(line, "Total functions: %ld", &c) == 1)
+			*total = c;
+	}
+	int st = pclose(p);
+	return st == 0 && *total >= 0 ? 0 : -1;
+}
