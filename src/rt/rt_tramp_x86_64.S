@@ -9,7 +9,7 @@
  *
  *  - lean: when the installed XRay handler is exaloop's (rt__xray_handler),
  *    they save the caller-saved general registers (the hot path is C and
- *    may clobber them) and call rt__hot_{entry,exit,tail}(id) directly
+ *    may clobber them; at exit only the live ones) and call rt__hot_{entry,exit,tail}(id) directly
  *    (entry also gets the function's stack pointer, rt_internal.h).
  *    Those functions (rt_hot.c, rt_arena.c) are built with
  *    -mgeneral-regs-only and call nothing else, so no vector, x87 or MMX
@@ -33,13 +33,17 @@
  *
  * The contract (docs/architecture.md, "The trampoline contract"; tested
  * register by register on every path by tests/unit/test_trampolines.c):
- * with exaloop's handler, on every path, every register but r10 comes
- * back as it came in - all general registers, xmm0-15 and the upper
- * halves of ymm/zmm (which no instruction here or in the handler
- * touches), the x87 stack and control words, MXCSR and DF - and at tail
- * sleds the arithmetic flags too.  Only r10 is free: the sled wrote the
- * id into it.  A foreign handler gets the full path's saves and keeps the
- * rest as the C ABI says (callee-saved registers, x87 and DF).  What LLVM may keep
+ * with exaloop's handler, on every path, at entry and tail sleds every
+ * register but r10 comes back as it came in - all general registers,
+ * xmm0-15 and the upper halves of ymm/zmm (which no instruction here or
+ * in the handler touches), the x87 stack and control words, MXCSR and
+ * DF - and at tail sleds the arithmetic flags too; r10 is free, the sled
+ * wrote the id into it.  At exit sleds the same except the caller-saved
+ * scratch registers rcx rsi rdi r8-r11, dead after `ret` (a calling
+ * convention that keeps them, such as preserve_most, would need r10 too,
+ * which the sled itself overwrites).  A foreign handler gets the full
+ * path's saves and keeps the rest as the C ABI says (callee-saved
+ * registers, x87 and DF).  What LLVM may keep
  * live at each sled (System V ABI), the part that must never break:
  *   entry: argument registers rdi rsi rdx rcx r8 r9, rax (al = vector
  *          argument count for varargs), xmm0-7, stack arguments above
@@ -59,9 +63,10 @@
  *          `sub $8, %rsp` before its pushfq and so loses them: patched,
  *          such code branches the wrong way; fixed in LLVM 19.  Test:
  *          tests/progs/s-xmm.c, e2e t1310.)
- * Saving everything but r10 rather than exactly the live set costs a few
- * pushes (docs/benchmarks.md) and leaves no register whose liveness rests
- * on an argument about code generation.
+ * At entry and tail sleds, saving everything but r10 rather than exactly
+ * the live set costs a few pushes (nothing measurable, docs/benchmarks.md)
+ * and leaves no register whose liveness rests on an argument about code
+ * generation; at exit the same costed about 2 ns per call.
  * Stack: at the entry and tail trampolines %rsp is 16-byte aligned (the
  * function's caller pushed a return address, the sled another); at the
  * exit trampoline it is 8 mod 16.  Each path keeps %rsp 16-byte aligned at
@@ -237,34 +242,35 @@ __wrap___xray_FunctionEntry:
 
 /* ------------------------------------------------------------------ */
 /* Exit: jumped to by the sled in place of `ret`; returns for the
- * function.  %rsp is 8 mod 16 (the function's return address on top). */
+ * function.  %rsp is 8 mod 16 (the function's return address on top).
+ * Live: rax rdx (saved), xmm0 xmm1 and st0 st1 (never touched on this
+ * path).  rcx rsi rdi r8 r9 r11 are dead after a `ret` and are not saved
+ * here: measured, saving them cost about 2 ns per call
+ * (docs/benchmarks.md).  r10 is saved for the full path's id. */
 	.globl	__wrap___xray_FunctionExit
 	.hidden	__wrap___xray_FunctionExit
 	.type	__wrap___xray_FunctionExit, @function
 	.p2align 4
 __wrap___xray_FunctionExit:
 	.cfi_startproc
-	pushq	%r11
-	.cfi_adjust_cfa_offset 8
 	movq	XRAY_HANDLER(%rip), %r11
 	cmpq	.Lrt_handler(%rip), %r11
 	jne	.Lexit_other
 	pushq	%rax
-	LEAN_SAVE_ARGS                  /* 8 mod 16 - 72 = 0 mod 16 */
+	pushq	%rdx
+	pushq	%r10
+	.cfi_adjust_cfa_offset 24       /* 8 mod 16 - 24 = 0 mod 16 */
 	movl	%r10d, %edi
 	call	rt__hot_exit
 	testl	%eax, %eax
-	LEAN_RESTORE_ARGS
+	popq	%r10
+	popq	%rdx
 	popq	%rax
-	popq	%r11
-	.cfi_adjust_cfa_offset -16
+	.cfi_adjust_cfa_offset -24
 	jne	.Lexit_full
 	ret
 .Lexit_other:
-	.cfi_adjust_cfa_offset 8
 	testq	%r11, %r11
-	popq	%r11
-	.cfi_adjust_cfa_offset -8
 	jne	.Lexit_full
 	ret
 .Lexit_full:

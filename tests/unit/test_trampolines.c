@@ -123,8 +123,8 @@ static int applies(enum route r, enum kind k, enum path p)
 	return 1;
 }
 
-/* What must come back unchanged; rsp, the stack words, the x87 state,
- * MXCSR and DF always must. */
+/* What must come back unchanged (the contract); rsp, the stack words,
+ * the x87 state, MXCSR and DF always must. */
 struct want {
 	uint16_t gpr;     /* bit i: gpr[i] */
 	uint16_t xmm;
@@ -146,13 +146,14 @@ struct want {
 static struct want want_for(enum route r, enum kind k, enum path p)
 {
 	struct want w = {0xffffu & ~(1u << R_R10), 0xffffu, 0xffffu, k == TAIL};
+	if (k == EXIT)     /* rcx rsi rdi r8-r11: dead after `ret` */
+		w.gpr = CALLEE_SAVED | 1u << R_RAX | 1u << R_RDX;
 	if (r == STOCK) {
 		/* compiler-rt's: the live registers at each sled (and what the
 		 * C ABI makes the handler keep); its tail trampoline loses the
 		 * flags (LLVM 14 bug, fixed in 19). */
 		w.flags = 0;
 		if (k == EXIT) {
-			w.gpr = CALLEE_SAVED | 1u << R_RAX | 1u << R_RDX;
 			w.xmm = w.ymmh = 0x3;
 		} else {
 			w.xmm = w.ymmh = 0xff;
