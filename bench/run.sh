@@ -8,7 +8,7 @@
 # then runs bench/runner.py, which writes OUT_DIR/results.{json,md}.
 # Runner options (passed through): --phases percall,base,memory,callgrind
 # --fib-n N --fib-reps N --loans N --loans-reps N --base-reps N --no-slow
-# --seed N.  --quick = --fib-reps 3 --loans-reps 2 --base-reps 3.
+# --workloads fib,tailcall,loans --seed N.  --quick = --fib-reps 3 --loans-reps 2 --base-reps 3.
 # --baseline-rev REV also builds the runtime as it was at git revision REV
 # (src/rt/*.c, and its own trampolines when REV has them) and measures it as
 # "exaloop-base".
@@ -38,7 +38,10 @@ need() {
 }
 need clang-14 "apt-get install clang-14 libclang-rt-14-dev"
 need python3 "apt-get install python3"
-need uftrace "apt-get install uftrace (or drop its configuration with --no-slow)"
+case " $PASS " in
+*" --no-slow "*) ;;
+*) need uftrace "apt-get install uftrace (or drop its configuration with --no-slow)" ;;
+esac
 need cmake "apt-get install cmake"
 need nm "apt-get install binutils"
 [ -e /usr/include/gc.h ] || { echo "bench: Boehm GC headers missing (examples/loans needs them): apt-get install libgc-dev" >&2; exit 1; }
@@ -114,6 +117,7 @@ build() {   # build NAME SOURCE LIBS...
 }
 $CC -O2 -Wall -Wextra -Werror "$SRC/bench/xlb_run.c" -o "$BIN/xlb_run"
 build fib "$SRC/bench/fib.c"
+build tailcall "$SRC/bench/tailcall.c"
 build loans "$SRC/examples/loans/loans.c" -lgc -lm
 
 {
@@ -124,7 +128,7 @@ build loans "$SRC/examples/loans/loans.c" -lgc -lm
 	echo "clocksource: $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null)"
 	echo "memory: $(awk '/MemTotal/ {printf "%.1f GiB", $2/1048576}' /proc/meminfo)"
 	echo "compiler: $($CC --version | head -1)"
-	echo "uftrace: $(uftrace --version | head -1)"
+	echo "uftrace: $(uftrace --version 2>/dev/null | head -1)"
 	echo "exaloop: $(git -C "$SRC" rev-parse --short HEAD 2>/dev/null)$(git -C "$SRC" diff --quiet -- src 2>/dev/null || echo ' (+ local changes)')"
 	echo "load: $(cut -d' ' -f1-3 /proc/loadavg)"
 } > "$OUT/machine.txt"

@@ -3,7 +3,7 @@
 
 Called by bench/run.sh after it built the binaries into OUT/bin.  Phases:
 
-  percall  every configuration on fib and on loans (a smaller book), interleaved:
+  percall  every configuration on fib, tailcall and loans (a smaller book), interleaved:
            ns of overhead per traced call and ratio to the plain build
   base     plain / XRay unpatched / memory-only capture on the default loans run
            (the "within 2%" and "within 1%" targets), interleaved
@@ -40,6 +40,8 @@ ap.add_argument("--loans-reps", type=int, default=5)
 ap.add_argument("--base-reps", type=int, default=11)
 ap.add_argument("--no-slow", action="store_true", help="skip XRay basic/FDR and uftrace")
 ap.add_argument("--seed", type=int, default=1)
+ap.add_argument("--workloads", default="fib,tailcall,loans", help="per-call workloads to time")
+ap.add_argument("--tail-n", type=int, default=2000000, help="steps of the tailcall workload")
 args = ap.parse_args()
 
 OUT = os.path.abspath(args.out)
@@ -111,6 +113,8 @@ def measure(spec, keep=False):
 def workloads(loans_n):
     return {
         "fib": {"bin": "fib", "args": [str(args.fib_n)], "desc": "fib(%d): recursive, barrier against tail recursion" % args.fib_n},
+        "tailcall": {"bin": "tailcall", "args": [str(args.tail_n)],
+                     "desc": "tailcall %d: 6-argument indirect tail calls through r11" % args.tail_n},
         "loans": {"bin": "loans", "args": ["--loans", str(loans_n), "out.csv"],
                   "desc": "examples/loans --loans %d (96 scenarios), release" % loans_n},
     }
@@ -195,9 +199,16 @@ def interleaved(name, cfgs, reps, calls):
     load_before = loadavg()
     ref_out = None
     samples = {cid: [] for cid, _, _ in cfgs}
-    # warm-up (and output check)
-    for cid, _, spec in cfgs:
+    # warm-up (and output check).  A configuration that fails here is left out and reported
+    # (the baseline runtime of an earlier revision may crash on a workload a fix was made for).
+    failed = {}
+    for cid, _, spec in list(cfgs):
         r = measure(spec)
+        if r["status"] != 0 and cid == "exaloop-base":
+            note("   %s/%s failed (status %d): left out" % (name, cid, r["status"]))
+            failed[cid] = r["status"]
+            cfgs = [c for c in cfgs if c[0] != cid]
+            continue
         if r["status"] != 0:
             raise SystemExit("%s/%s failed (status %d): %s" % (name, cid, r["status"], r["stderr"][-2000:]))
         if cid == "plain":
@@ -225,7 +236,8 @@ def interleaved(name, cfgs, reps, calls):
             "median_maxrss_kb": statistics.median(s["maxrss_kb"] for s in samples[cid]),
             "walls": walls,
         })
-    return {"calls": calls, "reps": reps, "load_before": load_before, "load_after": loadavg(), "rows": rows}
+    return {"calls": calls, "reps": reps, "load_before": load_before, "load_after": loadavg(), "rows": rows,
+            "failed": failed}
 
 
 # ---------------------------------------------------------------- phases
@@ -234,6 +246,8 @@ phases = args.phases.split(",")
 if "percall" in phases:
     out = {}
     for key, w in workloads(args.loans).items():
+        if key not in args.workloads.split(","):
+            continue
         calls = call_count(w)
         cap = capture_calls(w)
         note("%s: %d calls (XRay count); exaloop capture recorded %d" % (key, calls, cap))
@@ -244,7 +258,7 @@ if "percall" in phases:
         while big * 3 // 4 < calls * 2 * 16 + (8 << 20):
             big <<= 1
         cfgs = configs(w, slow=not args.no_slow, big_buffer=big)
-        reps = args.fib_reps if key == "fib" else args.loans_reps
+        reps = args.loans_reps if key == "loans" else args.fib_reps
         res = interleaved(key, cfgs, reps, calls)
         res["desc"] = w["desc"]
         out[key] = res
@@ -288,42 +302,50 @@ if "memory" in phases:
     results["phases"]["memory"] = {"rows": rows}
 
 if "callgrind" in phases and shutil.which("valgrind"):
-    note("== callgrind: instructions per call, slope between fib(20) and fib(25)")
-    fib = os.path.join(BIN, "fib")
-    kinds = [("plain", "plain", {}, False), ("unpatched", "xl", {}, False),
-             ("empty-stock", "tr-stock", {"XLB_TRACER": "empty"}, False),
-             ("empty-lean", "tr-lean", {"XLB_TRACER": "empty"}, False),
-             ("rdtsc-lean", "tr-lean", {"XLB_TRACER": "rdtsc"}, False),
-             ("exaloop", "xl", CAP, True), ("exaloop-stock", "xl-stock", CAP, True)]
+    # per workload: the program's own call count (its "calls=" output) at two sizes
+    sizes = {"fib": (20, 25), "tailcall": (2000, 20000)}
     rows = []
-
-    def fib_calls(n):
-        a, b = 0, 1
-        for _ in range(n + 1):
-            a, b = b, a + b
-        return 2 * a - 1 + 1
-
-    for cid, kind, env, cap in kinds:
-        ir = []
-        for n in (20, 25):
-            d = fresh_rundir()
-            cg = os.path.join(d, "cg.out")
-            r = run_once(Run(["/usr/bin/env", "valgrind", "--tool=callgrind", "--smc-check=all",
-                              "--callgrind-out-file=" + cg, fib + "." + kind, str(n)], env, capture=cap), d)
-            tot = None
-            for line in r["stderr"].splitlines():
-                if "Collected :" in line:
-                    tot = int(line.split(":")[-1].strip())
-            shutil.rmtree(d, ignore_errors=True)
-            if tot is None:
-                raise SystemExit("callgrind failed for %s: %s" % (cid, r["stderr"][-1000:]))
-            ir.append(tot)
-        per = (ir[1] - ir[0]) / (fib_calls(25) - fib_calls(20))
-        rows.append({"id": cid, "instr_per_call": per})
-        note("   %-14s %.1f instructions per call" % (cid, per))
-    base = rows[0]["instr_per_call"]
-    for r in rows:
-        r["extra"] = r["instr_per_call"] - base
+    for prog, (small, large) in sizes.items():
+        note("== callgrind: instructions per call, slope between %s(%d) and %s(%d)" % (prog, small, prog, large))
+        exe = os.path.join(BIN, prog)
+        kinds = [("plain", "plain", {}, False), ("unpatched", "xl", {}, False),
+                 ("empty-stock", "tr-stock", {"XLB_TRACER": "empty"}, False),
+                 ("empty-lean", "tr-lean", {"XLB_TRACER": "empty"}, False),
+                 ("rdtsc-lean", "tr-lean", {"XLB_TRACER": "rdtsc"}, False),
+                 ("exaloop", "xl", CAP, True), ("exaloop-stock", "xl-stock", CAP, True)]
+        if os.path.exists(exe + ".xl-base"):
+            kinds.append(("exaloop-base", "xl-base", CAP, True))
+        prow = []
+        for cid, kind, env, cap in kinds:
+            ir, calls = [], []
+            for n in (small, large):
+                d = fresh_rundir()
+                cg = os.path.join(d, "cg.out")
+                r = run_once(Run(["/usr/bin/env", "valgrind", "--tool=callgrind", "--smc-check=all",
+                                  "--callgrind-out-file=" + cg, exe + "." + kind, str(n)], env, capture=cap), d)
+                tot = None
+                for line in r["stderr"].splitlines():
+                    if "Collected :" in line:
+                        tot = int(line.split(":")[-1].strip())
+                shutil.rmtree(d, ignore_errors=True)
+                if r["status"] != 0 and cid == "exaloop-base":
+                    tot = None
+                    break
+                if tot is None:
+                    raise SystemExit("callgrind failed for %s %s: %s" % (prog, cid, r["stderr"][-1000:]))
+                ir.append(tot)
+                calls.append(int(r["stdout"].split("calls=")[1].split()[0]))
+            if len(ir) < 2:
+                prow.append({"workload": prog, "id": cid, "instr_per_call": None, "status": r["status"]})
+                note("   %-14s failed (status %d)" % (cid, r["status"]))
+                continue
+            per = (ir[1] - ir[0]) / (calls[1] - calls[0])
+            prow.append({"workload": prog, "id": cid, "instr_per_call": per})
+            note("   %-14s %.1f instructions per call" % (cid, per))
+        for r in prow:
+            if r["instr_per_call"] is not None:
+                r["extra"] = r["instr_per_call"] - prow[0]["instr_per_call"]
+        rows += prow
     results["phases"]["callgrind"] = {"rows": rows}
 
 results["finished"] = time.strftime("%Y-%m-%d %H:%M:%S")
@@ -348,6 +370,8 @@ for key, res in pc.items():
     md += ["## %s — %s" % (key, res["desc"]), "",
            "%d traced calls, %d repetitions, load %s before / %s after." % (res["calls"], res["reps"], res["load_before"], res["load_after"]), "",
            fmt_table(res), ""]
+    for cid, status in res.get("failed", {}).items():
+        md += ["%s: the program failed (status %d) and was left out." % (cid, status), ""]
 if "base" in results["phases"]:
     res = results["phases"]["base"]
     md += ["## near-zero configs — %s" % res["desc"], "",
@@ -363,9 +387,13 @@ if "memory" in results["phases"]:
             (r["capture_kb"] - r["unpatched_kb"]) / 1024, r["used_bytes"] / 1048576))
     md.append("")
 if "callgrind" in results["phases"]:
-    md += ["## callgrind: instructions per fib call", "", "| config | instructions/call | extra over plain |", "|---|---|---|"]
+    md += ["## callgrind: instructions per call", "", "| workload | config | instructions/call | extra over plain |",
+           "|---|---|---|---|"]
     for r in results["phases"]["callgrind"]["rows"]:
-        md.append("| %s | %.1f | %+.1f |" % (r["id"], r["instr_per_call"], r["extra"]))
+        if r["instr_per_call"] is None:
+            md.append("| %s | %s | failed (status %d) | |" % (r["workload"], r["id"], r["status"]))
+        else:
+            md.append("| %s | %s | %.1f | %+.1f |" % (r["workload"], r["id"], r["instr_per_call"], r["extra"]))
     md.append("")
 with open(os.path.join(OUT, "results.md"), "w") as f:
     f.write("\n".join(md))
