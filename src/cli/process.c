@@ -74,6 +74,8 @@ static void child(const struct xl_process *p, int errfd)
 				close(fd);
 		}
 	}
+	if (p->out_fd > 0)
+		dup2(p->out_fd, 1);
 	if (p->setup)
 		p->setup(p->setup_arg);
 	if (strchr(p->argv[0], '/'))
@@ -189,4 +191,41 @@ int xl_process_run(struct xl_process *p)
 		return -1;
 	}
 	return xl_exit_status(st);
+}
+
+int xl_process_read_line(char *const argv[], char *out, size_t len)
+{
+	out[0] = 0;
+	int fds[2];
+	if (pipe2(fds, O_CLOEXEC) != 0)
+		return -1;
+	struct xl_process p = {.argv = argv, .stdio = XL_STDIO_QUIET, .out_fd = fds[1]};
+	int started = xl_process_start(&p);
+	close(fds[1]);
+	size_t got = 0;
+	int line_done = 0;
+	if (started == 0) {
+		/* Read to the end: the child may write more than a line. */
+		char buf[256];
+		ssize_t n;
+		while ((n = read(fds[0], buf, sizeof(buf))) != 0) {
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n < 0)
+				break;
+			for (ssize_t i = 0; i < n && !line_done; i++) {
+				if (buf[i] == '\n' || got + 1 >= len)
+					line_done = 1;
+				else
+					out[got++] = buf[i];
+			}
+		}
+	}
+	close(fds[0]);
+	int st = 0;
+	if (started == 0)
+		xl_process_wait(&p, &st, NULL, 0);
+	xl_process_end(&p);
+	out[got] = 0;
+	return got > 0 ? 0 : -1;
 }

@@ -55,6 +55,7 @@ struct xl_process {
 	 * async-signal-safe work only beyond setenv/unsetenv. */
 	void (*setup)(void *arg);
 	void *setup_arg;
+	int out_fd;                     /* > 0: the child's stdout goes there (after stdio's policy) */
 	/* state */
 	pid_t pid;                      /* the child, 0 when none */
 	int started;
@@ -77,6 +78,12 @@ void xl_process_end(struct xl_process *p);
 /* Start, wait, end: the exit status, 128+N when signal N ended it, or -1
  * with errno when it could not start. */
 int xl_process_run(struct xl_process *p);
+
+/* Run argv (signals kept, stderr discarded, as popen(3) with 2>/dev/null
+ * would, but without a shell) and put the first line of its stdout, without
+ * the newline, into out[len] (cut to fit).  0 when it printed a line, -1
+ * otherwise (out = ""). */
+int xl_process_read_line(char *const argv[], char *out, size_t len);
 
 /* A wait status as a shell shows it: the exit status, or 128+N. */
 int xl_exit_status(int status);

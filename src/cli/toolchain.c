@@ -74,15 +74,8 @@ static void stderr_to_file(void *arg)
 
 void xl_compiler_version(const char *cc, char *out, size_t len)
 {
-	char cmd[PATH_MAX + 32];
-	snprintf(cmd, sizeof(cmd), "'%s' -dumpversion 2>/dev/null", cc);
-	out[0] = 0;
-	FILE *p = popen(cmd, "r");
-	if (!p)
-		return;
-	if (fgets(out, (int)len, p))
-		out[strcspn(out, "\n")] = 0;
-	pclose(p);
+	char *const argv[] = {(char *)cc, "-dumpversion", NULL};
+	xl_process_read_line(argv, out, len);
 }
 
 int xl_xray_runtime(const char *cc, char *path, size_t len)
@@ -92,15 +85,9 @@ int xl_xray_runtime(const char *cc, char *path, size_t len)
 
 int xl_clang_runtime(const char *cc, const char *name, char *path, size_t len)
 {
-	char cmd[PATH_MAX + 64], dir[PATH_MAX] = "";
-	snprintf(cmd, sizeof(cmd), "'%s' --print-runtime-dir 2>/dev/null", cc);
-	FILE *p = popen(cmd, "r");
-	if (!p)
-		return -1;
-	if (!fgets(dir, sizeof(dir), p))
-		dir[0] = 0;
-	pclose(p);
-	dir[strcspn(dir, "\n")] = 0;
+	char dir[PATH_MAX] = "";
+	char *const argv[] = {(char *)cc, "--print-runtime-dir", NULL};
+	xl_process_read_line(argv, dir, sizeof(dir));
 	const char *arch =
 #if defined(__aarch64__)
 		"aarch64";

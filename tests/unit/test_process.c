@@ -122,6 +122,28 @@ static void quiet_and_detached(void **state)
 	unlink(path);
 }
 
+static void read_line_takes_the_first_line(void **state)
+{
+	(void)state;
+	char out[64];
+	char *const two[] = {"sh", "-c", "echo one; echo two; echo err >&2", NULL};
+	assert_int_equal(xl_process_read_line(two, out, sizeof(out)), 0);
+	assert_string_equal(out, "one");
+	char *const none[] = {"sh", "-c", "exit 3", NULL};
+	assert_int_equal(xl_process_read_line(none, out, sizeof(out)), -1);
+	assert_string_equal(out, "");
+	char *const missing[] = {"/nonexistent/program", NULL};
+	assert_int_equal(xl_process_read_line(missing, out, sizeof(out)), -1);
+	char small[4];
+	char *const longer[] = {"sh", "-c", "echo abcdefgh", NULL};
+	assert_int_equal(xl_process_read_line(longer, small, sizeof(small)), 0);
+	assert_string_equal(small, "abc");
+	/* more output than a pipe holds: read to the end, no deadlock */
+	char *const lots[] = {"sh", "-c", "echo first; yes | head -c 300000", NULL};
+	assert_int_equal(xl_process_read_line(lots, out, sizeof(out)), 0);
+	assert_string_equal(out, "first");
+}
+
 static void which_searches_path(void **state)
 {
 	(void)state;
@@ -140,6 +162,7 @@ int main(void)
 		cmocka_unit_test(not_found_and_not_executable),
 		cmocka_unit_test(setup_runs_in_the_child_only),
 		cmocka_unit_test(quiet_and_detached),
+		cmocka_unit_test(read_line_takes_the_first_line),
 		cmocka_unit_test(which_searches_path),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
