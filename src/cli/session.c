@@ -96,11 +96,6 @@ static void set_env_u64(const char *name, uint64_t v)
 	setenv(name, buf, 1);
 }
 
-static const char *mode_env(uint32_t mode)
-{
-	return mode == XL_MODE_MEMORY ? "memory" : mode == XL_MODE_XRAY ? "xray" : "all";
-}
-
 static const char *const capture_env[] = {XL_ENV_DIR, XL_ENV_PID, XL_ENV_MODE, XL_ENV_BUFFER,
 					    XL_ENV_INTERVAL, XL_ENV_DELAY, XL_ENV_DURATION, XL_ENV_INCLUDE};
 
@@ -123,7 +118,7 @@ static void set_child_env(void *arg)
 		return;
 	setenv(XL_ENV_DIR, c->dir, 1);
 	set_env_u64(XL_ENV_PID, (uint64_t)getpid());
-	setenv(XL_ENV_MODE, mode_env(c->s->mode), 1);
+	setenv(XL_ENV_MODE, xl_mode_name(c->s->mode), 1);
 	set_env_u64(XL_ENV_BUFFER, c->s->buffer_size);
 	set_env_u64(XL_ENV_INTERVAL, c->s->interval_ns);
 	set_env_u64(XL_ENV_DELAY, c->s->delay_ns);
