@@ -8,7 +8,8 @@
  * calibration so that even a crashed capture converts ticks to time.
  * Every RT_RENAME_NS it also re-reads the names of running threads.
  * The thread is an ordinary pthread that never runs instrumented code, so
- * it never appears in the call trees.
+ * it never appears in the call trees, and it blocks every signal for its
+ * whole life, so that it never takes one meant for the program.
  *
  * While the window is open it also populates the capture file's pages a
  * little ahead of the arena cursor (MADV_POPULATE_WRITE, Linux 5.14+), so
@@ -31,6 +32,7 @@
  */
 #define _GNU_SOURCE
 #include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <time.h>
@@ -261,7 +263,18 @@ int rt__control_start(void)
 	pthread_condattr_destroy(&ca);
 	if (rt__cfg.interval_ns == 0)
 		rt__cfg.interval_ns = XL_DEFAULT_INTERVAL_NS;
-	if (pthread_create(&ctl_thread, NULL, control_main, NULL) != 0)
+	/* The thread takes no signal, ever: it inherits its creator's mask,
+	 * so block everything around pthread_create and restore.  Otherwise a
+	 * process-directed signal that the program blocks (to take it with
+	 * sigwait, sigwaitinfo or a signalfd, or to keep a handler out of a
+	 * section) is delivered here instead: its default action kills the
+	 * program, a SIGCHLD is discarded, a handler runs at the wrong time. */
+	sigset_t all, old;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	int rc = pthread_create(&ctl_thread, NULL, control_main, NULL);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (rc != 0)
 		return -1;
 	pthread_setname_np(ctl_thread, "exaloop-ctl");
 	ctl_started = 1;

@@ -189,5 +189,9 @@ RT_HIDDEN void rt__mem_sample(struct xl_mem_sample *s);
 RT_HIDDEN int64_t rt__peak_rss(void);
 RT_HIDDEN int rt__gc_present(void);
 RT_HIDDEN int rt__gc_started(void);      /* linked and GC_init has run */
+/* Descriptors the runtime keeps open live at RT_FD_FLOOR or above,
+ * close-on-exec, so the program never meets them (rt_mem.c). */
+#define RT_FD_FLOOR 900
+RT_HIDDEN int rt__fd_high(int fd);
 
 #endif

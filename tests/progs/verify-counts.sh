@@ -86,6 +86,8 @@ runs=(
     "s-longjmp||"
     "s-tailptr||"
     "s-returns||"
+    "s-signals|all 5|buffer1"
+    "s-fds|first|"
 )
 
 wanted() { # name [requested...]
