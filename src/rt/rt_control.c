@@ -35,15 +35,20 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "rt_internal.h"
 
 static pthread_t ctl_thread;
 static int ctl_started;
+static sigset_t ctl_creator_mask;    /* the program's mask at start-up */
+static pthread_key_t main_key;       /* set on the main thread only */
+static _Atomic int main_exited;      /* main() called pthread_exit */
 static pthread_mutex_t ctl_mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t ctl_cv;
 static int ctl_stop;                 /* under ctl_mu */
+static int ctl_last;                 /* control thread: it is the last thread */
 static _Atomic int window_opened;
 static _Atomic int finalized;
 
@@ -187,6 +192,40 @@ static uint64_t min_u64(uint64_t a, uint64_t b)
 	return a < b ? a : b;
 }
 
+/*
+ * main() may end its thread with pthread_exit(): the process then ends when
+ * its last thread does (that thread calls exit(0) in glibc).  The control
+ * thread counts as a thread, so it must leave once it is the only one, or
+ * the process would live forever.  The main thread announces its exit
+ * through a thread-specific value's destructor (pthread_exit runs those;
+ * a return from main does not); from then on the control thread looks
+ * every MAIN_GONE_POLL_NS at the number of threads, which /proc gives as
+ * the link count of /proc/self/task (threads + 2, the exited main thread
+ * still counted until the process ends), with one stat() and no
+ * descriptor.  When only it and the exited main thread are left, it puts
+ * back the program's signal mask and returns: glibc then finds it was the
+ * last thread and calls exit(0), which runs the program's exit handlers
+ * and the runtime's destructor (finalization), as without capture.
+ */
+#define MAIN_GONE_POLL_NS 5000000u
+
+static void main_gone(void *arg)
+{
+	(void)arg;
+	if (!rt__owns_capture())
+		return;
+	atomic_store(&main_exited, 1);
+	pthread_mutex_lock(&ctl_mu);
+	pthread_cond_signal(&ctl_cv);
+	pthread_mutex_unlock(&ctl_mu);
+}
+
+static int only_thread_left(void)
+{
+	struct stat st;
+	return stat("/proc/self/task", &st) == 0 && st.st_nlink <= 2 + 2;
+}
+
 static void *control_main(void *arg)
 {
 	(void)arg;
@@ -234,7 +273,15 @@ static void *control_main(void *arg)
 			rt__threads_rename();
 			next_rename = now + RT_RENAME_NS;
 		}
+		if (atomic_load(&main_exited) && only_thread_left()) {
+			pthread_mutex_lock(&ctl_mu);
+			ctl_stop = 1;
+			ctl_last = 1;
+			break;
+		}
 		uint64_t wake = next_sample;
+		if (atomic_load(&main_exited))
+			wake = min_u64(wake, rt__mono_ns() + MAIN_GONE_POLL_NS);
 		if (!atomic_load(&window_opened)) {
 			wake = min_u64(wake, open_at);
 		} else {
@@ -251,6 +298,8 @@ static void *control_main(void *arg)
 			pthread_cond_timedwait(&ctl_cv, &ctl_mu, &ts);
 	}
 	pthread_mutex_unlock(&ctl_mu);
+	if (ctl_last)      /* the program's threads are gone: exit(0) follows */
+		pthread_sigmask(SIG_SETMASK, &ctl_creator_mask, NULL);
 	return NULL;
 }
 
@@ -269,13 +318,16 @@ int rt__control_start(void)
 	 * sigwait, sigwaitinfo or a signalfd, or to keep a handler out of a
 	 * section) is delivered here instead: its default action kills the
 	 * program, a SIGCHLD is discarded, a handler runs at the wrong time. */
-	sigset_t all, old;
+	sigset_t all;
 	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
+	pthread_sigmask(SIG_SETMASK, &all, &ctl_creator_mask);
 	int rc = pthread_create(&ctl_thread, NULL, control_main, NULL);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	pthread_sigmask(SIG_SETMASK, &ctl_creator_mask, NULL);
 	if (rc != 0)
 		return -1;
+	/* The constructor runs on the main thread: watch for its pthread_exit. */
+	if (pthread_key_create(&main_key, main_gone) == 0)
+		pthread_setspecific(main_key, &main_key);
 	pthread_setname_np(ctl_thread, "exaloop-ctl");
 	ctl_started = 1;
 	return 0;
@@ -289,6 +341,9 @@ void rt__control_stop(void)
 	ctl_stop = 1;
 	pthread_cond_signal(&ctl_cv);
 	pthread_mutex_unlock(&ctl_mu);
-	pthread_join(ctl_thread, NULL);
+	/* After main's pthread_exit the control thread itself may be the one
+	 * running the exit handlers (it was the last thread). */
+	if (!pthread_equal(pthread_self(), ctl_thread))
+		pthread_join(ctl_thread, NULL);
 	ctl_started = 0;
 }

@@ -24,7 +24,49 @@
 
 #include "rt_internal.h"
 
-static int active;          /* this process owns the capture */
+/*
+ * Which process owns the capture.  A child made by fork() runs the
+ * pthread_atfork handler below, but one made by syscall(SYS_fork) or by
+ * clone() without CLONE_VM does not: it inherits a thread state that says
+ * "registered, window open" and the shared mapping of the parent's file,
+ * so without more it would write its calls into the parent's capture and
+ * its exit() would wait forever for a control thread it does not have.
+ *
+ * So the two words that say "record" (rt__on, the hot path's first test)
+ * and "this process owns the capture" live on a page of their own that is
+ * private anonymous memory marked MADV_WIPEONFORK: the kernel hands every
+ * child, however it was made, a zeroed copy.  The child is inert from its
+ * first instruction, at no cost per event.  Where the kernel lacks
+ * MADV_WIPEONFORK (before 4.14) the slow paths compare getpid() with the
+ * owner's pid instead (rt__owns_capture): thread registration's exit,
+ * finalization; the hot path of a thread registered before such a fork
+ * then still writes into the parent's capture (documented).
+ */
+union rt_proc_page {
+	struct {
+		_Atomic int on;       /* rt__on (alias) */
+		_Atomic int owner;    /* 1 in the process that owns the capture */
+	} s;
+	char page[4096];
+};
+RT_HIDDEN union rt_proc_page rt__proc_page __attribute__((aligned(4096)));
+extern RT_HIDDEN _Atomic int rt__on __attribute__((alias("rt__proc_page")));
+static pid_t owner_pid;     /* getpid() of the owner; 0 when none */
+
+/* Make rt__proc_page a private anonymous page of its own, wiped in every
+ * child.  Called before anything is stored in it. */
+static void proc_page_setup(void)
+{
+	void *p = mmap(&rt__proc_page, sizeof(rt__proc_page), PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+	if (p != MAP_FAILED)
+		madvise(p, sizeof(rt__proc_page), MADV_WIPEONFORK);
+}
+
+int rt__owns_capture(void)
+{
+	return atomic_load(&rt__proc_page.s.owner) && owner_pid == getpid();
+}
 
 static uint64_t env_u64(const char *name, uint64_t dflt)
 {
@@ -76,9 +118,11 @@ static void read_config(void)
 
 static void fork_child(void)
 {
-	/* The child shares the parent's mapping: it must never write to it. */
+	/* The child shares the parent's mapping: it must never write to it.
+	 * (The kernel already zeroed both words; this is for kernels without
+	 * MADV_WIPEONFORK.) */
 	atomic_store(&rt__on, 0);
-	active = 0;
+	atomic_store(&rt__proc_page.s.owner, 0);
 }
 
 static int map_capture(const char *dir)
@@ -202,6 +246,7 @@ __attribute__((constructor)) static void rt_init(void)
 	if (!dir || !*dir || !pid || strtol(pid, NULL, 10) != (long)getpid())
 		return;
 	int saved_errno = errno;
+	proc_page_setup();
 	read_config();
 	rt__clock_init();
 	if (map_capture(dir) != 0)
@@ -222,7 +267,8 @@ __attribute__((constructor)) static void rt_init(void)
 	rt__thread_key_init();
 	pthread_atfork(NULL, NULL, fork_child);
 	memcpy(rt__hdr->magic, XL_CAP_MAGIC, 8);   /* the file is now readable */
-	active = 1;
+	owner_pid = getpid();
+	atomic_store(&rt__proc_page.s.owner, 1);
 	if (rt__cfg.delay_ns == 0)
 		rt__window_open();
 	if (rt__control_start() != 0)
@@ -233,11 +279,11 @@ out:
 
 __attribute__((destructor)) static void rt_fini(void)
 {
-	if (!active)
-		return;
+	if (!rt__owns_capture())
+		return;          /* not started, or a child: never touch the parent's data */
 	int saved_errno = errno;
 	rt__control_stop();
 	rt__finalize(XL_END_EXIT);
-	active = 0;
+	atomic_store(&rt__proc_page.s.owner, 0);
 	errno = saved_errno;
 }

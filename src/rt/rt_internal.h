@@ -31,8 +31,12 @@ extern RT_HIDDEN char *rt__base;
 extern RT_HIDDEN struct xl_cap_header *rt__hdr;
 
 /* 1 while the capture window is open; the handler's first check.  Written
- * by the control thread and the destructor; cleared in a fork child. */
+ * by the control thread and the destructor.  It lives on a page that the
+ * kernel zeroes in every child (rt_init.c), so it reads 0 in any child. */
 extern RT_HIDDEN _Atomic int rt__on;
+/* 1 in the process that owns the capture (not in any child), until
+ * finalization: the slow paths' test before they touch shared state. */
+RT_HIDDEN int rt__owns_capture(void);
 
 /* Capture settings, read from the environment once. */
 struct rt_config {

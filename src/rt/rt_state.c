@@ -10,6 +10,5 @@
 
 char *rt__base;
 struct xl_cap_header *rt__hdr;
-_Atomic int rt__on;
 struct rt_config rt__cfg;
 int rt__track_sp = 1;

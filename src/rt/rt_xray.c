@@ -171,6 +171,8 @@ static void name_store(struct xl_thread_block *tb, const char *name)
 /* Thread exit: record when, and the final thread name. */
 static void thread_gone(void *arg)
 {
+	if (!rt__owns_capture())
+		return;          /* a child's copy of the key: the capture is the parent's */
 	if (arg == &unregistered) {
 		uint32_t n = rt__hot.unrecorded;
 		rt__hot.unrecorded = 0;

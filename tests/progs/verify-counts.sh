@@ -88,6 +88,8 @@ runs=(
     "s-returns||"
     "s-signals|all 5|buffer1"
     "s-fds|first|"
+    "s-proclife|pthread-exit|buffer1"
+    "s-proclife|clone|buffer1"
 )
 
 wanted() { # name [requested...]
