@@ -37,6 +37,7 @@
 #define XL_CAP_MAGIC "XLCAPTUR"          /* 8 bytes, no terminator in file */
 #define XL_CAP_VERSION 1u
 #define XL_CAP_FILE "capture.xlc"
+#define XL_CAP_NOTE_FILE "runtime-notes.txt"   /* the runtime's messages, one a line */
 
 #define XL_HDR_SIZE 4096u
 #define XL_MAX_THREADS 1024u

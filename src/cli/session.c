@@ -145,11 +145,40 @@ static int trim_capture(const char *dir)
 	return 1;
 }
 
+/* The runtime's messages (it never writes to the program's stderr), one
+ * warning each.  Returns how many there were. */
+static int print_runtime_notes(const char *dir)
+{
+	char path[PATH_MAX + 32];
+	snprintf(path, sizeof(path), "%s/%s", dir, XL_CAP_NOTE_FILE);
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW);
+	if (fd < 0)
+		return 0;
+	struct stat st;
+	char buf[4096];
+	ssize_t n = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? read(fd, buf, sizeof(buf) - 1) : -1;
+	close(fd);
+	int count = 0;
+	if (n <= 0)
+		return 0;
+	buf[n] = 0;
+	for (char *line = buf, *end; *line; line = end) {
+		end = line + strcspn(line, "\n");
+		if (*end)
+			*end++ = 0;
+		if (*line) {
+			xl_warn("%s", line);
+			count++;
+		}
+	}
+	return count;
+}
+
 /* Remove a capture directory that never received a capture. */
 static void remove_capture_dir(const char *dir)
 {
 	char path[PATH_MAX + 16];
-	static const char *const files[] = {"symbols.json", "run.json"};
+	static const char *const files[] = {"symbols.json", "run.json", XL_CAP_NOTE_FILE};
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
 		unlink(path);
@@ -299,6 +328,33 @@ static int prepare(const struct xl_session **sp, struct xl_session *no_capture, 
 		*no_capture = *s;
 		no_capture->capture = 0;
 		*sp = no_capture;
+		return 0;
+	}
+	/* A file-size limit (ulimit -f) below the capture's size: the kernel
+	 * kills a program that writes past it with SIGXFSZ (the runtime checks
+	 * too, but says nothing the user sees before the program ends).  Use a
+	 * smaller buffer when one of at least 1 MiB fits, else run without
+	 * capture, and say which in one line. */
+	struct rlimit fl;
+	uint64_t fixed = XL_HDR_SIZE + XL_THREAD_TABLE_SIZE;
+	if (getrlimit(RLIMIT_FSIZE, &fl) == 0 && fl.rlim_cur != RLIM_INFINITY && fl.rlim_cur < need) {
+		char lim[32], want[32];
+		xl_fmt_size((int64_t)fl.rlim_cur, lim, sizeof(lim));
+		xl_fmt_size((int64_t)need, want, sizeof(want));
+		*no_capture = *s;
+		if (fl.rlim_cur >= fixed + (1u << 20)) {
+			no_capture->buffer_size = ((uint64_t)fl.rlim_cur - fixed) & ~(uint64_t)0xffff;
+			char got[32];
+			xl_fmt_size((int64_t)no_capture->buffer_size, got, sizeof(got));
+			xl_warn("the file-size limit (ulimit -f) is %s, below the capture's %s: capture buffer reduced to %s",
+				lim, want, got);
+		} else {
+			xl_error("the file-size limit (ulimit -f) is %s, below the smallest capture: running without capture (raise it with 'ulimit -f unlimited')",
+				 lim);
+			remove_capture_dir(dir);
+			no_capture->capture = 0;
+		}
+		*sp = no_capture;
 	}
 	return 0;
 }
@@ -361,10 +417,12 @@ static int finish(const struct xl_session *s, const char *dir, int status, int64
 	if (!s->capture)
 		return xl_exit_status(status);
 	if (!trim_capture(dir)) {
-		xl_error("the program wrote no capture (was it built with 'exaloop --profile ... build'?)");
+		if (!print_runtime_notes(dir))
+			xl_error("the program wrote no capture (was it built with 'exaloop --profile ... build'?)");
 		remove_capture_dir(dir);
 		return xl_exit_status(status);
 	}
+	print_runtime_notes(dir);
 	write_run_json(s, dir, 1, status, app_ns, started_at, maxrss);
 	render(dir, s->no_open || reported, reported);
 	return xl_exit_status(status);

@@ -15,10 +15,12 @@
 #include <fcntl.h>
 #include <link.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -125,26 +127,73 @@ static void fork_child(void)
 	atomic_store(&rt__proc_page.s.owner, 0);
 }
 
+/*
+ * The runtime never writes to the program's stderr (or any of its
+ * descriptors): what it has to say goes, one line each, into
+ * XL_CAP_NOTE_FILE in the capture directory, which exaloop prints after
+ * the program ended.
+ */
+static void rt_note(const char *dir, const char *fmt, ...)
+{
+	char path[4096], line[1024];
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, XL_CAP_NOTE_FILE) >= sizeof(path))
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(line, sizeof(line) - 1, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n > sizeof(line) - 2)
+		n = (int)sizeof(line) - 2;
+	line[n++] = '\n';
+	int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0644);
+	if (fd < 0)
+		return;
+	ssize_t w = write(fd, line, (size_t)n);
+	(void)w;
+	close(fd);
+}
+
 static int map_capture(const char *dir)
 {
 	char path[PATH_MAX];
 	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, XL_CAP_FILE) >= sizeof(path)) {
-		fprintf(stderr, "exaloop: capture disabled: capture directory path too long\n");
-		return -1;
-	}
-	int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		fprintf(stderr, "exaloop: capture disabled: cannot create '%s': %s\n", path, strerror(errno));
+		rt_note(dir, "capture disabled: the capture directory's path is too long");
 		return -1;
 	}
 	uint64_t size = XL_HDR_SIZE + XL_THREAD_TABLE_SIZE + rt__cfg.buffer_size;
+	/* A file-size limit (ulimit -f) below the capture's size would kill
+	 * the program with SIGXFSZ at the reservation below, before main.
+	 * Use what the limit leaves when that is at least the minimum buffer,
+	 * else run without capture; either way say so. */
+	struct rlimit fl;
+	if (getrlimit(RLIMIT_FSIZE, &fl) == 0 && fl.rlim_cur != RLIM_INFINITY && fl.rlim_cur < size) {
+		uint64_t room = (uint64_t)fl.rlim_cur;
+		uint64_t fixed = XL_HDR_SIZE + XL_THREAD_TABLE_SIZE;
+		if (room < fixed + (1u << 20)) {
+			rt_note(dir, "capture disabled: the file-size limit (ulimit -f, %llu bytes) is below the "
+				"smallest capture (%llu bytes)", (unsigned long long)room,
+				(unsigned long long)(fixed + (1u << 20)));
+			return -1;
+		}
+		rt__cfg.buffer_size = (room - fixed) & ~(uint64_t)0xffff;
+		rt_note(dir, "capture buffer reduced to %llu bytes to stay within the file-size limit "
+			"(ulimit -f, %llu bytes)", (unsigned long long)rt__cfg.buffer_size, (unsigned long long)room);
+		size = fixed + rt__cfg.buffer_size;
+	}
+	int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		rt_note(dir, "capture disabled: cannot create '%s': %s", path, strerror(errno));
+		return -1;
+	}
 	/* Reserve the blocks now: writing into a hole of a full file system
 	 * through a shared mapping would kill the program with SIGBUS. */
 	int rc = posix_fallocate(fd, 0, (off_t)size);
 	if (rc == EOPNOTSUPP || rc == EINVAL)
 		rc = ftruncate(fd, (off_t)size) == 0 ? 0 : errno;
 	if (rc != 0) {
-		fprintf(stderr, "exaloop: capture disabled: cannot reserve %llu bytes for '%s': %s\n",
+		rt_note(dir, "capture disabled: cannot reserve %llu bytes for '%s': %s",
 			(unsigned long long)size, path, strerror(rc));
 		close(fd);
 		unlink(path);
@@ -153,7 +202,7 @@ static int map_capture(const char *dir)
 	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	close(fd);
 	if (p == MAP_FAILED) {
-		fprintf(stderr, "exaloop: capture disabled: cannot map '%s': %s\n", path, strerror(errno));
+		rt_note(dir, "capture disabled: cannot map '%s': %s", path, strerror(errno));
 		unlink(path);
 		return -1;
 	}
@@ -272,7 +321,8 @@ __attribute__((constructor)) static void rt_init(void)
 	if (rt__cfg.delay_ns == 0)
 		rt__window_open();
 	if (rt__control_start() != 0)
-		fprintf(stderr, "exaloop: warning: cannot start the capture control thread: memory samples and windows are off\n");
+		rt_note(dir, "cannot start the capture's control thread: no memory samples, and the capture "
+			"window closes only at exit");
 out:
 	errno = saved_errno;
 }
