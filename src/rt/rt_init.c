@@ -288,7 +288,12 @@ static void calibrate_start(void)
 	h->last_ticks = h->cal1_ticks;
 }
 
-__attribute__((constructor)) static void rt_init(void)
+/* The earliest constructor priority a program may use (101; lower ones
+ * are the implementation's), so that calls the program makes in its own
+ * constructors are recorded, whatever their priority (constructors of
+ * equal priority 101 in the program may run before or after this one).
+ * XRay's own set-up runs from .preinit_array, before any of them. */
+__attribute__((constructor(101))) static void rt_init(void)
 {
 	const char *dir = getenv(XL_ENV_DIR);
 	const char *pid = getenv(XL_ENV_PID);
@@ -327,7 +332,9 @@ out:
 	errno = saved_errno;
 }
 
-__attribute__((destructor)) static void rt_fini(void)
+/* Destructors run in the reverse order: priority 101 comes last of the
+ * executable's, after the program's atexit handlers and destructors. */
+__attribute__((destructor(101))) static void rt_fini(void)
 {
 	if (!rt__owns_capture())
 		return;          /* not started, or a child: never touch the parent's data */

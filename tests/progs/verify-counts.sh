@@ -90,6 +90,7 @@ runs=(
     "s-fds|first|"
     "s-proclife|pthread-exit|buffer1"
     "s-proclife|clone|buffer1"
+    "s-ctor||"
 )
 
 wanted() { # name [requested...]
