@@ -63,6 +63,10 @@ enum xl_cap_end {
 	XL_END_NONE = 0,         /* not finalized */
 	XL_END_EXIT = 1,         /* exit()/return from main (destructor ran) */
 	XL_END_WINDOW = 2,       /* duration elapsed; program kept running */
+	XL_END_EXEC = 3,         /* the process exec'd another image; set by
+				  * that image's runtime when it starts (so a
+				  * non-exaloop image leaves the capture as if
+				  * it had crashed) */
 };
 
 /* Capture modes (header.mode). */
@@ -154,7 +158,16 @@ struct xl_cap_header {
 	uint32_t threads_unplaced;
 	uint32_t reserved0;
 	uint64_t unrecorded_events;
-	uint8_t reserved[XL_HDR_SIZE - 312];
+
+	/* Which process and image this is (zero in older captures).  A
+	 * capture directory holds the started process's capture; a forked
+	 * child that runs traced code gets child-<pid>/ inside it (fork_child
+	 * 1), and an image the process exec'd gets exec-<n>/ (image n). */
+	uint32_t ppid;               /* getppid() at start-up */
+	uint32_t image;              /* 0: the process's first image; n: exec-<n>/ */
+	uint32_t next_image;         /* set with XL_END_EXEC: the next image's n */
+	uint32_t fork_child;         /* 1: the capture of a forked child */
+	uint8_t reserved[XL_HDR_SIZE - 328];
 };
 
 /* Every arena block starts with this. */

@@ -84,9 +84,22 @@ struct xl_run {
 	double overhead_ns_per_call;   /* measured by the CLI, <0 unknown */
 };
 
+/* Another capture of the same run, in a subdirectory of this one
+ * (process.c): an image the process exec'd, or a forked child. */
+struct xl_related {
+	char dir[64];              /* "exec-<n>" or "child-<pid>" */
+	uint32_t pid, ppid, image, fork_child, end_reason;
+	int finalized;
+};
+
 struct xl_model {
 	/* capture header facts */
 	uint32_t version, state, mode, clock, end_reason, flags;
+	/* which process: pid, parent, image (0 first, n = exec-<n>/), the
+	 * next image's n when this one ended by exec, forked child or not */
+	uint32_t pid, ppid, image, next_image, fork_child;
+	struct xl_related *related;     /* captures in subdirectories */
+	size_t nrelated;
 	int finalized;
 	double ticks_per_ns;
 	uint64_t t0_ticks;

@@ -125,6 +125,11 @@ static int read_header(struct xl_model *m, struct xl_loader *ld, const char *pat
 	m->clock = h->clock;
 	m->end_reason = h->end_reason;
 	m->flags = h->flags;
+	m->pid = h->pid;
+	m->ppid = h->ppid;
+	m->image = h->image;
+	m->next_image = h->next_image;
+	m->fork_child = h->fork_child;
 	m->finalized = h->state == XL_STATE_FINALIZED;
 	m->buffer_size = h->buffer_size;
 	m->memory_interval_ns = h->memory_interval_ns;

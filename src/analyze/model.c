@@ -120,6 +120,11 @@ static int build_funcs(struct xl_model *m, struct xl_loader *ld, const char *dir
 	struct xl_symtab tab;
 	char path[PATH_MAX], serr[256];
 	snprintf(path, sizeof(path), "%s/symbols.json", dir);
+	/* A forked child's or an exec'd image's capture (a subdirectory) uses
+	 * the run's symbols.json, one level up (the build id check below still
+	 * refuses it for an image of another executable). */
+	if ((m->image || m->fork_child) && access(path, F_OK) != 0)
+		snprintf(path, sizeof(path), "%s/../symbols.json", dir);
 	int have_syms = xl_symbols_load_json(path, &tab, serr, sizeof(serr)) == 0;
 	if (!have_syms && u > 0)
 		snprintf(ld->symbols_problem, sizeof(ld->symbols_problem), "%s",
@@ -277,6 +282,8 @@ int xl_model_load(const char *dir, struct xl_model **out, char *err, size_t errl
 	if (rc == XL_OK)
 		rc = build_tree(m, &ld);
 	if (rc == XL_OK)
+		rc = xl_process_scan(m, dir);
+	if (rc == XL_OK)
 		rc = xl_warnings_build(m, &ld);
 	free(ld.node_xray);
 	free(ld.node_ticks);
@@ -322,6 +329,7 @@ void xl_model_free(struct xl_model *m)
 		free(m->warnings[i].message);
 	}
 	free(m->warnings);
+	free(m->related);
 	free(m->funcs);
 	free(m->nodes);
 	free(m->threads);

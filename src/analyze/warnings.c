@@ -102,7 +102,8 @@ static int warn_not_finalized(const struct rule_ctx *c)
 		return XL_OK;
 	return add(c->m, "not_finalized", c->m->last_ns, -1,
 		   "capture not finalized: the program stopped before exaloop could finish the capture "
-		   "(crash, signal, kill or _exit) at about %.3f s; %llu open frame%s closed at the last timestamp",
+		   "(crash, signal, kill, _exit, or exec of a program exaloop did not build) at about %.3f s; "
+		   "%llu open frame%s closed at the last timestamp",
 		   secs(c->m->last_ns), (unsigned long long)c->open, c->open == 1 ? " was" : "s were");
 }
 
@@ -308,6 +309,59 @@ static int warn_no_functions(const struct rule_ctx *c)
 	return add(c->m, "no_functions", -1, -1, "no traced function ran during the capture window");
 }
 
+/* Which process and image this capture is, and the captures beside it
+ * (exec'd images, forked children: process.c).  exec-<n>/ directories are
+ * all in the top capture's directory. */
+static int warn_process(const struct rule_ctx *c)
+{
+	struct xl_model *m = c->m;
+	int rc = 0;
+	const char *dir = m->run.capture_dir ? m->run.capture_dir : ".";
+	if (m->end_reason == XL_END_EXEC && !m->next_image)
+		rc |= add(m, "exec", m->window_end_ns, -1,
+			  "the process exec'd another program at about %.3f s; a program started by a forked "
+			  "child is not captured", secs(m->window_end_ns));
+	else if (m->end_reason == XL_END_EXEC)
+		rc |= add(m, "exec", m->window_end_ns, -1,
+			  "the program replaced itself with exec at about %.3f s; the new image's calls are in "
+			  "its own capture: exaloop profile report %s%s/exec-%u",
+			  secs(m->window_end_ns), dir, m->image ? "/.." : "", m->next_image);
+	if (m->image == 1)
+		rc |= add(m, "exec_image", -1, -1,
+			  "this capture is of image 1 of process %u, which started it with exec; the calls "
+			  "before that are in the capture one directory up", m->pid);
+	else if (m->image)
+		rc |= add(m, "exec_image", -1, -1,
+			  "this capture is of image %u of process %u, which started it with exec; the calls "
+			  "before that are in ../exec-%u", m->image, m->pid, m->image - 1);
+	if (m->fork_child)
+		rc |= add(m, "fork_child", -1, -1,
+			  "this capture is of process %u, forked by process %u: the calls it made after the "
+			  "fork (the frames it inherited open are not in it)", m->pid, m->ppid);
+	size_t children = 0;
+	for (size_t i = 0; i < m->nrelated; i++)
+		children += m->related[i].fork_child && m->related[i].ppid == m->pid;
+	if (children) {
+		char list[512] = "";
+		size_t len = 0, shown = 0;
+		for (size_t i = 0; i < m->nrelated && len < sizeof(list) - 32; i++) {
+			const struct xl_related *r = &m->related[i];
+			if (!r->fork_child || r->ppid != m->pid)
+				continue;
+			if (shown++ == 8) {
+				len += (size_t)snprintf(list + len, sizeof(list) - len, ", ...");
+				break;
+			}
+			len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s", len ? ", " : "", r->dir);
+		}
+		rc |= add(m, "fork_children", -1, -1,
+			  "%zu forked child process%s of this one ran traced code and %s captured on %s own: "
+			  "%s (exaloop profile report %s/child-<pid>)", children, children == 1 ? "" : "es",
+			  children == 1 ? "was" : "were", children == 1 ? "its" : "their", list, dir);
+	}
+	return rc ? XL_ENOMEM : XL_OK;
+}
+
 /* The rules, in the order the warnings are listed (every output keeps it).
  * A new warning is one function and one row here, and a line in
  * docs/report.md's list of warning kinds. */
@@ -332,6 +386,7 @@ static const struct {
 	{"symbols_mismatch | symbols_missing", warn_symbols},
 	{"patch_failed", warn_patch_failed},
 	{"no_functions", warn_no_functions},
+	{"exec | exec_image | fork_child | fork_children", warn_process},
 };
 
 int xl_warnings_build(struct xl_model *m, const struct xl_loader *ld)

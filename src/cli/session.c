@@ -9,6 +9,7 @@
  * failure to render leaves the capture intact for `exaloop profile report`.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
@@ -127,13 +128,32 @@ static void set_child_env(void *arg)
 		setenv(XL_ENV_INCLUDE, c->ids, 1);
 }
 
+static int trim_one(const char *dir);
+
 /* Trim capture.xlc to the bytes the runtime used (it was sized for the
- * whole buffer up front).  Returns 1 when a capture exists. */
+ * whole buffer up front), and the captures of exec'd images and forked
+ * children in its subdirectories (exec-<n>/, child-<pid>/).  Returns 1
+ * when the top capture exists. */
 static int trim_capture(const char *dir)
 {
-	char path[PATH_MAX];
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	while (d && (e = readdir(d)) != NULL) {
+		char sub[PATH_MAX];
+		if ((strncmp(e->d_name, "exec-", 5) == 0 || strncmp(e->d_name, "child-", 6) == 0) &&
+		    (size_t)snprintf(sub, sizeof(sub), "%s/%s", dir, e->d_name) < sizeof(sub))
+			trim_one(sub);
+	}
+	if (d)
+		closedir(d);
+	return trim_one(dir);
+}
+
+static int trim_one(const char *dir)
+{
+	char path[PATH_MAX + 16];
 	snprintf(path, sizeof(path), "%s/%s", dir, XL_CAP_FILE);
-	int fd = open(path, O_RDWR | O_CLOEXEC);
+	int fd = open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
 	if (fd < 0)
 		return 0;
 	struct xl_cap_header h;

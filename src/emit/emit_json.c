@@ -25,8 +25,37 @@ static const char *end_reason(uint32_t r)
 	switch (r) {
 	case XL_END_EXIT: return "exit";
 	case XL_END_WINDOW: return "window";
+	case XL_END_EXEC: return "exec";
 	default: return "none";
 	}
+}
+
+/* Which process and image the capture is, and the other captures of the
+ * run in its subdirectories (exec'd images, forked children). */
+static void process_member(const struct xl_model *m, struct jsonw *w)
+{
+	jw_key(w, "process");
+	jw_obj(w);
+	jw_kint(w, "pid", m->pid);
+	jw_kint(w, "ppid", m->ppid);
+	jw_kint(w, "image", m->image);
+	jw_kbool(w, "forked_child", m->fork_child != 0);
+	jw_key(w, "related");
+	jw_arr(w);
+	for (size_t i = 0; i < m->nrelated; i++) {
+		const struct xl_related *r = &m->related[i];
+		jw_obj(w);
+		jw_kstr(w, "dir", r->dir);
+		jw_kstr(w, "kind", r->fork_child ? "fork_child" : "exec_image");
+		jw_kint(w, "pid", r->pid);
+		jw_kint(w, "ppid", r->ppid);
+		jw_kint(w, "image", r->image);
+		jw_kbool(w, "finalized", r->finalized);
+		jw_kstr(w, "end_reason", end_reason(r->end_reason));
+		jw_obj_end(w);
+	}
+	jw_arr_end(w);
+	jw_obj_end(w);
 }
 
 static void run_member(const struct xl_model *m, struct jsonw *w)
@@ -75,6 +104,7 @@ static void run_member(const struct xl_model *m, struct jsonw *w)
 	strv(w, "include", r->include);
 	jw_obj_end(w);
 	jw_kstr(w, "capture", r->capture_dir);
+	process_member(m, w);
 	jw_obj_end(w);
 }
 

@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <link.h>
+#include <stddef.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -21,6 +22,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -231,6 +233,63 @@ static int map_capture(const char *dir)
 	return 0;
 }
 
+/*
+ * An image the process exec'd (same pid, so the capture environment names
+ * it too) finds the capture directory already used.  It finalizes the
+ * previous image's capture as ended by exec (that image had no chance to:
+ * exec runs no destructor), at the current time, which is within the
+ * loader's start-up time of the exec, and takes the next exec-<n>/
+ * directory for its own capture.  The previous image's capture is the one
+ * of this pid still not finalized: capture.xlc, or exec-<k>/capture.xlc
+ * after several execs.  Returns n (>= 1) with the directory created, or 0.
+ */
+static void end_by_exec(const char *path, uint32_t next)
+{
+	int fd = open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return;
+	struct xl_cap_header h;
+	if (pread(fd, &h, sizeof(h), 0) == (ssize_t)sizeof(h) && memcmp(h.magic, XL_CAP_MAGIC, 8) == 0 &&
+	    h.pid == (uint32_t)getpid() && h.state != XL_STATE_FINALIZED && !h.fork_child) {
+		uint64_t now = h.clock == XL_CLOCK_TSC && rt__use_tsc ? rt__ticks() : rt__mono_ns();
+		uint32_t reason = XL_END_EXEC, state = XL_STATE_FINALIZED;
+		ssize_t ok = pwrite(fd, &next, 4, offsetof(struct xl_cap_header, next_image));
+		if (h.window_open_ticks && ok == 4)
+			ok = pwrite(fd, &now, 8, offsetof(struct xl_cap_header, window_close_ticks)) == 8 ? 4 : -1;
+		if (ok == 4 && pwrite(fd, &reason, 4, offsetof(struct xl_cap_header, end_reason)) == 4)
+			ok = pwrite(fd, &state, 4, offsetof(struct xl_cap_header, state));
+	}
+	close(fd);
+}
+
+static uint32_t exec_takeover(const char *dir, char *mine, size_t len)
+{
+	char path[4096], prev[4096];
+	if ((size_t)snprintf(prev, sizeof(prev), "%s/%s", dir, XL_CAP_FILE) >= sizeof(prev))
+		return 0;
+	for (uint32_t n = 1; n < 1000; n++) {
+		if ((size_t)snprintf(mine, len, "%s/exec-%u", dir, n) >= len)
+			return 0;
+		if (mkdir(mine, 0755) == 0) {
+			end_by_exec(prev, n);
+			return n;
+		}
+		if (errno != EEXIST)
+			return 0;
+		if ((size_t)snprintf(path, sizeof(path), "%s/%s", mine, XL_CAP_FILE) >= sizeof(path))
+			return 0;
+		struct xl_cap_header h;
+		int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+		if (fd >= 0) {
+			if (pread(fd, &h, sizeof(h), 0) == (ssize_t)sizeof(h) && memcmp(h.magic, XL_CAP_MAGIC, 8) == 0 &&
+			    h.state != XL_STATE_FINALIZED)
+				memcpy(prev, path, sizeof(prev));
+			close(fd);
+		}
+	}
+	return 0;
+}
+
 /* dl_iterate_phdr callback: the first object is the executable; copy its
  * NT_GNU_BUILD_ID note into the header, and stop. */
 static int build_id_note(struct dl_phdr_info *info, size_t size, void *arg)
@@ -303,8 +362,25 @@ __attribute__((constructor(101))) static void rt_init(void)
 	proc_page_setup();
 	read_config();
 	rt__clock_init();
+	/* The directory already holds a capture: this is an image the process
+	 * exec'd (exec keeps the pid and the environment). */
+	char exec_dir[4096];
+	uint32_t image = 0;
+	char first[4096 + 32];
+	snprintf(first, sizeof(first), "%s/%s", dir, XL_CAP_FILE);
+	if (access(first, F_OK) == 0) {
+		image = exec_takeover(dir, exec_dir, sizeof(exec_dir));
+		if (!image) {
+			rt_note(dir, "an image the program exec'd could not start its own capture "
+				"(exec-<n> directory): it ran uncaptured");
+			goto out;
+		}
+		dir = exec_dir;
+	}
 	if (map_capture(dir) != 0)
 		goto out;
+	rt__hdr->image = image;
+	rt__hdr->ppid = (uint32_t)getppid();
 	calibrate_start();
 	dl_iterate_phdr(build_id_note, rt__hdr);
 	/* EXALOOP_UNWIND_TRACKING=0/1 overrides the guess: off for a program
