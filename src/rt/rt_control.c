@@ -303,6 +303,31 @@ static void *control_main(void *arg)
 	return NULL;
 }
 
+/* In a fork child: the control thread and its state are the parent's. */
+void rt__control_fork_child(void)
+{
+	pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+	ctl_mu = mu;                 /* may have been held by the parent's thread */
+	ctl_started = 0;
+	ctl_stop = 0;
+	ctl_last = 0;
+	atomic_store(&main_exited, 0);
+	atomic_store(&window_opened, 0);
+	atomic_store(&finalized, 0);
+	mem_blk = NULL;
+	mem_arr = NULL;
+	pf_active = 0;
+}
+
+/* A forked child's capture window: open from its creation to the child's
+ * exit; the sleds are patched already (the child's copy of the code). */
+void rt__child_window_open(void)
+{
+	atomic_store(&window_opened, 1);
+	rt__hdr->window_open_ticks = rt__ticks();
+	__atomic_store_n(&rt__hdr->state, XL_STATE_RECORDING, __ATOMIC_RELEASE);
+}
+
 int rt__control_start(void)
 {
 	pthread_condattr_t ca;

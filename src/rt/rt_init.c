@@ -120,6 +120,26 @@ static void read_config(void)
 		parse_include(inc);
 }
 
+/* The run's capture directory (the environment's), for the captures of
+ * forked children: written once by the constructor. */
+static char root_dir[4096];
+
+/*
+ * Forked children (fork() without exec, still running traced code: worker
+ * pools, pre-forking servers) get a capture of their own, child-<pid>/ in
+ * the run's directory.  The child made by fork() runs this handler (the
+ * kernel has already zeroed rt__on and the owner word).  It is made
+ * lazily: a child that only execs or _exits (system(), popen, a shell)
+ * costs nothing and leaves nothing.  The handler only resets this
+ * process's copies of the parent's state (the forking thread's hot state,
+ * thread key, control thread, /proc descriptors) and arms child_pending;
+ * the first traced event of the child reaches the full handler (the
+ * thread is unregistered), which calls rt__child_begin() to create and map
+ * the capture.  A child has no control thread: no memory samples, no
+ * delayed or timed window; its capture is finalized at its exit.
+ */
+static _Atomic int child_pending;   /* 1 armed, 2 being created, 0 off */
+
 static void fork_child(void)
 {
 	/* The child shares the parent's mapping: it must never write to it.
@@ -127,6 +147,14 @@ static void fork_child(void)
 	 * MADV_WIPEONFORK.) */
 	atomic_store(&rt__on, 0);
 	atomic_store(&rt__proc_page.s.owner, 0);
+	if (!root_dir[0] || rt__cfg.mode == XL_MODE_MEMORY || !rt__xray_available())
+		return;
+	rt__hot = (struct rt_hot){.gate = RT_GATE_NEW};
+	rt__threads_fork_child();
+	rt__control_fork_child();
+	rt__mem_fork_child();
+	atomic_store(&child_pending, 1);
+	atomic_store(&rt__on, 1);    /* events now reach rt__child_begin() */
 }
 
 /*
@@ -250,7 +278,7 @@ static void end_by_exec(const char *path, uint32_t next)
 		return;
 	struct xl_cap_header h;
 	if (pread(fd, &h, sizeof(h), 0) == (ssize_t)sizeof(h) && memcmp(h.magic, XL_CAP_MAGIC, 8) == 0 &&
-	    h.pid == (uint32_t)getpid() && h.state != XL_STATE_FINALIZED && !h.fork_child) {
+	    h.pid == (uint32_t)getpid() && h.state != XL_STATE_FINALIZED) {
 		uint64_t now = h.clock == XL_CLOCK_TSC && rt__use_tsc ? rt__ticks() : rt__mono_ns();
 		uint32_t reason = XL_END_EXEC, state = XL_STATE_FINALIZED;
 		ssize_t ok = pwrite(fd, &next, 4, offsetof(struct xl_cap_header, next_image));
@@ -347,6 +375,56 @@ static void calibrate_start(void)
 	h->last_ticks = h->cal1_ticks;
 }
 
+/* The header facts every capture of this run starts with. */
+static void capture_start(void)
+{
+	calibrate_start();
+	dl_iterate_phdr(build_id_note, rt__hdr);
+	if (rt__track_sp)
+		rt__hdr->flags |= XL_FLAG_UNWIND_TRACKED;
+	if (rt__xray_available())
+		rt__hdr->flags |= XL_FLAG_XRAY_PRESENT;
+	if (rt__gc_present())
+		rt__hdr->flags |= XL_FLAG_GC_PRESENT;
+	rt__hdr->ppid = (uint32_t)getppid();
+}
+
+/* A forked child's first traced event (rt_xray.c, full handler, before
+ * the thread registers): create child-<pid>/ and its capture.  Returns 0
+ * when the capture is ready, -1 when this event (and, on failure, all of
+ * the child's) is not recorded.  Only one thread creates it; any other
+ * that gets here meanwhile loses its event. */
+int rt__child_begin(void)
+{
+	int expect = 1;
+	if (!atomic_compare_exchange_strong(&child_pending, &expect, 2))
+		return -1;
+	int saved_errno = errno;
+	char dir[4096 + 32];
+	int ok = 0;
+	snprintf(dir, sizeof(dir), "%s/child-%d", root_dir, (int)getpid());
+	if (mkdir(dir, 0755) == 0 && map_capture(dir) == 0) {
+		capture_start();
+		rt__hdr->fork_child = 1;
+		memcpy(rt__hdr->magic, XL_CAP_MAGIC, 8);
+		owner_pid = getpid();
+		atomic_store(&rt__proc_page.s.owner, 1);
+		rt__child_window_open();
+		ok = 1;
+	}
+	if (!ok)
+		atomic_store(&rt__on, 0);
+	atomic_store(&child_pending, 0);
+	errno = saved_errno;
+	return ok ? 0 : -1;
+}
+
+/* Is a forked child's capture still to be made?  (rt_xray.c's test.) */
+int rt__child_pending(void)
+{
+	return atomic_load_explicit(&child_pending, memory_order_relaxed) != 0;
+}
+
 /* The earliest constructor priority a program may use (101; lower ones
  * are the implementation's), so that calls the program makes in its own
  * constructors are recorded, whatever their priority (constructors of
@@ -356,9 +434,25 @@ __attribute__((constructor(101))) static void rt_init(void)
 {
 	const char *dir = getenv(XL_ENV_DIR);
 	const char *pid = getenv(XL_ENV_PID);
-	if (!dir || !*dir || !pid || strtol(pid, NULL, 10) != (long)getpid())
+	if (!dir || !*dir || !pid)
 		return;
+	if (strtol(pid, NULL, 10) != (long)getpid()) {
+		/* Another process: inert.  But a forked child of the run that had
+		 * a capture and now exec'd this image ends that capture by exec
+		 * (the new image is a program the child started: not captured). */
+		char path[4096 + 64];
+		if ((size_t)snprintf(path, sizeof(path), "%s/child-%d/%s", dir, (int)getpid(), XL_CAP_FILE) <
+		    sizeof(path)) {
+			int saved = errno;
+			rt__clock_init();
+			end_by_exec(path, 0);
+			errno = saved;
+		}
+		return;
+	}
 	int saved_errno = errno;
+	if (strlen(dir) < sizeof(root_dir))
+		memcpy(root_dir, dir, strlen(dir) + 1);
 	proc_page_setup();
 	read_config();
 	rt__clock_init();
@@ -380,20 +474,12 @@ __attribute__((constructor(101))) static void rt_init(void)
 	if (map_capture(dir) != 0)
 		goto out;
 	rt__hdr->image = image;
-	rt__hdr->ppid = (uint32_t)getppid();
-	calibrate_start();
-	dl_iterate_phdr(build_id_note, rt__hdr);
 	/* EXALOOP_UNWIND_TRACKING=0/1 overrides the guess: off for a program
 	 * that switches stacks itself (coroutines, fibers), on to measure. */
 	const char *track = getenv("EXALOOP_UNWIND_TRACKING");
 	rt__track_sp = track && (*track == '0' || *track == '1') ? *track == '1' : rt__program_may_unwind();
-	if (rt__track_sp)
-		rt__hdr->flags |= XL_FLAG_UNWIND_TRACKED;
-	if (rt__xray_available())
-		rt__hdr->flags |= XL_FLAG_XRAY_PRESENT;
+	capture_start();
 	rt__mem_init();
-	if (rt__gc_present())
-		rt__hdr->flags |= XL_FLAG_GC_PRESENT;
 	rt__thread_key_init();
 	pthread_atfork(NULL, NULL, fork_child);
 	memcpy(rt__hdr->magic, XL_CAP_MAGIC, 8);   /* the file is now readable */

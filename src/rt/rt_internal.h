@@ -37,6 +37,17 @@ extern RT_HIDDEN _Atomic int rt__on;
 /* 1 in the process that owns the capture (not in any child), until
  * finalization: the slow paths' test before they touch shared state. */
 RT_HIDDEN int rt__owns_capture(void);
+/* A forked child's capture (rt_init.c): made at the child's first traced
+ * event, which the full handler sees first (the thread is unregistered):
+ * while rt__child_pending(), it calls rt__child_begin() before it
+ * registers the thread, and drops the event when that returns -1. */
+RT_HIDDEN int rt__child_pending(void);
+RT_HIDDEN int rt__child_begin(void);
+/* Reset this process's copy of the parent's state in a fork child. */
+RT_HIDDEN void rt__threads_fork_child(void);   /* rt_xray.c */
+RT_HIDDEN void rt__control_fork_child(void);   /* rt_control.c */
+RT_HIDDEN void rt__mem_fork_child(void);       /* rt_mem.c */
+RT_HIDDEN void rt__child_window_open(void);    /* rt_control.c */
 
 /* Capture settings, read from the environment once. */
 struct rt_config {

@@ -80,6 +80,19 @@ static ssize_t proc_read(struct proc_file *f, char *buf, size_t size)
 	return n;
 }
 
+/* In a fork child: the kept descriptors read the parent's /proc files
+ * (/proc/self was resolved when they were opened); open the child's. */
+void rt__mem_fork_child(void)
+{
+	struct proc_file *f[] = {&statm, &status};
+	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
+		struct stat st;
+		if (f[i]->fd >= 0 && fstat(f[i]->fd, &st) == 0 && st.st_dev == f[i]->dev && st.st_ino == f[i]->ino)
+			close(f[i]->fd);
+		proc_open(f[i]);
+	}
+}
+
 void rt__mem_init(void)
 {
 	proc_open(&statm);

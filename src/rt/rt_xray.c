@@ -93,6 +93,8 @@ static NOINLINE RT_NOINSTR void slow_event(int32_t func, int type)
 	uint32_t g = h->gate;
 	if (g != RT_GATE_NEW && g != RT_GATE_SLOW)
 		return;                  /* busy (re-entry) or disabled */
+	if (__builtin_expect(rt__child_pending(), 0) && rt__child_begin() != 0)
+		return;                  /* a forked child without a capture */
 	h->gate = RT_GATE_BUSY;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	uint64_t now = rt__ticks();
@@ -193,6 +195,17 @@ static void thread_gone(void *arg)
 	}
 	atomic_fetch_sub(&gone_active, 1);
 	errno = saved_errno;
+}
+
+/* In a fork child (rt_init.c): the forking thread's key value and the
+ * handshake words are the parent's; the other threads do not exist here. */
+void rt__threads_fork_child(void)
+{
+	if (thread_key_ok)
+		pthread_setspecific(thread_key, NULL);
+	atomic_store(&finalizing, 0);
+	atomic_store(&renaming, 0);
+	atomic_store(&gone_active, 0);
 }
 
 void rt__thread_key_init(void)

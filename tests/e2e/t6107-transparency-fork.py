@@ -1,0 +1,51 @@
+"""Forked children that keep running traced code get their own capture.
+
+tests/progs/s-prefork.c forks three workers (serve() 10, 20 and 30 times; the last then execs
+the program again) after a system("true") (a fork + exec that runs no traced code).  Each worker
+gets child-<pid>/ in the run's capture directory with exactly its own calls; the parent's capture
+has only the parent's and lists its children; a child that runs no traced code leaves nothing; the
+worker that exec'd is finalized as "exec".  s-fork.c's child ends with _exit (capture not
+finalized) or exit (finalized); its counts are those LLVM XRay basic mode records for the child
+(tests/progs/README.md).  Output and exit status equal the uncaptured run's.
+"""
+from xltest import *
+
+with Workdir() as w:
+    app = os.path.join(w.path, "prefork")
+    eq(w.run(["--profile", "build", prog("s-prefork.c"), "-o", app]).returncode, 0, "build s-prefork")
+    plain = subprocess.run([app], cwd=w.path, stdout=subprocess.PIPE, text=True, timeout=60)
+    p = w.run(["--no-open", "profile", "exec", app])
+    eq((p.returncode, sorted(p.stdout.splitlines())), (0, sorted(plain.stdout.splitlines())),
+       "output and exit status as uncaptured")
+    top = w.latest()
+    s = w.summary(top)
+    eq({f: s.calls(f) for f in ("main", "spawn", "after", "serve")}, {"main": 1, "spawn": 3, "after": 2, "serve": 0},
+       "parent: its own calls only")
+    proc = s.doc["run"]["process"]
+    kids = [r for r in proc["related"] if r["kind"] == "fork_child"]
+    eq(len(kids), 3, "three workers captured (not the child of system())")
+    check(all(r["ppid"] == proc["pid"] for r in kids), "each child names the parent's pid")
+    check(s.warning("fork_children") is not None and all(r["dir"] in s.warning("fork_children")["message"] for r in kids),
+          "the parent's report lists its children")
+    got = []
+    for r in kids:
+        c = w.summary(os.path.join(top, r["dir"]))
+        eq(c.doc["run"]["process"]["pid"], r["pid"], "%s: its pid" % r["dir"])
+        check(c.doc["run"]["process"]["forked_child"] and c.warning("fork_child") is not None,
+              "%s: says it is a forked child" % r["dir"])
+        got.append((c.calls("serve"), c.calls("finish"), c.calls("main"), c.doc["run"]["end_reason"]))
+    eq(sorted(got), [(10, 1, 0, "exit"), (20, 1, 0, "exit"), (30, 1, 0, "exec")], "each worker's own calls and end")
+
+    # s-fork: the child's calls after the fork, _exit (not finalized) and exit (finalized)
+    for arg, fin in (([], False), (["--child-exit"], True)):
+        p = w.run(["--profile", "--no-open", "run", prog("s-fork.c")] + arg)
+        eq(p.returncode, 0, "s-fork %s: exit status" % arg)
+        top = w.latest()
+        s = w.summary(top)
+        eq((s.calls("before"), s.calls("after"), s.calls("child_work")), (3, 4, 0), "s-fork %s: parent's calls" % arg)
+        kids = s.doc["run"]["process"]["related"]
+        eq(len(kids), 1, "s-fork %s: one child capture" % arg)
+        c = w.summary(os.path.join(top, kids[0]["dir"]))
+        eq((c.calls("child_work"), c.calls("child_done"), c.calls("before")), (5, 1, 0), "s-fork %s: child's calls" % arg)
+        eq(c.doc["run"]["finalized"], fin, "s-fork %s: child finalized only with exit()" % arg)
+done()
