@@ -163,7 +163,7 @@ static void fork_child(void)
  * XL_CAP_NOTE_FILE in the capture directory, which exaloop prints after
  * the program ended.
  */
-static void rt_note(const char *dir, const char *fmt, ...)
+static __attribute__((format(printf, 2, 3))) void rt_note(const char *dir, const char *fmt, ...)
 {
 	char path[4096], line[1024];
 	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, XL_CAP_NOTE_FILE) >= sizeof(path))
