@@ -403,6 +403,13 @@ int rt__child_begin(void)
 	char dir[4096 + 32];
 	int ok = 0;
 	snprintf(dir, sizeof(dir), "%s/child-%d", root_dir, (int)getpid());
+	/* A quarter of the run's buffer (at least 4 MiB): every child reserves
+	 * its file's blocks until exaloop trims it after the run, and a pool
+	 * of workers would otherwise hold workers x buffer_size of disk. */
+	uint64_t quarter = rt__cfg.buffer_size / 4;
+	if (quarter < (4u << 20))
+		quarter = rt__cfg.buffer_size < (4u << 20) ? rt__cfg.buffer_size : 4u << 20;
+	rt__cfg.buffer_size = quarter;
 	if (mkdir(dir, 0755) == 0 && map_capture(dir) == 0) {
 		capture_start();
 		rt__hdr->fork_child = 1;
