@@ -66,6 +66,15 @@ int xl_emit_text(const struct xl_model *m, FILE *f, const struct xl_emit_opts *o
 		}
 		putc('\n', f);
 	}
+	if (m->pid) {
+		fprintf(f, "process %u (parent %u)%s", m->pid, m->ppid, m->fork_child ? ", a forked child" : "");
+		if (m->image)
+			fprintf(f, ", image %u (started by exec)", m->image);
+		for (size_t i = 0; i < m->nrelated; i++)
+			fprintf(f, "%s%s (pid %u)", i ? ", " : "; other captures of this run: ", m->related[i].dir,
+				m->related[i].pid);
+		putc('\n', f);
+	}
 	if (r->signal)
 		fprintf(f, "killed by signal %d", r->signal);
 	else if (r->has_exit_status)

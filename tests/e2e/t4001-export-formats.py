@@ -63,6 +63,7 @@ with Workdir() as w:
     norm = re.sub(r"\d+(\.\d+)? (B|KiB|MiB|GiB)", "M", norm)
     norm = re.sub(r"/\S*/(s-two-parents\.c)", r"\1", norm)
     norm = re.sub(r"command: .*", "command: X", norm)
+    norm = re.sub(r"process \d+ \(parent \d+\)", "process P (parent P)", norm)
     norm = re.sub(r"\d+ events", "N events", norm)
     norm = re.sub(r"about \d+ ns per traced call \((measured|typical)\), \d+ calls: roughly T?[\d.]+%", "OVERHEAD", norm)
     norm = re.sub(r"roughly P%", "OVERHEAD", norm)

@@ -34,7 +34,17 @@ function buildSummary() {
     const dur = isNum(w.duration_ns) ? w.duration_ns : w.end_ns - w.start_ns;
     winText = fmtNs(w.start_ns) + ' \u2013 ' + fmtNs(w.end_ns) + ' (' + fmtNs(dur) + (isNum(at) && at > 0 ? ', ' + fmtPct(dur / at) + ' of the run' : '') + ')';
   }
-  const endReason = { exit: 'until the program exited', window: 'until the capture window closed', none: 'capture did not finish' }[run.end_reason];
+  const endReason = { exit: 'until the program exited', window: 'until the capture window closed', exec: 'until the process exec\'d another image', none: 'capture did not finish' }[run.end_reason];
+  // which process (and image) this capture is, and the other captures of the run beside it
+  const proc = run.process || null;
+  let procText = '';
+  if (proc && isNum(proc.pid) && proc.pid > 0) {
+    procText = 'pid ' + proc.pid + (isNum(proc.ppid) && proc.ppid > 0 ? ', parent ' + proc.ppid : '');
+    if (proc.forked_child) procText += ' \u2014 a forked child';
+    if (isNum(proc.image) && proc.image > 0) procText += ' \u2014 image ' + proc.image + ' (started by exec)';
+    const rel = Array.isArray(proc.related) ? proc.related : [];
+    if (rel.length) procText += ' \u2014 other captures of this run: ' + rel.slice(0, 20).map((r) => disp(r.dir, 64) + (isNum(r.pid) ? ' (pid ' + r.pid + ')' : '')).join(', ') + (rel.length > 20 ? ', \u2026' : '');
+  }
   const set = run.settings || {};
   const settingsBits = [];
   if (isNum(set.delay_ns) && set.delay_ns > 0) settingsBits.push('delay ' + fmtNs(set.delay_ns));
@@ -48,6 +58,7 @@ function buildSummary() {
     kv('Command', el('code', { class: 'xl-mono xl-wrap xl-cmd', id: 'xl-command', text: disp(cmd, 8000) }), 'wide'),
     run.executable ? kv('Executable', el('span', { class: 'xl-mono xl-wrap', text: disp(run.executable, 2000) }), 'wide') : null,
     kv('Exit', el('span', { text: status })),
+    procText ? kv('Process', el('span', { id: 'xl-process', text: procText }), 'wide') : null,
     kv('Started', el('span', { text: disp(run.started_at || '\u2014', 80) })),
     kv('Compile / application time', el('span', null, [
       el('span', { text: (isNum(ct) ? fmtNs(ct) : 'n/a (profile exec)') + ' / ' + fmtNs(at) }), timeBar])),
