@@ -28,34 +28,6 @@
 
 #include "rt_internal.h"
 
-/*
- * Which process owns the capture.  A child made by fork() runs the
- * pthread_atfork handler below, but one made by syscall(SYS_fork) or by
- * clone() without CLONE_VM does not: it inherits a thread state that says
- * "registered, window open" and the shared mapping of the parent's file,
- * so without more it would write its calls into the parent's capture and
- * its exit() would wait forever for a control thread it does not have.
- *
- * So the two words that say "record" (rt__on, the hot path's first test)
- * and "this process owns the capture" live on a page of their own that is
- * private anonymous memory marked MADV_WIPEONFORK: the kernel hands every
- * child, however it was made, a zeroed copy.  The child is inert from its
- * first instruction, at no cost per event.  Where the kernel lacks
- * MADV_WIPEONFORK (before 4.14) the slow paths compare getpid() with the
- * owner's pid instead (rt__owns_capture): thread registration's exit,
- * finalization; the hot path of a thread registered before such a fork
- * then still writes into the parent's capture (documented).
- */
-union rt_proc_page {
-	struct {
-		_Atomic int on;       /* rt__on (alias) */
-		_Atomic int owner;    /* 1 in the process that owns the capture */
-	} s;
-	char page[4096];
-};
-RT_HIDDEN union rt_proc_page rt__proc_page __attribute__((aligned(4096)));
-extern RT_HIDDEN _Atomic int rt__on __attribute__((alias("rt__proc_page")));
-static pid_t owner_pid;     /* getpid() of the owner; 0 when none */
 
 /* Make rt__proc_page a private anonymous page of its own, wiped in every
  * child.  Called before anything is stored in it. */
@@ -67,10 +39,6 @@ static void proc_page_setup(void)
 		madvise(p, sizeof(rt__proc_page), MADV_WIPEONFORK);
 }
 
-int rt__owns_capture(void)
-{
-	return atomic_load(&rt__proc_page.s.owner) && owner_pid == getpid();
-}
 
 static uint64_t env_u64(const char *name, uint64_t dflt)
 {
@@ -138,7 +106,6 @@ static char root_dir[4096];
  * the capture.  A child has no control thread: no memory samples, no
  * delayed or timed window; its capture is finalized at its exit.
  */
-static _Atomic int child_pending;   /* 1 armed, 2 being created, 0 off */
 
 static void fork_child(void)
 {
@@ -153,7 +120,7 @@ static void fork_child(void)
 	rt__threads_fork_child();
 	rt__control_fork_child();
 	rt__mem_fork_child();
-	atomic_store(&child_pending, 1);
+	atomic_store(&rt__child_state, 1);
 	atomic_store(&rt__on, 1);    /* events now reach rt__child_begin() */
 }
 
@@ -390,14 +357,15 @@ static void capture_start(void)
 }
 
 /* A forked child's first traced event (rt_xray.c, full handler, before
- * the thread registers): create child-<pid>/ and its capture.  Returns 0
+ * the thread registers, through rt__child_begin): create child-<pid>/ and
+ * its capture.  Returns 0
  * when the capture is ready, -1 when this event (and, on failure, all of
  * the child's) is not recorded.  Only one thread creates it; any other
  * that gets here meanwhile loses its event. */
-int rt__child_begin(void)
+static int child_begin(void)
 {
 	int expect = 1;
-	if (!atomic_compare_exchange_strong(&child_pending, &expect, 2))
+	if (!atomic_compare_exchange_strong(&rt__child_state, &expect, 2))
 		return -1;
 	int saved_errno = errno;
 	char dir[4096 + 32];
@@ -414,23 +382,18 @@ int rt__child_begin(void)
 		capture_start();
 		rt__hdr->fork_child = 1;
 		memcpy(rt__hdr->magic, XL_CAP_MAGIC, 8);
-		owner_pid = getpid();
+		rt__owner_pid = getpid();
 		atomic_store(&rt__proc_page.s.owner, 1);
 		rt__child_window_open();
 		ok = 1;
 	}
 	if (!ok)
 		atomic_store(&rt__on, 0);
-	atomic_store(&child_pending, 0);
+	atomic_store(&rt__child_state, 0);
 	errno = saved_errno;
 	return ok ? 0 : -1;
 }
 
-/* Is a forked child's capture still to be made?  (rt_xray.c's test.) */
-int rt__child_pending(void)
-{
-	return atomic_load_explicit(&child_pending, memory_order_relaxed) != 0;
-}
 
 /* The earliest constructor priority a program may use (101; lower ones
  * are the implementation's), so that calls the program makes in its own
@@ -488,9 +451,10 @@ __attribute__((constructor(101))) static void rt_init(void)
 	capture_start();
 	rt__mem_init();
 	rt__thread_key_init();
+	rt__child_begin = child_begin;
 	pthread_atfork(NULL, NULL, fork_child);
 	memcpy(rt__hdr->magic, XL_CAP_MAGIC, 8);   /* the file is now readable */
-	owner_pid = getpid();
+	rt__owner_pid = getpid();
 	atomic_store(&rt__proc_page.s.owner, 1);
 	if (rt__cfg.delay_ns == 0)
 		rt__window_open();

@@ -15,6 +15,8 @@
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
+#include <unistd.h>
 
 #include "exaloop/xl_capture.h"
 
@@ -34,15 +36,33 @@ extern RT_HIDDEN struct xl_cap_header *rt__hdr;
  * by the control thread and the destructor.  It lives on a page that the
  * kernel zeroes in every child (rt_init.c), so it reads 0 in any child. */
 extern RT_HIDDEN _Atomic int rt__on;
+/* The page rt__on lives on, with the owner word (rt_state.c): wiped in
+ * every child. */
+union rt_proc_page {
+	struct {
+		_Atomic int on;       /* rt__on (alias) */
+		_Atomic int owner;    /* 1 in the process that owns the capture */
+	} s;
+	char page[4096];
+};
+extern RT_HIDDEN union rt_proc_page rt__proc_page;
+extern RT_HIDDEN pid_t rt__owner_pid;         /* getpid() of the owner */
+
 /* 1 in the process that owns the capture (not in any child), until
  * finalization: the slow paths' test before they touch shared state. */
-RT_HIDDEN int rt__owns_capture(void);
+static inline int rt__owns_capture(void)
+{
+	return atomic_load(&rt__proc_page.s.owner) && rt__owner_pid == getpid();
+}
+
 /* A forked child's capture (rt_init.c): made at the child's first traced
  * event, which the full handler sees first (the thread is unregistered):
- * while rt__child_pending(), it calls rt__child_begin() before it
- * registers the thread, and drops the event when that returns -1. */
-RT_HIDDEN int rt__child_pending(void);
-RT_HIDDEN int rt__child_begin(void);
+ * while rt__child_state is set, it calls rt__child_begin() before it
+ * registers the thread, and drops the event when that returns -1.  (A
+ * pointer set by the constructor, so rt_xray.c does not call rt_init.c,
+ * which calls it.) */
+extern RT_HIDDEN _Atomic int rt__child_state;   /* 1 armed, 2 being made, 0 off */
+extern RT_HIDDEN int (*rt__child_begin)(void);
 /* Reset this process's copy of the parent's state in a fork child. */
 RT_HIDDEN void rt__threads_fork_child(void);   /* rt_xray.c */
 RT_HIDDEN void rt__control_fork_child(void);   /* rt_control.c */

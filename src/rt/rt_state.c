@@ -8,7 +8,33 @@
  */
 #include "rt_internal.h"
 
+#include <sys/types.h>
+
 char *rt__base;
 struct xl_cap_header *rt__hdr;
 struct rt_config rt__cfg;
 int rt__track_sp = 1;
+
+/*
+ * Which process owns the capture.  A child made by fork() runs the
+ * pthread_atfork handler (rt_init.c), but one made by syscall(SYS_fork) or
+ * by clone() without CLONE_VM does not: it inherits a thread state that
+ * says "registered, window open" and the shared mapping of the parent's
+ * file, so without more it would write its calls into the parent's capture
+ * and its exit() would wait forever for a control thread it does not have.
+ *
+ * So the two words that say "record" (rt__on, the hot path's first test)
+ * and "this process owns the capture" live on a page of their own, which
+ * rt_init.c makes private anonymous memory marked MADV_WIPEONFORK: the
+ * kernel hands every child, however it was made, a zeroed copy.  The child
+ * is inert from its first instruction, at no cost per event.  Where the
+ * kernel lacks MADV_WIPEONFORK (before 4.14) the slow paths compare
+ * getpid() with rt__owner_pid instead (rt__owns_capture); the hot path of
+ * a thread registered before such a fork then still writes into the
+ * parent's capture (documented).
+ */
+union rt_proc_page rt__proc_page __attribute__((aligned(4096)));
+extern _Atomic int rt__on __attribute__((alias("rt__proc_page")));
+pid_t rt__owner_pid;
+_Atomic int rt__child_state;
+int (*rt__child_begin)(void);

@@ -93,7 +93,8 @@ static NOINLINE RT_NOINSTR void slow_event(int32_t func, int type)
 	uint32_t g = h->gate;
 	if (g != RT_GATE_NEW && g != RT_GATE_SLOW)
 		return;                  /* busy (re-entry) or disabled */
-	if (__builtin_expect(rt__child_pending(), 0) && rt__child_begin() != 0)
+	if (__builtin_expect(atomic_load_explicit(&rt__child_state, memory_order_relaxed) != 0, 0) &&
+	    rt__child_begin() != 0)
 		return;                  /* a forked child without a capture */
 	h->gate = RT_GATE_BUSY;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
