@@ -78,7 +78,8 @@ with Workdir() as w:
         f.write('[targets.loans]\nsource = "loans.c"\nbuild_args = ["-release", "-lgc", "-lm"]\n'
                 'args = ["--loans", "1000", "--scenarios", "2", "t.csv"]\n'
                 '[targets.loans.pgo]\nprofile = "pgo/loans.profdata"\n'
-                'inputs = [["--loans", "3000", "--scenarios", "4", "x.csv"], ["--loans", "1500", "--scenarios", "6", "y.csv"]]\n')
+                'inputs = [["--loans", "3000", "--scenarios", "4", "x.csv"], ["--loans", "1500", "--scenarios", "6", "y.csv"]]\n'
+                '[targets.short]\nsource = "loans.c"\nbuild_args = ["-release", "-lgc", "-lm"]\npgo = "pgo/loans.profdata"\n')
     proj = Workdir()
     proj.path = os.path.join(w.path, "proj")
     p = proj.run(["pgo", "train", "--target", "loans"])
@@ -90,6 +91,11 @@ with Workdir() as w:
     cmd = json.load(open(os.path.join(proj.path, "loans.profile.json")))["command"]
     check("-fprofile-instr-use=" + os.path.join(proj.path, "pgo", "loans.profdata") in cmd,
           "the target build used the profile")
+    p = proj.run(["--profile", "--target", "short", "build"])
+    eq(p.returncode, 0, "build --target with the short form pgo = \"...\"")
+    cmd = json.load(open(os.path.join(proj.path, "loans.profile.json")))["command"]
+    check("-fprofile-instr-use=" + os.path.join(proj.path, "pgo", "loans.profdata") in cmd,
+          "the short form's profile is used")
 
     # evaluate: ratio with spread, captures on both sides, the diff written
     p = proj.run(["--no-open", "pgo", "evaluate", "--target", "loans", "--runs", "3", "--captures", "1", "--out", "ev"])
