@@ -81,6 +81,7 @@ struct xl_run {
 	int64_t compile_time_ns;   /* -1 unknown */
 	int64_t app_time_ns;       /* -1 unknown */
 	char **include;            /* include patterns */
+	char **untraced_libs;      /* the project's shared libraries, not traced (absent: none) */
 	double overhead_ns_per_call;   /* measured by the CLI, <0 unknown */
 };
 

@@ -62,6 +62,7 @@ static void load_run(struct xl_model *m, const char *dir)
 		r->command = calloc(1, sizeof(char *));
 		r->args = calloc(1, sizeof(char *));
 		r->include = calloc(1, sizeof(char *));
+		r->untraced_libs = calloc(1, sizeof(char *));
 		return;
 	}
 	r->program = dup_or_null(json_string_value(json_object_get(o, "program")));
@@ -70,6 +71,7 @@ static void load_run(struct xl_model *m, const char *dir)
 	r->command = json_strv(json_object_get(o, "command"));
 	r->args = json_strv(json_object_get(o, "args"));
 	r->include = json_strv(json_object_get(o, "include"));
+	r->untraced_libs = json_strv(json_object_get(o, "untraced_libraries"));
 	json_t *es = json_object_get(o, "exit_status");
 	if (json_is_integer(es)) {
 		r->has_exit_status = 1;
@@ -341,6 +343,7 @@ void xl_model_free(struct xl_model *m)
 	free_strv(m->run.command);
 	free_strv(m->run.args);
 	free_strv(m->run.include);
+	free_strv(m->run.untraced_libs);
 	if (m->map)
 		munmap((void *)m->map, m->map_size);
 	free(m);

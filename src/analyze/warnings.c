@@ -300,6 +300,26 @@ static int warn_patch_failed(const struct rule_ctx *c)
 		   "memory was still sampled");
 }
 
+/* Listed by the compiler wrappers at link time: clang 14's XRay runtime
+ * patches the executable's sleds only. */
+static int warn_untraced_libraries(const struct rule_ctx *c)
+{
+	const struct xl_model *m = c->m;
+	if (m->mode == XL_MODE_MEMORY || !m->run.untraced_libs || !m->run.untraced_libs[0])
+		return XL_OK;
+	char list[768] = "";
+	size_t n = 0, len = 0;
+	for (char **v = m->run.untraced_libs; *v; v++, n++) {
+		const char *base = strrchr(*v, '/');
+		if (len < sizeof(list) - 1)
+			len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s", n ? ", " : "", base ? base + 1 : *v);
+	}
+	return add(c->m, "untraced_libraries", -1, -1,
+		   "%zu shared librar%s of the project %s not traced (%s): clang 14's XRay instruments the "
+		   "executable only; %s time shows in the traced callers",
+		   n, n == 1 ? "y" : "ies", n == 1 ? "is" : "are", list, n == 1 ? "its" : "their");
+}
+
 static int warn_no_functions(const struct rule_ctx *c)
 {
 	const struct xl_model *m = c->m;
@@ -385,6 +405,7 @@ static const struct {
 	{"threads_full", warn_threads_full},
 	{"symbols_mismatch | symbols_missing", warn_symbols},
 	{"patch_failed", warn_patch_failed},
+	{"untraced_libraries", warn_untraced_libraries},
 	{"no_functions", warn_no_functions},
 	{"exec | exec_image | fork_child | fork_children", warn_process},
 };

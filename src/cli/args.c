@@ -21,17 +21,22 @@ enum xl_lang xl_source_lang(const char *path)
 		return XL_LANG_CXX;
 	if (ends_with(path, ".codon"))
 		return XL_LANG_CODON;
+	if (ends_with(path, ".o") || ends_with(path, ".a"))
+		return XL_LANG_OBJECT;
 	return XL_LANG_NONE;
 }
 
 const char xl_build_options_help[] =
-	"build options (between the command and the first source):\n"
+	"build options (between the command and the first input):\n"
 	"  -release              optimised build (-O3 -g; the default is -O0 -g)\n"
 	"  -debug                debug build (the default)\n"
 	"  --pgo FILE            build with the PGO profile FILE (exaloop pgo train makes one)\n"
+	"  -jN                   N parallel compiles (default: one per CPU)\n"
 	"  -I, -D, -U, -l, -L, -isystem, -include VALUE (attached or separate)\n"
 	"  -O..., -g..., -std=..., -W..., -f..., -m...\n"
-	"  -pthread, -rdynamic, -static, -pie, -no-pie, -shared (not with --profile)\n";
+	"  -pthread, -rdynamic, -static, -pie, -no-pie, -shared (not with --profile)\n"
+	"\n"
+	"inputs: C (.c) and C++ (.cc .cpp .cxx) sources, objects (.o), archives (.a)\n";
 
 /* Options that take their value in the next argument when not attached. */
 static const char *const with_value[] = {"-I", "-D", "-U", "-l", "-L", "-isystem", "-include", "-o"};
@@ -81,6 +86,18 @@ static int parse_option(int argc, const char **argv, int *ip, int allow_output, 
 		}
 		return 0;
 	}
+	if (strncmp(a, "-j", 2) == 0) {
+		const char *v = a[2] ? a + 2 : i + 1 < argc ? argv[++i] : "";
+		char *end;
+		long n = strtol(v, &end, 10);
+		if (!*v || *end || n < 1 || n > 1024) {
+			snprintf(err, errlen, "'-j' needs a number of parallel compiles from 1 to 1024 (got '%s')", v);
+			return -1;
+		}
+		out->jobs = (int)n;
+		*ip = i;
+		return 0;
+	}
 	if (strncmp(a, "-o", 2) == 0) {
 		if (!allow_output) {
 			snprintf(err, errlen, "'-o' is an option of 'build'; 'run' builds into a temporary directory");
@@ -117,7 +134,7 @@ static int parse_option(int argc, const char **argv, int *ip, int allow_output, 
 		ok = strncmp(a, passthrough[k], strlen(passthrough[k])) == 0;
 	if (!ok) {
 		snprintf(err, errlen,
-			 "unknown build option '%s' (build options are -release, -debug, -o, --pgo, -I, -D, -U, -l, -L, "
+			 "unknown build option '%s' (build options are -release, -debug, -jN, -o, --pgo, -I, -D, -U, -l, -L, "
 			 "-O..., -g..., -std=..., -W..., -f..., -m..., -pthread; program arguments go after the source)",
 			 a);
 		return -1;
@@ -152,6 +169,7 @@ int xl_split_build_args(int argc, const char **argv, int allow_output, struct xl
 				snprintf(err, errlen, "'--': 'build' takes no program arguments");
 				return -1;
 			}
+			out->dashdash = 1;
 			i++;
 			break;
 		}
@@ -165,7 +183,8 @@ int xl_split_build_args(int argc, const char **argv, int allow_output, struct xl
 			if (out->nsources)
 				snprintf(err, errlen, "'%s' is not a source file or build option ('build' takes no program arguments)", a);
 			else
-				snprintf(err, errlen, "'%s' is not a source file (expected .c, .cc, .cpp, .cxx or .codon)", a);
+				snprintf(err, errlen, "'%s' is not a source file (expected .c, .cc, .cpp, .cxx or .codon, or "
+					 "an object .o or archive .a)", a);
 			return -1;
 		}
 		if (out->nsources && !allow_output)
@@ -188,6 +207,17 @@ void xl_build_args_release(struct xl_build_args *a)
 	free(a->sources);
 	free(a->prog_args);
 	memset(a, 0, sizeof(*a));
+}
+
+const char *xl_link_like_arg(const struct xl_build_args *a)
+{
+	for (size_t i = 0; i < a->nprog; i++) {
+		const char *p = a->prog_args[i];
+		if (!strncmp(p, "-l", 2) || !strncmp(p, "-L", 2) || !strncmp(p, "-Wl,", 4) || !strcmp(p, "-pthread") ||
+		    ends_with(p, ".o") || ends_with(p, ".a") || ends_with(p, ".so"))
+			return p;
+	}
+	return NULL;
 }
 
 void xl_default_output(const char *source, char *out, size_t len)

@@ -3,11 +3,12 @@
  *
  *   exaloop [global options] run [build options] SOURCE... [program args...]
  *
- * Build options come between the subcommand and the first source; sources
+ * Build options come between the subcommand and the first input; inputs
  * are the consecutive arguments with a source suffix (.c .cc .cpp .cxx
- * .codon); everything after them goes to the program untouched.  `--`
- * ends the sources explicitly (`run app.c -- other.c` passes other.c to
- * the program).  Global options (--profile, --no-open, --target) given
+ * .codon) or an object/archive suffix (.o .a); everything after them goes
+ * to the program untouched.  `--` ends the inputs explicitly (`run app.c
+ * -- other.c` passes other.c to the program).  `build` has no program
+ * arguments, so there options may also follow the inputs.  Global options (--profile, --no-open, --target) given
  * after the subcommand are refused with the right order in the message.
  *
  * The struct borrows the argv strings; xl_build_args_release() frees only
@@ -23,16 +24,18 @@ struct xl_build_args {
 	int shared;              /* -shared was given */
 	const char *output;      /* -o OUT (build only) */
 	const char *pgo;         /* --pgo FILE: build with this PGO profile (.profdata) */
+	int jobs;                /* -jN: parallel compiles (0: one per CPU) */
 	const char **flags;      /* compiler/linker flags, in order */
 	size_t nflags;
-	const char **sources;
+	const char **sources;    /* inputs in command-line order: sources, objects, archives */
 	size_t nsources;
 	const char **prog_args;  /* NULL-terminated */
+	int dashdash;            /* `--` ended the inputs */
 	size_t nprog;
 };
 
 /* Source kinds by suffix. */
-enum xl_lang { XL_LANG_NONE, XL_LANG_C, XL_LANG_CXX, XL_LANG_CODON };
+enum xl_lang { XL_LANG_NONE, XL_LANG_C, XL_LANG_CXX, XL_LANG_CODON, XL_LANG_OBJECT };
 enum xl_lang xl_source_lang(const char *path);
 
 /* argv[0] is the subcommand name.  allow_output: -o is accepted (build).
@@ -43,6 +46,11 @@ void xl_build_args_release(struct xl_build_args *a);
 
 /* The build options as the usage of `run` and `build` lists them. */
 extern const char xl_build_options_help[];
+
+/* The first program argument that looks like a link input or option
+ * (-l..., -L..., -Wl,..., -pthread, .o, .a, .so), or NULL: `run` gives
+ * those to the program, and says so with a hint. */
+const char *xl_link_like_arg(const struct xl_build_args *a);
 
 /* The default executable name for a source: its file name without the
  * last suffix ("dir/app.test.c" -> "app.test"), "a.out" when that leaves

@@ -92,6 +92,11 @@ int xl_build_prepare(const struct xl_ctx *ctx, int argc, const char **argv, int 
 		xl_build_args_release(a);
 		return XL_EXIT_USAGE;
 	}
+	const char *l = is_build || a->dashdash ? NULL : xl_link_like_arg(a);
+	if (l)
+		xl_hint("'%s' comes after the sources, so the program gets it: build and link options go before the "
+			"first source (exaloop run %s app.c ...); put '--' after the sources to pass it on without this hint",
+			l, l);
 	if (ctx->profile && a->shared) {
 		xl_error("'-shared' cannot be profiled: profiling applies to standalone applications");
 		xl_build_args_release(a);

@@ -1,5 +1,9 @@
 /*
  * cmd_build.c - `exaloop [--profile[=MODE]] build [build options] SOURCE... [-o OUT]`
+ *                `exaloop --profile[=MODE] build -- BUILD-COMMAND [ARGS...]`
+ *
+ * The second form runs the project's own build with the compiler
+ * wrappers (projbuild.h) and lists the executables it linked.
  *
  * Under --profile the executable gets two sidecars that `profile exec`
  * needs later: OUT.profile.json (how it was built) and OUT.symbols.json
@@ -22,60 +26,48 @@
 #include "exitcode.h"
 #include "msg.h"
 #include "options.h"
+#include "projbuild.h"
 #include "project.h"
 #include "sdk.h"
-#include "symbols.h"
-#include "toolchain.h"
+#include "sidecar.h"
+#include "srcbuild.h"
 #include "units.h"
 
-static int write_profile_json(const char *path, const struct xl_ctx *ctx, const struct xl_build *b,
-			      const struct xl_build_args *a, const struct xl_sdk *sdk, const char *build_id)
+static int build(int argc, const char **argv, struct xl_ctx *ctx);
+
+static int project_build(const char *const *cmd, const char *dir, const struct xl_ctx *ctx)
 {
-	json_t *o = json_object();
-	json_object_set_new(o, "schema", json_string("exaloop.build/1"));
-	json_object_set_new(o, "mode", json_string(xl_mode_name(ctx->mode)));
-	json_object_set_new(o, "build_id", json_string(build_id));
-	json_object_set_new(o, "release", json_boolean(a->release));
-	json_object_set_new(o, "compiler", json_string(b->compiler));
-	json_object_set_new(o, "compiler_version", json_string(b->compiler_version));
-	json_object_set_new(o, "sdk", json_string(sdk->dir));
-	json_object_set_new(o, "sdk_version", json_string(XL_VERSION));
-	json_t *srcs = json_array(), *flags = json_array();
-	for (size_t i = 0; i < a->nsources; i++) {
-		char abs[PATH_MAX];
-		json_array_append_new(srcs, json_string(realpath(a->sources[i], abs) ? abs : a->sources[i]));
+	if (!ctx->profile) {
+		xl_error("'build -- %s' builds a project for profiling: exaloop --profile build -- %s ...", cmd[0], cmd[0]);
+		return XL_EXIT_USAGE;
 	}
-	for (size_t i = 0; i < a->nflags; i++)
-		json_array_append_new(flags, json_string(a->flags[i]));
-	json_object_set_new(o, "sources", srcs);
-	json_object_set_new(o, "flags", flags);
-	json_object_set_new(o, "command", json_string(b->command));
-	json_object_set_new(o, "build_time_ns", json_integer(b->compile_ns));
-	json_object_set_new(o, "xray_instruction_threshold", json_integer(b->xray_threshold));
-	time_t t = time(NULL);
-	struct tm tm;
-	char when[32];
-	gmtime_r(&t, &tm);
-	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	json_object_set_new(o, "built_at", json_string(when));
-	int rc = json_dump_file(o, path, JSON_INDENT(2));
-	json_decref(o);
-	if (rc != 0)
-		xl_error("cannot write '%s': %m", path);
+	struct xl_projbuild pb;
+	int rc = xl_projbuild_run(cmd, ctx->mode, dir, 0, &pb);
+	if (rc == 0)
+		xl_projbuild_list(&pb);
+	xl_projbuild_release(&pb);
 	return rc;
 }
-
-static int build(int argc, const char **argv, struct xl_ctx *ctx);
 
 int cmd_build(int argc, const char **argv, struct xl_ctx *ctx)
 {
 	static const struct xl_usage usage = {
-		"build", "[build options] SOURCE... [-o OUT]",
+		"build", "[build options] INPUT... [-o OUT]\n"
+			 "   or: exaloop --profile build -- BUILD-COMMAND [args...]",
 		"Build a program with clang; under --profile, instrumented and with its sidecars\n"
-		"(OUT.profile.json, OUT.symbols.json) for 'exaloop profile exec'.", NULL, NULL,
+		"(OUT.profile.json, OUT.symbols.json) for 'exaloop profile exec'. The second form\n"
+		"runs a project's own build with exaloop's compiler wrappers as CC and CXX and lists\n"
+		"the executables it linked.", NULL, NULL,
 		xl_build_options_help};
 	if (xl_help_requested(&usage, argc, argv))
 		return XL_EXIT_OK;
+	if (!ctx->target && argc > 1 && strcmp(argv[1], "--") == 0) {
+		if (argc < 3) {
+			xl_error("no build command after '--': exaloop --profile build -- make -j2");
+			return XL_EXIT_USAGE;
+		}
+		return project_build(argv + 2, NULL, ctx);
+	}
 	if (!ctx->target)
 		return build(argc, argv, ctx);
 	struct xl_target t;
@@ -86,7 +78,10 @@ int cmd_build(int argc, const char **argv, struct xl_ctx *ctx)
 		return rc;
 	if (!ctx->mode_explicit)
 		ctx->mode = t.profile.mode;
-	rc = build(targc, targv, ctx);
+	if (t.build)
+		rc = project_build((const char *const *)t.build, t.dir, ctx);
+	else
+		rc = build(targc, targv, ctx);
 	xl_target_argv_free(targv);
 	xl_target_release(&t);
 	return rc;
@@ -96,46 +91,40 @@ static int build(int argc, const char **argv, struct xl_ctx *ctx)
 {
 	struct xl_build_args a;
 	struct xl_sdk sdk;
-	char err[512];
 	int rc = xl_build_prepare(ctx, argc, argv, 1, &a, &sdk);
 	if (rc != 0)
 		return rc;
-	char out[PATH_MAX];
-	if (a.output)
-		snprintf(out, sizeof(out), "%s", a.output);
-	else
-		xl_default_output(a.sources[0], out, sizeof(out));
 	struct xl_build b;
-	xl_build_init(&b, &a, ctx->profile, ctx->mode, sdk.runtime, out);
+	xl_build_init(&b, &a, ctx->profile, ctx->mode, sdk.runtime, a.output, NULL);
 	rc = xl_build_run(&b);
 	if (rc != 0) {
 		xl_build_args_release(&a);
 		return rc;
 	}
-	char took[32];
+	char took[32], what[64] = "";
+	const char *out = b.output;
 	xl_fmt_duration(b.compile_ns, took, sizeof(took));
+	if (b.nsources > 1)
+		snprintf(what, sizeof(what), " from %zu sources (%zu reused from the cache)", b.nsources, b.nreused);
 	if (ctx->profile) {
-		struct xl_symtab tab = {0};
-		char path[PATH_MAX + 32];
-		if (xl_symbols_read(out, &tab, err, sizeof(err)) != 0) {
-			xl_error("cannot read the symbols of '%s': %s", out, err);
-			rc = XL_EXIT_BUILD;
-		} else {
-			snprintf(path, sizeof(path), "%s.symbols.json", out);
-			if (xl_symbols_write_json(&tab, path, err, sizeof(err)) != 0) {
-				xl_error("%s", err);
-				rc = XL_EXIT_FAIL;
-			}
-			snprintf(path, sizeof(path), "%s.profile.json", out);
-			if (rc == 0 && write_profile_json(path, ctx, &b, &a, &sdk, tab.build_id) != 0)
-				rc = XL_EXIT_FAIL;
-		}
-		xl_symtab_release(&tab);
+		struct xl_sidecar sc = {0};
+		sc.mode = ctx->mode;
+		sc.release = a.release;
+		sc.built_by = "exaloop build";
+		sc.compiler = b.compiler;
+		sc.compiler_version = b.compiler_version;
+		sc.sdk_dir = sdk.dir;
+		sc.sources = a.sources;
+		sc.flags = a.flags;
+		sc.command = b.command;
+		sc.build_ns = b.compile_ns;
+		sc.xray_threshold = b.xray_threshold;
+		rc = xl_sidecars_write(out, &sc);
 		if (rc == 0)
-			xl_note("built '%s' in %s (%s build, profiling: %s); keep %s.profile.json and %s.symbols.json with it",
-				out, took, a.release ? "release" : "debug", xl_mode_name(ctx->mode), out, out);
+			xl_note("built '%s'%s in %s (%s build, profiling: %s); keep %s.profile.json and %s.symbols.json "
+				"with it", out, what, took, a.release ? "release" : "debug", xl_mode_name(ctx->mode), out, out);
 	} else {
-		xl_note("built '%s' in %s (%s build)", out, took, a.release ? "release" : "debug");
+		xl_note("built '%s'%s in %s (%s build)", out, what, took, a.release ? "release" : "debug");
 	}
 	xl_build_args_release(&a);
 	return rc;

@@ -29,7 +29,7 @@
 #include "session.h"
 #include "symbols.h"
 #include "process.h"
-#include "toolchain.h"
+#include "srcbuild.h"
 
 /* main 1, mid 3, leaf 9; it sleeps so the sampler runs a few times. */
 static const char probe_src[] =
@@ -107,7 +107,7 @@ static int probe(const char *tmp, const struct xl_sdk *sdk, uint32_t mode, struc
 	a.flags = argv + 2;
 	a.prog_args = argv + 2;
 	struct xl_build b;
-	xl_build_init(&b, &a, 1, mode, sdk->runtime, exe);
+	xl_build_init(&b, &a, 1, mode, sdk->runtime, exe, NULL);
 	if (xl_build_run(&b) != 0) {
 		snprintf(why, len, "the probe did not build (see the compiler's messages above)");
 		return -1;

@@ -51,6 +51,7 @@
 #include "sdk.h"
 #include "session.h"
 #include "symbols.h"
+#include "srcbuild.h"
 #include "toolchain.h"
 #include "units.h"
 
@@ -299,7 +300,7 @@ static int pgo_train(int argc, const char **argv, struct xl_ctx *ctx)
 	}
 	snprintf(exe, sizeof(exe), "%s/%s", tmpdir, j.name);
 	struct xl_build b;
-	xl_build_init(&b, &j.a, 0, 0, NULL, exe);
+	xl_build_init(&b, &j.a, 0, 0, NULL, exe, NULL);
 	b.pgo_generate = 1;
 	rc = xl_build_run(&b);
 	if (!rc) {
@@ -417,7 +418,7 @@ static int eval_build(struct pgo_job *j, struct xl_sdk *sdk, struct eval_build *
 {
 	j->a.pgo = pgo;
 	struct xl_build b;
-	xl_build_init(&b, &j->a, 1, XL_MODE_ALL, sdk->runtime, e->exe);
+	xl_build_init(&b, &j->a, 1, XL_MODE_ALL, sdk->runtime, e->exe, NULL);
 	int rc = xl_build_run(&b);
 	if (rc)
 		return rc;

@@ -5,6 +5,12 @@
  * arguments (capturing under --profile), and exits with its status.  With
  * --target the sources, build options, arguments and capture settings
  * come from exaloop.toml; flags on the command line override the file.
+ *
+ *   exaloop --profile[=MODE] run -- BUILD-COMMAND [ARGS...] :: PROGRAM [ARGS...]
+ *
+ * runs a project's own build with the compiler wrappers (projbuild.h),
+ * then captures from PROGRAM, one of the executables it linked.  So does
+ * a target whose exaloop.toml names `build` and `binary`.
  */
 #define _GNU_SOURCE
 #include <limits.h>
@@ -20,11 +26,13 @@
 #include "exitcode.h"
 #include "msg.h"
 #include "options.h"
+#include "exec_built.h"
+#include "projbuild.h"
 #include "project.h"
 #include "sdk.h"
 #include "session.h"
 #include "symbols.h"
-#include "toolchain.h"
+#include "srcbuild.h"
 #include "units.h"
 
 static const char *mode_label(const struct xl_ctx *ctx, uint32_t mode)
@@ -46,23 +54,23 @@ static int run(int argc, const char **argv, struct xl_ctx *ctx, const struct xl_
 		xl_build_args_release(&a);
 		return XL_EXIT_BUILD;
 	}
-	char name[NAME_MAX + 1], exe[PATH_MAX + NAME_MAX + 2];
-	xl_default_output(a.sources[0], name, sizeof(name));
-	snprintf(exe, sizeof(exe), "%s/%s", tmpdir, name);
-
 	struct xl_build b;
-	xl_build_init(&b, &a, ctx->profile, set->mode, sdk.runtime, exe);
+	xl_build_init(&b, &a, ctx->profile, set->mode, sdk.runtime, NULL, tmpdir);
 	rc = xl_build_run(&b);
 	if (rc == 0) {
 		char took[32];
 		xl_fmt_duration(b.compile_ns, took, sizeof(took));
-		xl_note("compiled %s in %s (%s build, %s)", a.sources[0], took, a.release ? "release" : "debug",
-			mode_label(ctx, set->mode));
+		if (b.nsources > 1)
+			xl_note("compiled %zu sources in %s (%zu reused from the cache; %s build, %s)", b.nsources, took,
+				b.nreused, a.release ? "release" : "debug", mode_label(ctx, set->mode));
+		else
+			xl_note("compiled %s in %s (%s build, %s)", b.main_source, took, a.release ? "release" : "debug",
+				mode_label(ctx, set->mode));
 		struct xl_symtab tab = {0};
-		if (ctx->profile && xl_symbols_read(exe, &tab, err, sizeof(err)) != 0)
+		if (ctx->profile && xl_symbols_read(b.output, &tab, err, sizeof(err)) != 0)
 			xl_warn("cannot read function symbols of the build: %s", err);
 		struct xl_session s = {0};
-		s.exe = exe;
+		s.exe = b.output;
 		s.args = a.prog_args;
 		s.capture = ctx->profile;
 		s.mode = set->mode;
@@ -72,7 +80,7 @@ static int run(int argc, const char **argv, struct xl_ctx *ctx, const struct xl_
 		s.duration_ns = set->duration_ns;
 		s.include = (const char *const *)set->include;
 		s.symtab = ctx->profile ? &tab : NULL;
-		s.program = a.sources[0];
+		s.program = b.main_source;
 		s.command = ctx->argv;
 		s.compile_ns = b.compile_ns;
 		s.no_open = ctx->no_open;
@@ -80,21 +88,84 @@ static int run(int argc, const char **argv, struct xl_ctx *ctx, const struct xl_
 		rc = xl_session_run(&s);
 		xl_symtab_release(&tab);
 	}
-	unlink(exe);
+	if (b.output)
+		unlink(b.output);
 	rmdir(tmpdir);
 	xl_build_args_release(&a);
+	return rc;
+}
+
+/* Build with the project's own command in dir, then capture from exe. */
+static int build_then_exec(const char *const *build, const char *dir, const char *exe, const char *const *args,
+			   const struct xl_settings *set, int long_running, const struct xl_ctx *ctx)
+{
+	if (!ctx->profile) {
+		xl_error("a project's own build is profiled with --profile: exaloop --profile run -- %s ... :: %s", build[0],
+			 exe);
+		return XL_EXIT_USAGE;
+	}
+	struct xl_projbuild pb;
+	int rc = xl_projbuild_run(build, set->mode, dir, 1, &pb);
+	if (rc == 0) {
+		char took[32];
+		xl_fmt_duration(pb.build_ns, took, sizeof(took));
+		xl_note("built in %s with '%s' (%zu instrumented executable%s)", took, build[0], pb.nexes,
+			pb.nexes == 1 ? "" : "s");
+		char abs[PATH_MAX];
+		int relinked = 0;
+		for (size_t i = 0; realpath(exe, abs) && i < pb.nexes; i++)
+			relinked |= strcmp(pb.exes[i], abs) == 0;
+		if (!relinked)
+			xl_note("'%s' was not linked by this build (up to date, or not built through $CC/$CXX): "
+				"profiling it as it is", exe);
+	}
+	xl_projbuild_release(&pb);
+	if (rc != 0)
+		return rc;
+	return xl_exec_built(exe, args, set, long_running, ctx);
+}
+
+/* `run -- BUILD... :: PROGRAM ARGS...` */
+static int run_project(int argc, const char **argv, struct xl_ctx *ctx)
+{
+	int sep = 2;
+	while (sep < argc && strcmp(argv[sep], "::") != 0)
+		sep++;
+	if (sep == 2 || sep >= argc - 1) {
+		xl_error(sep == 2 ? "no build command after '--': exaloop --profile run -- make -j2 :: ./app [args...]"
+				  : "no program after the build command: end it with ':: ./app [args...]' "
+				    "(exaloop --profile run -- make -j2 :: ./app [args...])");
+		return XL_EXIT_USAGE;
+	}
+	const char **build = calloc((size_t)(sep - 1), sizeof(char *));
+	if (!build) {
+		xl_error("out of memory");
+		return XL_EXIT_FAIL;
+	}
+	for (int i = 2; i < sep; i++)
+		build[i - 2] = argv[i];
+	struct xl_settings set;
+	xl_settings_defaults(&set);
+	set.mode_set = ctx->mode_explicit;
+	set.mode = ctx->mode;
+	int rc = build_then_exec(build, NULL, argv[sep + 1], argv + sep + 2, &set, 0, ctx);
+	free(build);
 	return rc;
 }
 
 int cmd_run(int argc, const char **argv, struct xl_ctx *ctx)
 {
 	static const struct xl_usage usage = {
-		"run", "[build options] SOURCE... [program args...]",
+		"run", "[build options] INPUT... [program args...]\n"
+		       "   or: exaloop --profile run -- BUILD-COMMAND [args...] :: PROGRAM [program args...]",
 		"Build a program with clang and run it with its arguments, capturing under --profile.\n"
-		"Everything after the sources goes to the program ('--' ends the sources).", NULL, NULL,
+		"Everything after the inputs goes to the program ('--' ends the inputs). The second\n"
+		"form runs a project's own build with exaloop's compiler wrappers, then PROGRAM.", NULL, NULL,
 		xl_build_options_help};
 	if (xl_help_requested(&usage, argc, argv))
 		return XL_EXIT_OK;
+	if (!ctx->target && argc > 1 && strcmp(argv[1], "--") == 0)
+		return run_project(argc, argv, ctx);
 	if (!ctx->target) {
 		struct xl_settings set;
 		xl_settings_defaults(&set);
@@ -107,9 +178,20 @@ int cmd_run(int argc, const char **argv, struct xl_ctx *ctx)
 	int rc = xl_target_argv(ctx, argv[0], argc, 1, &t, &targv, &targc);
 	if (rc != 0)
 		return rc;
-	if (ctx->mode_explicit)
+	if (ctx->mode_explicit) {
 		t.profile.mode = ctx->mode;
-	rc = run(targc, targv, ctx, &t.profile, t.long_running);
+		t.profile.mode_set = 1;
+	}
+	if (t.build) {
+		char exe[PATH_MAX];
+		snprintf(exe, sizeof(exe), "%s%s%s", t.binary[0] == '/' ? "" : t.dir, t.binary[0] == '/' ? "" : "/",
+			 t.binary);
+		rc = build_then_exec((const char *const *)t.build, t.dir, exe,
+				     (const char *const *)(t.args ? t.args : (char *[]){NULL}), &t.profile,
+				     t.long_running, ctx);
+	} else {
+		rc = run(targc, targv, ctx, &t.profile, t.long_running);
+	}
 	xl_target_argv_free(targv);
 	xl_target_release(&t);
 	return rc;

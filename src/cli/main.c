@@ -37,6 +37,8 @@ static const struct xl_subcommand commands[] = {
 	{"pgo", cmd_pgo, "train | evaluate: build with clang's profile-guided optimisation and measure it"},
 	{"doctor", cmd_doctor, "check the toolchain and, with --profiling, the native capture path"},
 	{"plugin", cmd_plugin, "add | list | remove: register an installed profiling SDK"},
+	{"cc", cmd_cc, "clang-14 plus exaloop's instrumentation, for a project's own build (CC=\"exaloop cc\")"},
+	{"c++", cmd_cc, "clang++-14 plus exaloop's instrumentation (CXX=\"exaloop c++\")"},
 	{NULL, NULL, NULL},
 };
 
@@ -46,6 +48,14 @@ int main(int argc, char **argv_)
 	struct xl_ctx ctx = {0};
 	ctx.argc = argc;
 	ctx.argv = argv;
+	/* Installed as exaloop-cc / exaloop-c++ (links): a compiler, every
+	 * argument is the build's. */
+	const char *self = strrchr(argv[0], '/');
+	self = self ? self + 1 : argv[0];
+	if (strcmp(self, "exaloop-cc") == 0 || strcmp(self, "exaloop-c++") == 0) {
+		argv[0] = self + 8;
+		return cmd_cc(argc, argv, &ctx);
+	}
 	int version = 0;
 	const struct xl_option opts[] = {
 		XL_OPT_OPTARG(0, "profile", &ctx, "MODE",
@@ -62,6 +72,7 @@ int main(int argc, char **argv_)
 		"  exaloop --profile run -release app.c input.json\n"
 		"  exaloop --profile=memory build -release app.c -o app\n"
 		"  exaloop profile exec ./app input.json\n"
+		"  exaloop --profile build -- make -j2      (a project's own build, with exaloop cc / exaloop c++)\n"
 		"  exaloop profile report profiles/capture-EXAMPLE --text --sort self --top 30\n",
 	};
 	/* The parsers reorder what they are given: they get a copy, ctx.argv

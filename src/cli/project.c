@@ -52,6 +52,8 @@ void xl_target_release(struct xl_target *t)
 	for (size_t i = 0; t->pgo_inputs && t->pgo_inputs[i]; i++)
 		free_strv(t->pgo_inputs[i]);
 	free(t->pgo_inputs);
+	free_strv(t->build);
+	free(t->binary);
 	xl_settings_release(&t->profile);
 	memset(t, 0, sizeof(*t));
 }
@@ -247,7 +249,8 @@ static int load_pgo(struct ctx *c, const struct xl_toml_value *p, struct xl_targ
 
 static int load_target(struct ctx *c, const struct xl_toml_value *tv, const char *name, struct xl_target *t)
 {
-	static const char *const valid[] = {"kind", "source", "codon_args", "build_args", "args", "profile", "pgo", NULL};
+	static const char *const valid[] = {"kind", "source", "codon_args", "build_args", "build", "binary", "args",
+					    "profile", "pgo", NULL};
 	static const char *const kinds[] = {"app", "service", "kafka-consumer", NULL};
 	if (xl_toml_type_of(tv) != XL_TOML_TABLE)
 		return fail(c, tv, "expected a table for target '%s', found %s", name, xl_toml_type_name(xl_toml_type_of(tv)));
@@ -266,13 +269,40 @@ static int load_target(struct ctx *c, const struct xl_toml_value *tv, const char
 		t->kind = strdup("app");
 	}
 	t->long_running = strcmp(t->kind, "app") != 0;
-	if (!(v = xl_toml_table_get(tv, "source")))
-		return fail(c, tv, "target '%s' has no 'source'", name);
-	if (get_strings(c, v, "source", 1, &t->sources) != 0)
-		return -1;
-	if (!t->sources[0])
-		return fail(c, v, "'%s' of target '%s' is empty", "source", name);
+	/* Either sources exaloop builds, or the project's own build command
+	 * and the executable it produces. */
+	const struct xl_toml_value *src = xl_toml_table_get(tv, "source"), *bld = xl_toml_table_get(tv, "build"),
+				   *bin = xl_toml_table_get(tv, "binary");
 	const struct xl_toml_value *ca = xl_toml_table_get(tv, "codon_args"), *ba = xl_toml_table_get(tv, "build_args");
+	if (bld || bin) {
+		if (src)
+			return fail(c, src, "target '%s' has both 'source' and 'build': give sources for exaloop to "
+				    "build, or the project's build command and its 'binary'", name);
+		if (ca || ba)
+			return fail(c, ca ? ca : ba, "'%s' applies to 'source' targets; a target with 'build' takes "
+				    "its flags from its own build", ca ? "codon_args" : "build_args");
+		if (!bld)
+			return fail(c, bin, "target '%s' has 'binary' but no 'build' (the command that builds it, "
+				    "e.g. build = [\"make\", \"-j2\"])", name);
+		if (!bin)
+			return fail(c, bld, "target '%s' has 'build' but no 'binary' (the executable it produces, "
+				    "relative to exaloop.toml)", name);
+		if (get_strings(c, bld, "build", 0, &t->build) != 0)
+			return -1;
+		if (!t->build[0])
+			return fail(c, bld, "'build' of target '%s' is empty", name);
+		if (get_string(c, bin, "binary", &t->binary) != 0)
+			return -1;
+		if (!t->binary[0])
+			return fail(c, bin, "'binary' of target '%s' is empty", name);
+	} else {
+		if (!src)
+			return fail(c, tv, "target '%s' has no 'source' (or 'build' and 'binary')", name);
+		if (get_strings(c, src, "source", 1, &t->sources) != 0)
+			return -1;
+		if (!t->sources[0])
+			return fail(c, src, "'%s' of target '%s' is empty", "source", name);
+	}
 	if (ca && ba)
 		return fail(c, ba, "give either 'codon_args' or 'build_args' (they are the same key)");
 	if ((v = ca ? ca : ba) && get_strings(c, v, ca ? "codon_args" : "build_args", 0, &t->build_args))

@@ -6,6 +6,10 @@
  *   source = "events.c"              # string or list; relative to exaloop.toml
  *   codon_args = ["-release"]        # build options (build_args is the same key)
  *   args = ["--batch", "500"]        # program arguments
+ *
+ *   [targets.lua]                    # a project with its own build:
+ *   build = ["make", "-j2"]          # the command (run in exaloop.toml's directory)
+ *   binary = "src/lua"               # the executable it links, relative to exaloop.toml
  *   [targets.events.profile]
  *   mode = "all"                     # all | memory | xray
  *   delay = "10s"
@@ -49,6 +53,8 @@ struct xl_target {
 	char **sources;              /* NULL-terminated, as written (relative to dir) */
 	char **build_args;
 	char **args;
+	char **build;                /* the project's build command (or NULL: sources) */
+	char *binary;                /* with build: the executable, as written */
 	struct xl_settings profile;
 	char *pgo_profile;           /* NULL unless set; as written (relative to dir) */
 	char ***pgo_inputs;          /* NULL-terminated list of NULL-terminated argument lists, or NULL */

@@ -270,6 +270,7 @@ static void write_run_json(const struct xl_session *s, const char *dir, int fini
 	json_object_set_new(o, "app_time_ns", json_integer(app_ns));
 	json_object_set_new(o, "started_at", json_string(started_at));
 	json_object_set_new(o, "include", strv_json(s->include));
+	json_object_set_new(o, "untraced_libraries", strv_json(s->untraced_libs));
 	json_object_set_new(o, "peak_rss_rusage", json_integer((json_int_t)maxrss_kb * 1024));
 	char path[PATH_MAX];
 	snprintf(path, sizeof(path), "%s/run.json", dir);

@@ -29,6 +29,7 @@ struct xl_session {
 	int no_open;
 	int long_running;              /* write the report when the window closes */
 	const char *profiles_dir;      /* default "profiles" */
+	const char *const *untraced_libs;   /* shared libraries not traced (run.json), or NULL */
 };
 
 int xl_session_run(const struct xl_session *s);

@@ -1,10 +1,10 @@
 /*
- * toolchain.h - building an executable for profiling.
+ * toolchain.h - the compilers and the flags of a profiling build.
  *
  * A small table maps source kinds to compiler drivers (clang for C,
- * clang++ for C++).  A Codon source is recognised and refused with what
- * would be needed.  Builds run the compiler with the user's stdio so its
- * diagnostics reach the user unchanged.
+ * clang++ for C++).  The compile and link flags that make a build
+ * profilable are written here once, for the single-command build
+ * (srcbuild.h) and the compiler wrappers (cmd_cc.c).
  */
 #ifndef XL_TOOLCHAIN_H
 #define XL_TOOLCHAIN_H
@@ -20,26 +20,6 @@ enum xl_build_mode {
 	XL_BUILD_MEMORY,     /* runtime only */
 	XL_BUILD_XRAY,       /* XRay + runtime */
 };
-
-struct xl_build {
-	const struct xl_build_args *args;
-	enum xl_build_mode mode;
-	const char *runtime;     /* libexaloop_rt.a (profiling builds) */
-	const char *output;      /* executable to write */
-	int xray_threshold;      /* -fxray-instruction-threshold */
-	int pgo_generate;        /* -fprofile-instr-generate (exaloop pgo train) */
-	/* results */
-	int64_t compile_ns;
-	char compiler[256];      /* driver used */
-	char compiler_version[128];
-	char command[8192];      /* the compile command line, for sidecars */
-};
-
-/* Fill the build request shared by `run` and `build`: what to build for
- * (no profiling, or the capture mode's instrumentation), the runtime to
- * link when profiling, and the output. */
-void xl_build_init(struct xl_build *b, const struct xl_build_args *a, int profile, uint32_t mode,
-		   const char *runtime, const char *output);
 
 /* Find a driver for a language: "clang-14" or "clang" (C), "clang++-14" or
  * "clang++" (C++).  Returns 0 and fills path, or -1. */
@@ -57,8 +37,20 @@ int xl_clang_runtime(const char *cc, const char *name, char *path, size_t len);
 /* `cc -dumpversion` ("14.0.6"), or "" when it cannot run. */
 void xl_compiler_version(const char *cc, char *out, size_t len);
 
-/* Compile and link.  Returns 0, or an exit code (XL_EXIT_BUILD) after
- * printing what failed. */
-int xl_build_run(struct xl_build *b);
+/* Append the compile flags of a build in `mode` to argv at n (nothing for
+ * plain and memory builds): -fxray-instrument, the instruction threshold
+ * (written into buf), the ARM64 tail-call workaround when `tailcall`, and
+ * attr_list (an -fxray-attr-list=... flag) when not NULL.  argv needs room
+ * for 4 more.  Returns the new count. */
+size_t xl_xray_compile_flags(enum xl_build_mode mode, int threshold, int tailcall, const char *attr_list,
+			     const char **argv, size_t n, char *buf, size_t len);
+
+/* Append the link flags of a profiling build to argv at n: the runtime
+ * --whole-archive, a GNU build id, and exaloop's XRay trampolines with
+ * the --wrap options that route compiler-rt's calls to them (tramp gets
+ * their archive's path).  argv needs room for 6 more.  Returns the new
+ * count.  The caller adds -pthread (the runtime's control thread). */
+size_t xl_profile_link_flags(enum xl_build_mode mode, const char *runtime, const char **argv, size_t n, char *tramp,
+			     size_t len);
 
 #endif

@@ -96,7 +96,7 @@ buffer_size = "1MiB"
 
     # configuration errors: exit 2, one line with file:line:column
     cases = [
-        ('[targets.x]\nsource = "a.c"\nsorce = 1\n', r"exaloop.toml:3:1: unknown key 'sorce' in a target \(valid keys: kind, source, codon_args, build_args, args, profile, pgo\)"),
+        ('[targets.x]\nsource = "a.c"\nsorce = 1\n', r"exaloop.toml:3:1: unknown key 'sorce' in a target \(valid keys: kind, source, codon_args, build_args, build, binary, args, profile, pgo\)"),
         ('[targets.x]\nsource = "a.c"\n[targets.x.profile]\nmode = "fast"\n', r"exaloop.toml:4:8: invalid mode 'fast'"),
         ('[targets.x]\nsource = "a.c"\n[targets.x.profile]\ndelay = 10\n', r"exaloop.toml:4:9: expected a string with a unit for 'delay'"),
         ('[targets.x]\nsource = "a.c"\n[targets.x.profile]\nduration = "10 parsecs"\n', r"exaloop.toml:4:12: invalid duration"),

@@ -46,11 +46,14 @@ class Workdir:
 
     def __init__(self):
         self.path = tempfile.mkdtemp(prefix="xl-e2e-")
+        # exaloop's object cache (run/build): private to the test, not the user's ~/.cache
+        self.cache = tempfile.mkdtemp(prefix="xl-e2e-objects-")
 
     def __enter__(self):
         return self
 
     def __exit__(self, *exc):
+        shutil.rmtree(self.cache, ignore_errors=True)
         if not failures:
             shutil.rmtree(self.path, ignore_errors=True)
         else:
@@ -60,6 +63,7 @@ class Workdir:
         """Run exaloop; returns CompletedProcess with text stdout/stderr."""
         e = dict(os.environ)
         e["CI"] = "1"
+        e["EXALOOP_CACHE_DIR"] = self.cache
         if env:
             e.update(env)
         p = subprocess.run([EXALOOP] + args, cwd=self.path, env=e, timeout=timeout,

@@ -122,6 +122,35 @@ static void languages(void **state)
 	xl_build_args_release(&a);
 }
 
+static void objects_jobs_and_link_hint(void **state)
+{
+	(void)state;
+	struct xl_build_args a;
+	assert_int_equal(xl_source_lang("lib/util.o"), XL_LANG_OBJECT);
+	assert_int_equal(xl_source_lang("libx.a"), XL_LANG_OBJECT);
+	assert_int_equal(SPLIT(&a, 0, "run", "-j3", "main.cc", "util.o", "libx.a", "a.c", "in", "-lm"), 0);
+	assert_int_equal(a.jobs, 3);
+	assert_int_equal(a.nsources, 4);
+	assert_string_equal(a.sources[1], "util.o");
+	assert_int_equal(a.nprog, 2);
+	assert_string_equal(xl_link_like_arg(&a), "-lm");
+	assert_false(a.dashdash);
+	xl_build_args_release(&a);
+	assert_int_equal(SPLIT(&a, 0, "run", "-j", "2", "a.c", "--", "x.o"), 0);
+	assert_int_equal(a.jobs, 2);
+	assert_true(a.dashdash);
+	assert_string_equal(xl_link_like_arg(&a), "x.o");   /* the caller skips the hint after -- */
+	xl_build_args_release(&a);
+	assert_int_equal(SPLIT(&a, 0, "run", "a.c", "input.txt"), 0);
+	assert_null(xl_link_like_arg(&a));
+	xl_build_args_release(&a);
+	assert_int_equal(SPLIT(&a, 1, "build", "a.c", "-j0"), -1);
+	assert_non_null(strstr(err, "'-j' needs a number"));
+	xl_build_args_release(&a);
+	assert_int_equal(SPLIT(&a, 1, "build", "a.c", "-jx"), -1);
+	xl_build_args_release(&a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -131,6 +160,7 @@ int main(void)
 		cmocka_unit_test(global_option_after_subcommand),
 		cmocka_unit_test(bad_input),
 		cmocka_unit_test(languages),
+		cmocka_unit_test(objects_jobs_and_link_hint),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

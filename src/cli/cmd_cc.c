@@ -1,0 +1,384 @@
+/*
+ * cmd_cc.c - the compiler wrappers `exaloop cc` and `exaloop c++` (also
+ * installed as the links exaloop-cc and exaloop-c++).
+ *
+ *   exaloop cc  [--profile[=MODE]] [COMPILER] ARGS...
+ *   exaloop c++ [--profile[=MODE]] [COMPILER] ARGS...
+ *
+ * They run clang-14 (clang++-14) with the build system's arguments and
+ * add only exaloop's flags, by step (ccline.h):
+ *   - compiling and preprocessing: the XRay flags (memory mode: none);
+ *     the process becomes the compiler (exec), so a configure probe costs
+ *     one exec more than clang itself;
+ *   - linking an executable: the XRay flags, the runtime and a build id,
+ *     then OUT.profile.json and OUT.symbols.json beside the output;
+ *   - linking a shared object or a relocatable object: the XRay flags only.
+ *     clang 14's XRay runtime patches the executable's sleds only, so a
+ *     shared library's functions stay untraced (their sleds are never
+ *     patched); the executable's sidecar lists the project's shared
+ *     libraries it links, and the report says they were not traced.
+ * The mode is --profile=MODE, else $EXALOOP_PROFILE, else all.  A first
+ * argument that is a program (not an option or an input file) is the
+ * compiler to wrap: that is how CMake calls a compiler launcher.
+ *
+ * Nothing is printed on success: build systems and configure scripts
+ * read the compiler's output.  When EXALOOP_CC_LOG names a file, each
+ * link appends one line ("exe PATH" or "shared PATH") with a single
+ * O_APPEND write, so parallel makes never interleave half lines;
+ * `exaloop --profile build -- CMD` lists the executables from it.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "analyze.h"
+#include "ccline.h"
+#include "cmd.h"
+#include "exitcode.h"
+#include "msg.h"
+#include "options.h"
+#include "process.h"
+#include "sdk.h"
+#include "sidecar.h"
+#include "tailcall.h"
+#include "toolchain.h"
+
+/* Is `a` the compiler to wrap (launcher form)?  A program found by path or
+ * in PATH, and neither an option nor an input file.  Fills path. */
+static int is_compiler_arg(const char *a, char *path, size_t len)
+{
+	if (a[0] == '-' || a[0] == '@' || xl_cc_is_source(a))
+		return 0;
+	const char *dot = strrchr(a, '.');
+	const char *slash = strrchr(a, '/');
+	if (dot && (!slash || dot > slash) &&
+	    (!strcmp(dot, ".o") || !strcmp(dot, ".a") || !strcmp(dot, ".so") || !strcmp(dot, ".s") ||
+	     !strcmp(dot, ".S")))
+		return 0;
+	if (slash) {
+		if (access(a, X_OK) != 0)
+			return 0;
+		snprintf(path, len, "%s", a);
+		return 1;
+	}
+	return xl_which(a, path, len) == 0;
+}
+
+static int is_regular(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* Is path this very exaloop (a wrapper given as the compiler to wrap:
+ * CC=exaloop-cc together with the launcher variables)? */
+static int is_self(const char *path)
+{
+	char a[PATH_MAX], b[PATH_MAX];
+	return realpath(path, a) && realpath("/proc/self/exe", b) && strcmp(a, b) == 0;
+}
+
+/* The wrapped compiler must be clang: XRay is clang's. */
+static int is_clang(const char *path)
+{
+	char real[PATH_MAX];
+	const char *p = realpath(path, real) ? real : path;
+	const char *base = strrchr(p, '/');
+	return strstr(base ? base + 1 : p, "clang") != NULL;
+}
+
+/* Append one line to $EXALOOP_CC_LOG in a single write. */
+static void log_link(const char *kind, const char *out)
+{
+	const char *log = getenv("EXALOOP_CC_LOG");
+	if (!log || !*log)
+		return;
+	char abs[PATH_MAX], cwd[PATH_MAX], line[2 * PATH_MAX + 32];
+	int n;
+	if (realpath(out, abs))
+		n = snprintf(line, sizeof(line), "%s %s\n", kind, abs);
+	else if (out[0] == '/')
+		n = snprintf(line, sizeof(line), "%s %s\n", kind, out);
+	else   /* not linked yet (shared objects are logged first) */
+		n = snprintf(line, sizeof(line), "%s %s/%s\n", kind, getcwd(cwd, sizeof(cwd)) ? cwd : ".", out);
+	if (n <= 0 || (size_t)n >= sizeof(line))
+		return;
+	int fd = open(log, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return;
+	if (write(fd, line, (size_t)n) != n) {
+		/* the listing is a convenience: the build itself succeeded */
+	}
+	close(fd);
+}
+
+static int is_system_path(const char *p)
+{
+	return !strncmp(p, "/usr/", 5) || !strncmp(p, "/lib", 4);
+}
+
+static int is_shared_lib(const char *p)
+{
+	size_t n = strlen(p);
+	return (n > 3 && !strcmp(p + n - 3, ".so")) || strstr(p, ".so.") != NULL;
+}
+
+/* The project's shared libraries this link uses: inputs named by path,
+ * and -l names found in the -L directories of this command line (where a
+ * project's own libraries are; the system's are not listed).  The linker
+ * takes lib<name>.so before lib<name>.a in each directory. */
+static const char **project_shared_libs(const struct xl_ccline *cl, char **owned, size_t max)
+{
+	const char **out = calloc(max + 1, sizeof(char *));
+	size_t n = 0;
+	for (size_t i = 0; out && i < cl->ninputs && n < max; i++)
+		if (is_shared_lib(cl->inputs[i]) && !is_system_path(cl->inputs[i]))
+			out[n++] = cl->inputs[i];
+	for (size_t i = 0; out && !cl->is_static && i < cl->nlibs && n < max; i++) {
+		for (size_t d = 0; d < cl->nlibdirs; d++) {
+			char so[PATH_MAX], ar[PATH_MAX];
+			snprintf(so, sizeof(so), "%s/lib%s.so", cl->libdirs[d], cl->libs[i]);
+			snprintf(ar, sizeof(ar), "%s/lib%s.a", cl->libdirs[d], cl->libs[i]);
+			if (access(so, F_OK) == 0) {
+				if (!is_system_path(so) && (owned[n] = strdup(so)))
+					out[n] = owned[n], n++;
+				break;
+			}
+			if (access(ar, F_OK) == 0)
+				break;
+		}
+	}
+	return out;
+}
+
+static int64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* Arguments for the musttail scan of a compile step (tailcall.h): the
+ * sources, and the options that shape their IR (output, step and
+ * dependency-file options left out). */
+static int musttail_list(const char *compiler, const struct xl_ccline *cl, char *list, size_t len)
+{
+	struct xl_build_args a = {0};
+	a.sources = calloc(cl->ninputs + 1, sizeof(char *));
+	a.flags = calloc(cl->nargs + 1, sizeof(char *));
+	if (!a.sources || !a.flags) {
+		xl_build_args_release(&a);
+		return -1;
+	}
+	static const char *const drop1[] = {"-c", "-S", "-E", "-M", "-MM", "-MD", "-MMD", "-MP", NULL};
+	static const char *const drop2[] = {"-o", "-MF", "-MT", "-MQ", NULL};
+	for (size_t i = 0; i < cl->nargs; i++) {
+		const char *s = cl->args[i];
+		int skip = 0;
+		for (size_t k = 0; drop2[k]; k++)
+			if (!strcmp(s, drop2[k])) {
+				skip = 2;
+				break;
+			}
+		for (size_t k = 0; !skip && drop1[k]; k++)
+			skip = !strcmp(s, drop1[k]);
+		if (!skip && (!strncmp(s, "-o", 2) || !strncmp(s, "-MF", 3) || !strncmp(s, "-MT", 3) ||
+			      !strncmp(s, "-MQ", 3)))
+			skip = 1;
+		if (!skip && s[0] != '-' && xl_cc_is_source(s)) {
+			a.sources[a.nsources++] = s;
+			continue;
+		}
+		if (skip == 2)
+			i++;
+		else if (!skip)
+			a.flags[a.nflags++] = s;
+	}
+	int rc = xl_musttail_exclusions(compiler, &a, list, len);
+	xl_build_args_release(&a);
+	return rc;
+}
+
+int cmd_cc(int argc, const char **argv, struct xl_ctx *ctx)
+{
+	int cxx = strcmp(argv[0], "c++") == 0;
+	const char *name = cxx ? "exaloop c++" : "exaloop cc";
+	static const char about[] =
+		"Run %s with the same arguments plus exaloop's instrumentation: XRay flags when\n"
+		"compiling; when linking an executable, the profiling runtime and OUT.profile.json,\n"
+		"OUT.symbols.json beside it. For CC/CXX of a project's own build (also as the links\n"
+		"exaloop-cc, exaloop-c++) and as CMAKE_<LANG>_COMPILER_LAUNCHER / _LINKER_LAUNCHER\n"
+		"(COMPILER: the clang to run). The mode is --profile=MODE, else $EXALOOP_PROFILE,\n"
+		"else all. Every other argument is the compiler's.";
+	static const struct xl_usage usage_cc = {"cc", "[--profile=MODE] [COMPILER] ARGS...", NULL, NULL, NULL, NULL},
+				     usage_cxx = {"c++", "[--profile=MODE] [COMPILER] ARGS...", NULL, NULL, NULL, NULL};
+	/* `exaloop cc --help` alone is exaloop's help; any other use of
+	 * --help (exaloop-cc --help, with arguments) is clang's.  (Called as
+	 * exaloop-cc, main passes the whole command line: argc == ctx->argc.) */
+	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) && ctx->argc > argc) {
+		char text[sizeof(about) + 16];
+		snprintf(text, sizeof(text), about, cxx ? "clang++-14" : "clang-14");
+		struct xl_usage u = cxx ? usage_cxx : usage_cc;
+		u.about = text;
+		xl_usage_print(&u, stdout);
+		return XL_EXIT_OK;
+	}
+	int i = 1;
+	uint32_t mode = XL_MODE_ALL;
+	int mode_set = 0;
+	if (ctx->mode_explicit) {
+		mode = ctx->mode;
+		mode_set = 1;
+	}
+	for (; i < argc && !strncmp(argv[i], "--profile", 9); i++) {
+		if (!strcmp(argv[i], "--profile"))
+			continue;
+		if (argv[i][9] != '=' || xl_mode_parse(argv[i] + 10, &mode) != 0) {
+			xl_error("%s: invalid option '%s' (use --profile=all, --profile=memory or --profile=xray)", name,
+				 argv[i]);
+			return XL_EXIT_USAGE;
+		}
+		mode_set = 1;
+	}
+	const char *env = getenv("EXALOOP_PROFILE");
+	if (!mode_set && env && *env && xl_mode_parse(env, &mode) != 0) {
+		xl_error("%s: invalid EXALOOP_PROFILE='%s' (use all, memory or xray)", name, env);
+		return XL_EXIT_USAGE;
+	}
+
+	char compiler[PATH_MAX];
+	if (i < argc && is_compiler_arg(argv[i], compiler, sizeof(compiler)) && is_self(compiler))
+		i++;   /* wrapped twice: once is enough */
+	if (i < argc && is_compiler_arg(argv[i], compiler, sizeof(compiler))) {
+		if (!is_clang(compiler)) {
+			xl_error("%s: '%s' is not clang, and exaloop's function tracing needs clang 14's XRay", name,
+				 argv[i]);
+			xl_hint("configure the project for clang: CC=clang-14 CXX=clang++-14 (CMake: "
+				"-DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14)");
+			return XL_EXIT_BUILD;
+		}
+		i++;
+	} else if (xl_find_compiler(cxx ? XL_LANG_CXX : XL_LANG_C, compiler, sizeof(compiler)) != 0) {
+		xl_error("%s: no %s compiler found (looked for %s in PATH)", name, cxx ? "C++" : "C",
+			 cxx ? "clang++-14, clang++" : "clang-14, clang");
+		xl_hint("install it: apt-get install clang-14 libclang-rt-14-dev");
+		return XL_EXIT_BUILD;
+	}
+
+	struct xl_ccline cl;
+	char err[512];
+	if (xl_ccline_parse(argc - i, argv + i, &cl, err, sizeof(err)) != 0) {
+		xl_error("%s: %s", name, err);
+		return XL_EXIT_BUILD;
+	}
+	enum xl_build_mode bm = mode == XL_MODE_MEMORY ? XL_BUILD_MEMORY
+				: mode == XL_MODE_XRAY ? XL_BUILD_XRAY : XL_BUILD_ALL;
+	int link_exe = cl.step == XL_CC_LINK_EXE;
+	struct xl_sdk sdk;
+	if (link_exe && xl_sdk_find(&sdk, err, sizeof(err)) != 0) {
+		xl_error("%s: %s", name, err);
+		xl_ccline_release(&cl);
+		return XL_EXIT_BUILD;
+	}
+
+	/* compiler, exaloop's compile flags, the build's own arguments as
+	 * given (response files unexpanded), then the link flags. */
+	const char **cargv = calloc((size_t)argc + 24, sizeof(char *));
+	if (!cargv) {
+		xl_error("%s: out of memory", name);
+		xl_ccline_release(&cl);
+		return XL_EXIT_FAIL;
+	}
+	char threshold[64], tramp[PATH_MAX], attr[PATH_MAX + 32], never[PATH_MAX] = "";
+	size_t n = 0;
+	cargv[n++] = compiler;
+	if (cl.step != XL_CC_INFO) {
+		int xray = bm == XL_BUILD_ALL || bm == XL_BUILD_XRAY;
+		int tailcall = xray && cl.step != XL_CC_PREPROCESS && xl_tailcall_workaround();
+		if (tailcall && musttail_list(compiler, &cl, never, sizeof(never)) != 0)
+			xl_warn("could not list the functions that make musttail calls: they stay traced, and XRay's "
+				"tail-exit trampoline may corrupt their callees' arguments on this architecture");
+		if (never[0])
+			snprintf(attr, sizeof(attr), "-fxray-attr-list=%s", never);
+		n = xl_xray_compile_flags(bm, 1, tailcall, never[0] ? attr : NULL, cargv, n, threshold,
+					  sizeof(threshold));
+	}
+	for (int k = i; k < argc; k++)
+		cargv[n++] = argv[k];
+	if (link_exe) {
+		n = xl_profile_link_flags(bm, sdk.runtime, cargv, n, tramp, sizeof(tramp));
+		cargv[n++] = "-pthread";
+	}
+	cargv[n] = NULL;
+
+	if (!link_exe && !never[0]) {
+		/* Logged before the link (the process becomes clang): a failed
+		 * link leaves no file, and the listing skips missing files. */
+		if (cl.step == XL_CC_LINK_SHARED)
+			log_link("shared", xl_ccline_exe(&cl));
+		/* Become the compiler: its status, signals and output are the
+		 * build's, and a probe pays one exec. */
+		execv(compiler, (char *const *)cargv);
+		xl_error("%s: cannot run '%s': %s", name, compiler, strerror(errno));
+		free(cargv);
+		xl_ccline_release(&cl);
+		return errno == ENOENT ? XL_EXIT_NOTFOUND : XL_EXIT_NOEXEC;
+	}
+
+	int64_t t0 = now_ns();
+	struct xl_process cc = {.argv = (char *const *)cargv, .signals = XL_SIGNALS_FORWARD};
+	int rc = xl_process_run(&cc);
+	int64_t took = now_ns() - t0;
+	if (never[0])
+		unlink(never);
+	if (rc < 0) {
+		xl_error("%s: cannot run '%s': %s", name, compiler, strerror(errno));
+		rc = errno == ENOENT ? XL_EXIT_NOTFOUND : XL_EXIT_NOEXEC;
+	} else if (rc == 0 && link_exe && !xl_ccline_is_probe(&cl) && is_regular(xl_ccline_exe(&cl))) {
+		/* (-o /dev/null, a probe's favourite, gets nothing beside it) */
+		const char *out = xl_ccline_exe(&cl);
+		char command[8192], version[128];
+		size_t len = 0;
+		command[0] = 0;
+		for (size_t k = 0; k < n && len < sizeof(command); k++)
+			len += (size_t)snprintf(command + len, sizeof(command) - len, "%s%s", k ? " " : "", cargv[k]);
+		xl_compiler_version(compiler, version, sizeof(version));
+		const char **sources = calloc(cl.ninputs + 1, sizeof(char *));
+		size_t ns = 0;
+		for (size_t k = 0; sources && k < cl.ninputs; k++)
+			if (xl_cc_is_source(cl.inputs[k]))
+				sources[ns++] = cl.inputs[k];
+		char *owned[64] = {0};
+		const char **libs = project_shared_libs(&cl, owned, 64);
+		struct xl_sidecar sc = {0};
+		sc.mode = mode;
+		sc.release = -1;
+		sc.built_by = name;
+		sc.compiler = compiler;
+		sc.compiler_version = version;
+		sc.sdk_dir = sdk.dir;
+		sc.sources = sources;
+		sc.flags = (const char *const *)(argv + i);
+		sc.command = command;
+		sc.build_ns = took;
+		sc.xray_threshold = 1;
+		sc.untraced_libs = libs;
+		rc = xl_sidecars_write(out, &sc);
+		if (rc == 0)
+			log_link("exe", out);
+		for (size_t k = 0; k < 64; k++)
+			free(owned[k]);
+		free(libs);
+		free(sources);
+	}
+	free(cargv);
+	xl_ccline_release(&cl);
+	return rc;
+}

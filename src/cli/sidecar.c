@@ -1,0 +1,103 @@
+/*
+ * sidecar.c - OUT.profile.json and OUT.symbols.json (see sidecar.h).
+ */
+#define _GNU_SOURCE
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <jansson.h>
+
+#include "analyze.h"
+#include "exitcode.h"
+#include "msg.h"
+#include "sidecar.h"
+#include "symbols.h"
+
+static json_t *strv(const char *const *v, int absolute)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; v && v[i]; i++) {
+		char abs[PATH_MAX];
+		const char *s = absolute && realpath(v[i], abs) ? abs : v[i];
+		json_array_append_new(a, json_string(s));
+	}
+	return a;
+}
+
+static int write_profile_json(const char *path, const struct xl_sidecar *sc, const char *build_id)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "schema", json_string("exaloop.build/1"));
+	json_object_set_new(o, "mode", json_string(xl_mode_name(sc->mode)));
+	json_object_set_new(o, "build_id", json_string(build_id));
+	json_object_set_new(o, "release", sc->release < 0 ? json_null() : json_boolean(sc->release));
+	json_object_set_new(o, "built_by", json_string(sc->built_by));
+	json_object_set_new(o, "compiler", json_string(sc->compiler));
+	json_object_set_new(o, "compiler_version", json_string(sc->compiler_version));
+	json_object_set_new(o, "sdk", json_string(sc->sdk_dir));
+	json_object_set_new(o, "sdk_version", json_string(XL_VERSION));
+	json_object_set_new(o, "sources", strv(sc->sources, 1));
+	json_object_set_new(o, "flags", strv(sc->flags, 0));
+	json_object_set_new(o, "command", json_string(sc->command));
+	json_object_set_new(o, "build_time_ns", json_integer(sc->build_ns));
+	json_object_set_new(o, "xray_instruction_threshold", json_integer(sc->xray_threshold));
+	json_object_set_new(o, "untraced_libraries", strv(sc->untraced_libs, 1));
+	time_t t = time(NULL);
+	struct tm tm;
+	char when[32];
+	gmtime_r(&t, &tm);
+	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	json_object_set_new(o, "built_at", json_string(when));
+	int rc = json_dump_file(o, path, JSON_INDENT(2));
+	json_decref(o);
+	if (rc != 0)
+		xl_error("cannot write '%s': %m", path);
+	return rc;
+}
+
+int xl_sidecars_write(const char *exe, const struct xl_sidecar *sc)
+{
+	struct xl_symtab tab = {0};
+	char path[PATH_MAX + 32], err[512];
+	int rc = 0;
+	if (xl_symbols_read(exe, &tab, err, sizeof(err)) != 0) {
+		xl_error("cannot read the symbols of '%s': %s", exe, err);
+		rc = XL_EXIT_BUILD;
+	} else {
+		snprintf(path, sizeof(path), "%s.symbols.json", exe);
+		if (xl_symbols_write_json(&tab, path, err, sizeof(err)) != 0) {
+			xl_error("%s", err);
+			rc = XL_EXIT_FAIL;
+		}
+		snprintf(path, sizeof(path), "%s.profile.json", exe);
+		if (rc == 0 && write_profile_json(path, sc, tab.build_id) != 0)
+			rc = XL_EXIT_FAIL;
+	}
+	xl_symtab_release(&tab);
+	return rc;
+}
+
+char **xl_sidecar_untraced(const char *exe)
+{
+	char path[PATH_MAX + 32];
+	snprintf(path, sizeof(path), "%s.profile.json", exe);
+	json_t *o = json_load_file(path, 0, NULL);
+	json_t *a = json_object_get(o, "untraced_libraries");
+	size_t n = json_is_array(a) ? json_array_size(a) : 0;
+	char **out = n ? calloc(n + 1, sizeof(char *)) : NULL;
+	size_t k = 0;
+	for (size_t i = 0; out && i < n; i++) {
+		const char *s = json_string_value(json_array_get(a, i));
+		if (s && (out[k] = strdup(s)))
+			k++;
+	}
+	json_decref(o);
+	if (out && !k) {
+		free(out);
+		out = NULL;
+	}
+	return out;
+}

@@ -1,0 +1,42 @@
+/*
+ * sidecar.h - the two files that go with an executable built for
+ * profiling: OUT.profile.json (how it was built) and OUT.symbols.json
+ * (XRay function id -> name, file, line).  Both carry the executable's
+ * GNU build id, which `profile exec` checks against the executable.
+ *
+ * Written by `exaloop --profile build` (cmd_build.c) and by the compiler
+ * wrappers when they link an executable (cmd_cc.c).
+ */
+#ifndef XL_SIDECAR_H
+#define XL_SIDECAR_H
+
+#include <stdint.h>
+
+struct xl_sidecar {
+	uint32_t mode;                  /* XL_MODE_* */
+	int release;                    /* 1/0, or -1 when the build's own flags decide (wrappers) */
+	const char *built_by;           /* "exaloop build", "exaloop cc", ... */
+	const char *compiler, *compiler_version;
+	const char *sdk_dir;
+	const char *const *sources;     /* NULL-terminated (or NULL) */
+	const char *const *flags;       /* NULL-terminated (or NULL) */
+	const char *command;            /* the compiler command line */
+	int64_t build_ns;
+	int xray_threshold;
+	/* Shared libraries of the project the executable loads: clang 14's
+	 * XRay runtime cannot patch sleds in shared objects, so their
+	 * functions are not traced (the report says so).  NULL-terminated. */
+	const char *const *untraced_libs;
+};
+
+/* Read exe's symbols and write exe.symbols.json and exe.profile.json.
+ * Returns 0, or an exit code (exitcode.h) after printing what failed. */
+int xl_sidecars_write(const char *exe, const struct xl_sidecar *sc);
+
+/* The "untraced_libraries" list of exe.profile.json, NULL-terminated and
+ * owned by the caller (free each string and the array); NULL when there
+ * are none or the file cannot be read (xl_sidecars_write's reader checks
+ * the file itself). */
+char **xl_sidecar_untraced(const char *exe);
+
+#endif
