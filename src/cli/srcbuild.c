@@ -225,6 +225,7 @@ struct unit {
 	char threshold[64];
 	char never[PATH_MAX];        /* musttail exclusion list (tailcall.h), or "" */
 	char attr[PATH_MAX + 32];
+	int scan_failed;             /* the musttail scan failed: warn if the compile succeeds */
 };
 
 static int compile_all(struct xl_build *b, char (*cc)[256], struct xl_compile_job *jobs, struct unit *units,
@@ -259,10 +260,9 @@ static int compile_all(struct xl_build *b, char (*cc)[256], struct xl_compile_jo
 			sub.flags = calloc(2 * a->nflags + 1, sizeof(char *));
 			if (sub.flags) {
 				sub.nflags = add_flags(a, l, sub.flags, 0);
-				if (xl_musttail_exclusions(driver, &sub, u->never, sizeof(u->never)) != 0)
-					xl_warn("could not list the functions of '%s' that make musttail calls: they stay "
-						"traced, and XRay's tail-exit trampoline may corrupt their callees' "
-						"arguments on this architecture", a->sources[i]);
+				/* (a scan that fails on a source that does not compile
+				 * says nothing: the compile reports the error) */
+				u->scan_failed = xl_musttail_exclusions(driver, &sub, u->never, sizeof(u->never)) != 0;
 				free(sub.flags);
 			}
 			if (u->never[0])
@@ -296,6 +296,11 @@ static int compile_all(struct xl_build *b, char (*cc)[256], struct xl_compile_jo
 		xl_error("compilation failed (the compiler exited with status %d)", st);
 		return XL_EXIT_BUILD;
 	}
+	for (size_t k = 0; k < nj; k++)
+		if (units[k].scan_failed)
+			xl_warn("could not list the functions of '%s' that make musttail calls: they stay traced, and "
+				"XRay's tail-exit trampoline may corrupt their callees' arguments on this architecture",
+				jobs[k].source);
 	return 0;
 }
 
@@ -365,8 +370,16 @@ int xl_build_run(struct xl_build *b)
 	if (b->mode != XL_BUILD_PLAIN)
 		argv[n++] = "-pthread";
 	argv[n] = NULL;
+	/* For the sidecar: each compile (as exaloop ran it, less the cache's
+	 * own output names), then the link. */
 	size_t len = 0;
 	b->command[0] = 0;
+	for (size_t u = 0; u < njobs && len < sizeof(b->command); u++) {
+		for (size_t i = 0; units[u].argv[i] && len < sizeof(b->command); i++)
+			len += (size_t)snprintf(b->command + len, sizeof(b->command) - len, "%s ", units[u].argv[i]);
+		if (len < sizeof(b->command))
+			len += (size_t)snprintf(b->command + len, sizeof(b->command) - len, "-c %s; ", jobs[u].source);
+	}
 	for (size_t i = 0; i < n && len < sizeof(b->command); i++)
 		len += (size_t)snprintf(b->command + len, sizeof(b->command) - len, "%s%s", i ? " " : "", argv[i]);
 	/* ^C goes to the linker, not to exaloop, so that exaloop always gets

@@ -37,7 +37,7 @@ struct xl_build {
 	const char *main_source; /* the source defining main (or the first input) */
 	char compiler[256];      /* the link driver */
 	char compiler_version[128];
-	char command[8192];      /* the link command line, for sidecars */
+	char command[8192];      /* the compile commands and the link's, for sidecars ("...; ...") */
 	char out_buf[PATH_MAX];
 };
 
