@@ -18,6 +18,7 @@
 #include "exitcode.h"
 #include "msg.h"
 #include "objcache.h"
+#include "pgo_diag.h"
 #include "process.h"
 #include "srcbuild.h"
 #include "tailcall.h"
@@ -225,6 +226,8 @@ struct unit {
 	char threshold[64];
 	char never[PATH_MAX];        /* musttail exclusion list (tailcall.h), or "" */
 	char attr[PATH_MAX + 32];
+	char pgo_use[PATH_MAX + 32];
+	char pgo_log[32];            /* the compile's stderr with a PGO profile (pgo_diag.h), or "" */
 	int scan_failed;             /* the musttail scan failed: warn if the compile succeeds */
 };
 
@@ -236,12 +239,14 @@ static int compile_all(struct xl_build *b, char (*cc)[256], struct xl_compile_jo
 	int tailcall = xray && xl_tailcall_workaround();
 	size_t nj = 0;
 	int rc = 0;
+	if (a->pgo && xl_pgo_check_profile(a->pgo) != 0)
+		return XL_EXIT_USAGE;
 	for (size_t i = 0; i < a->nsources && rc == 0; i++) {
 		enum xl_lang l = xl_source_lang(a->sources[i]);
 		if (l != XL_LANG_C && l != XL_LANG_CXX)
 			continue;
 		struct unit *u = &units[nj];
-		u->argv = calloc(2 * a->nflags + 16, sizeof(char *));
+		u->argv = calloc(2 * a->nflags + 20, sizeof(char *));
 		if (!u->argv) {
 			xl_error("out of memory");
 			return XL_EXIT_FAIL;
@@ -270,6 +275,21 @@ static int compile_all(struct xl_build *b, char (*cc)[256], struct xl_compile_jo
 		}
 		n = xl_xray_compile_flags(b->mode, b->xray_threshold, tailcall, u->never[0] ? u->attr : NULL, u->argv, n,
 					  u->threshold, sizeof(u->threshold));
+		if (b->pgo_generate)
+			u->argv[n++] = "-fprofile-instr-generate";
+		if (a->pgo) {   /* clang's diagnostics about the profile are summarised (pgo_diag.h) */
+			snprintf(u->pgo_use, sizeof(u->pgo_use), "-fprofile-instr-use=%s", a->pgo);
+			u->argv[n++] = u->pgo_use;
+			u->argv[n++] = "-Wprofile-instr-missing";
+			snprintf(u->pgo_log, sizeof(u->pgo_log), "/tmp/exaloop-pgo-diag-XXXXXX");
+			int fd = mkstemp(u->pgo_log);
+			if (fd >= 0)
+				close(fd);
+			else
+				u->pgo_log[0] = 0;
+			jobs[nj].stderr_log = u->pgo_log[0] ? u->pgo_log : NULL;
+			jobs[nj].key_file = a->pgo;   /* a retrained profile rebuilds */
+		}
 		n = add_flags(a, l, u->argv, n);
 		u->argv[n] = NULL;
 		jobs[nj].source = a->sources[i];
@@ -283,6 +303,10 @@ static int compile_all(struct xl_build *b, char (*cc)[256], struct xl_compile_jo
 		b->nreused += (size_t)jobs[k].reused;
 		if (units[k].never[0])
 			unlink(units[k].never);
+		if (units[k].pgo_log[0]) {
+			xl_pgo_relay_diagnostics(units[k].pgo_log, a->pgo);
+			unlink(units[k].pgo_log);
+		}
 	}
 	if (st < 0) {
 		xl_error("cannot run the compiler: %s", strerror(errno));
@@ -365,6 +389,8 @@ int xl_build_run(struct xl_build *b)
 	}
 	argv[n++] = "-o";
 	argv[n++] = b->output;
+	if (b->pgo_generate)
+		argv[n++] = "-fprofile-instr-generate";   /* its runtime */
 	n = xl_profile_link_flags(b->mode, b->runtime, argv, n, tramp, sizeof(tramp));
 	n = add_flags(a, XL_LANG_NONE, argv, n);
 	if (b->mode != XL_BUILD_PLAIN)
