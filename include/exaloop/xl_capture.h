@@ -35,7 +35,7 @@
 #include <stdint.h>
 
 #define XL_CAP_MAGIC "XLCAPTUR"          /* 8 bytes, no terminator in file */
-#define XL_CAP_VERSION 1u
+#define XL_CAP_VERSION 2u          /* 2: per-function tables, bounded call trees */
 #define XL_CAP_FILE "capture.xlc"
 #define XL_CAP_NOTE_FILE "runtime-notes.txt"   /* the runtime's messages, one a line */
 
@@ -80,11 +80,16 @@ enum xl_cap_mode {
 #define XL_FLAG_XRAY_PRESENT   0x1u  /* executable has an XRay runtime */
 #define XL_FLAG_GC_PRESENT     0x2u  /* Boehm GC getters resolved */
 #define XL_FLAG_TIMELINE_FULL  0x4u  /* timeline stopped: budget spent */
-#define XL_FLAG_NODES_FULL     0x8u  /* call-tree node space ran out */
+#define XL_FLAG_NODES_FULL     0x8u  /* a thread found no room for its block
+				      * (version 1: also node space ran out) */
 #define XL_FLAG_THREADS_FULL   0x10u /* more than XL_MAX_THREADS threads */
 #define XL_FLAG_PATCH_FAILED   0x20u /* __xray_patch did not succeed */
 #define XL_FLAG_UNWIND_TRACKED 0x40u /* frames' stack pointers kept: the
 				      * program may throw or longjmp */
+#define XL_FLAG_TREE_BOUNDED   0x80u /* a thread's call tree reached its bound:
+				      * new paths went to "(more call paths)" */
+#define XL_FLAG_NO_FUNC_TABLE  0x100u /* a thread found no room for its
+				       * per-function table */
 
 /* Value stored for a memory metric that could not be read. */
 #define XL_UNAVAILABLE INT64_MIN
@@ -200,6 +205,16 @@ struct xl_node {
 	uint64_t ticks;              /* inclusive ticks of completed calls */
 };
 
+/* The function of a "(more call paths)" node (version 2).  When a thread's
+ * call tree reaches its bound (its node space is spent), a call path not
+ * in the tree is not dropped: the call and everything below it are counted
+ * in one such node, a child of the deepest node of the path that exists
+ * (the caller's node).  Its `calls` are all entries made below that point
+ * on paths that had no node; its `ticks` the inclusive time of the
+ * outermost of them.  The per-function table (struct xl_func_stat) still
+ * has every one of those calls under its own function. */
+#define XL_FUNC_MORE (-1)
+
 #define XL_NODES_PER_CHUNK 4096u
 /* A thread's first node chunk holds XL_FIRST_NODES nodes only, so that a
  * thread with a small call tree costs little of the buffer.  When it
@@ -213,7 +228,18 @@ struct xl_node {
 #define XL_THREAD_NAME_MAX 32u
 
 /* One open frame of a thread's shadow stack.  Kept in the file so that a
- * crashed capture can close open frames at the last timestamp. */
+ * crashed capture can close open frames at the last timestamp.
+ *
+ * `node` is the frame's node index, or (version 2) a "(more call paths)"
+ * node's index with XL_FRAME_MORE set: the frame is inside the subtree that
+ * node stands for, and only the outermost such frame (the one whose
+ * caller's frame has another node) adds its time to the node; or
+ * XL_FRAME_NONE: the frame has no node at all (no room even for a "(more
+ * call paths)" node; the call is counted in lost_node_events and the
+ * function table, its time stays in the caller's node). */
+#define XL_FRAME_MORE 0x80000000u
+#define XL_FRAME_NONE 0xFFFFFFFFu
+
 struct xl_frame {
 	uint32_t node;
 	int32_t func;
@@ -239,6 +265,37 @@ struct xl_event {
  * chunks: the reader takes each block's capacity.) */
 #define XL_EVENTS_PER_CHUNK 512u
 
+/* Per-function statistics of one thread (version 2): a table of
+ * `func_slots` records indexed by XRay function id (slot 0 is the thread
+ * root's and means nothing), sized at the thread's registration from
+ * __xray_max_function_id, so it never overflows.  It holds what the call
+ * tree cannot: the frames of "(more call paths)" subtrees and frames
+ * without a node (frame node >= XL_FRAME_MORE), so that a function's
+ * figures are those of its nodes plus its record here:
+ *   calls        entries;
+ *   self_ticks   on each such frame's close, its time is added to its
+ *                function and subtracted from its caller's function,
+ *                unless the caller has a regular node and the frame a
+ *                "(more call paths)" node (that node, the caller node's
+ *                child, already takes the time out of the caller's self);
+ *                modulo 2^64, may end negative (a frame without a node
+ *                leaves its time in its regular caller's node);
+ *   total_ticks  the time of such frames while no other frame of their
+ *                function is open, regular ones included: recursion
+ *                counted once;
+ *   active       open frames of the function (the writer's; while a
+ *                subtree is open, it counts the regular frames below it).
+ * Frames still open in a cut-off capture are closed by the reader from the
+ * shadow stack the same way.  Plain stores, not publication points: at
+ * most one event behind after a crash. */
+struct xl_func_stat {
+	uint64_t calls;
+	uint64_t self_ticks;
+	uint64_t total_ticks;
+	uint32_t active;
+	uint32_t reserved;
+};
+
 /* Per-thread block.  Owned and written by its thread only; the sampler
  * only reads it. */
 struct xl_thread_block {
@@ -256,12 +313,19 @@ struct xl_thread_block {
 	uint64_t repaired_exits;     /* exits with no matching entry */
 	uint64_t unwound_frames;     /* frames closed by a deeper exit */
 	uint64_t deep_events;        /* events beyond XL_MAX_DEPTH */
-	uint64_t lost_node_events;   /* events lost: node space exhausted */
+	uint64_t lost_node_events;   /* version 1: events lost, node space
+				      * exhausted; version 2: calls with no
+				      * node (XL_FRAME_NONE frames) */
 	uint32_t node_count;         /* nodes published */
 	uint32_t depth;              /* open frames in `stack` */
 	uint64_t timeline_first;     /* first timeline block, or 0 */
 	uint64_t node_chunks[XL_MAX_NODE_CHUNKS];
 	struct xl_frame stack[XL_MAX_DEPTH];
+	/* Version 2 (after the version-1 layout, which is unchanged). */
+	uint64_t func_table;         /* offset of func_slots xl_func_stat
+				      * records; 0: no room (XL_FLAG_NO_FUNC_TABLE) */
+	uint32_t func_slots;         /* max_function_id + 1 */
+	uint32_t tree_bounded;       /* 1 once the tree reached its bound */
 };
 
 /* Memory sample.  Any field may be XL_UNAVAILABLE. */
@@ -296,5 +360,6 @@ struct xl_mem_sample {
 _Static_assert(sizeof(struct xl_cap_header) == XL_HDR_SIZE, "header must fill its page");
 _Static_assert(sizeof(struct xl_event) == 16, "timeline events are 16 bytes");
 _Static_assert(sizeof(struct xl_node) == 32, "nodes are 32 bytes");
+_Static_assert(sizeof(struct xl_func_stat) == 32, "function stats are 32 bytes");
 
 #endif

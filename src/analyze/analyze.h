@@ -33,6 +33,18 @@ struct xl_func {
 	uint64_t calls;
 	int64_t self_ns;
 	int64_t total_ns;    /* outermost frames only: recursion not double counted */
+	int more;            /* 1: "(more call paths)" (xray_id XL_FUNC_MORE), the
+			      * name of bounded call trees' overflow nodes; not a
+			      * function: function tables leave it out */
+};
+
+/* One function's statistics on one thread, from the thread's per-function
+ * table in the capture (exact whatever became of the call tree). */
+struct xl_fstat {
+	int32_t func;        /* index into funcs */
+	uint64_t calls;
+	int64_t self_ns;
+	int64_t total_ns;
 };
 
 struct xl_tnode {
@@ -53,7 +65,18 @@ struct xl_thread {
 	int32_t root;        /* node index of this thread's root */
 	uint32_t node_count;
 	uint64_t events, timeline_events, dropped_events, repaired_exits;
-	uint64_t unwound_frames, deep_events, lost_node_events;
+	uint64_t unwound_frames, deep_events;
+	uint64_t lost_node_events; /* version 1: events that found no node (lost);
+				    * version 2: calls with no node at all (in the
+				    * function table, time in their caller's node) */
+	int tree_bounded;          /* the call tree reached its bound */
+	uint64_t more_calls;       /* calls in "(more call paths)" nodes */
+	uint32_t more_nodes;
+	/* Functions: from the runtime's per-function table (func_table 1,
+	 * fstats[fstat_first .. +nfstat)), or derived from the call tree
+	 * (captures before version 2, threads without room for a table). */
+	int func_table;
+	size_t fstat_first, nfstat;
 	int64_t dropped_from_ns;   /* -1 when nothing was dropped */
 	int64_t start_ns, end_ns, total_ns;
 	uint32_t open_frames;      /* frames the analyzer had to close */
@@ -120,12 +143,16 @@ struct xl_model {
 	size_t nnodes;
 	struct xl_func *funcs;
 	size_t nfuncs;
+	struct xl_fstat *fstats;   /* per thread, see xl_thread */
+	size_t nfstats;
 	struct xl_sample *samples;
 	size_t nsamples;
 	struct xl_warning *warnings;
 	size_t nwarnings;
 
 	uint64_t total_events, total_timeline_events, total_dropped;
+	uint64_t more_calls;       /* all threads' calls in "(more call paths)" nodes */
+	uint32_t more_nodes;
 	int64_t timeline_full_ns;  /* earliest timeline drop of any thread, -1 none */
 
 	/* read-only mapping of capture.xlc (timeline iteration) */
@@ -160,8 +187,9 @@ int xl_sort_parse(const char *s, enum xl_sort *out);
 /* Fill idx[0..n) with indices of funcs[] in the given order. */
 void xl_funcs_sorted(const struct xl_func *funcs, size_t n, enum xl_sort by, size_t *idx);
 
-/* Per-thread function table: stats of one thread only (thread < 0: all). */
-/* Returns XL_OK or XL_ENOMEM. */
+/* Per-thread function table: stats of one thread only (thread < 0: all),
+ * from the threads' per-function tables, or their call trees for threads
+ * without one.  Returns XL_OK or XL_ENOMEM. */
 int xl_funcs_for_thread(const struct xl_model *m, int thread, struct xl_func *out);
 
 /* Memory summary over the window's samples (memory.c).  A metric that no

@@ -7,8 +7,19 @@
 
 #include "analyze.h"
 
+/* A thread's per-function record as read (ticks; open frames closed). */
+struct xl_fstat_raw {
+	uint32_t thread;
+	int32_t xray_id;
+	uint64_t calls;
+	int64_t self_ticks;
+	uint64_t total_ticks;
+};
+
 struct xl_loader {
-	size_t threads_cap, nodes_cap, node_xray_cap, node_ticks_cap, samples_cap;
+	size_t threads_cap, nodes_cap, node_xray_cap, node_ticks_cap, samples_cap, fs_cap;
+	struct xl_fstat_raw *fs;   /* every thread's, in thread order */
+	size_t nfs;
 	int32_t *node_xray;        /* XRay id per node (0 for roots) */
 	uint64_t *node_ticks;      /* inclusive ticks per node */
 	uint32_t corrupt_threads;

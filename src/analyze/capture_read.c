@@ -175,6 +175,67 @@ static const struct xl_thread_block *thread_at(const struct xl_model *m, uint64_
 	return at(m, off, TB_FIXED);
 }
 
+/* A thread's per-function table (version 2): the figures of the frames its
+ * call tree does not hold ("(more call paths)" subtrees and frames without
+ * a node), with those still open closed at close_at as the runtime closes
+ * them (rt_hot.c, table_close): time to the function's self, taken from
+ * the caller's unless the caller is regular and the frame has a "(more
+ * call paths)" node, and to the function's total when no frame of it is
+ * open further down.  Returns 1 when read, 0 when the thread has none (or
+ * it is not in the file), or XL_ENOMEM. */
+static int read_func_table(struct xl_model *m, struct xl_loader *ld, const struct xl_thread_block *tb,
+			   uint32_t depth, uint64_t close_at)
+{
+	uint32_t slots = tb->func_slots;
+	const struct xl_func_stat *ft = slots ? at(m, tb->func_table, (uint64_t)slots * sizeof(*ft)) : NULL;
+	if (!ft)
+		return 0;
+	uint64_t *self = malloc((size_t)slots * sizeof(uint64_t));
+	uint64_t *total = malloc((size_t)slots * sizeof(uint64_t));
+	if (!self || !total) {
+		free(self);
+		free(total);
+		return XL_ENOMEM;
+	}
+	for (uint32_t i = 0; i < slots; i++) {
+		self[i] = ft[i].self_ticks;
+		total[i] = ft[i].total_ticks;
+	}
+	for (uint32_t i = 0; i < depth; i++) {
+		uint32_t f = (uint32_t)tb->stack[i].func;
+		uint32_t node = tb->stack[i].node;
+		if (f == 0 || f >= slots || node < XL_FRAME_MORE)
+			continue;
+		int first = i == 0 || tb->stack[i - 1].node < XL_FRAME_MORE;
+		uint64_t dt = close_at > tb->stack[i].entry_ticks ? close_at - tb->stack[i].entry_ticks : 0;
+		self[f] += dt;
+		if (i > 0 && !(first && node != XL_FRAME_NONE) && (uint32_t)tb->stack[i - 1].func < slots)
+			self[(uint32_t)tb->stack[i - 1].func] -= dt;
+		uint32_t j = 0;
+		while (j < i && (uint32_t)tb->stack[j].func != f)
+			j++;
+		if (j == i)
+			total[f] += dt;
+	}
+	int rc = 1;
+	for (uint32_t i = 1; i < slots; i++) {
+		if (!ft[i].calls && !self[i] && !total[i])
+			continue;
+		if (grow((void **)&ld->fs, &ld->fs_cap, ld->nfs + 1, sizeof(*ld->fs))) {
+			rc = XL_ENOMEM;
+			break;
+		}
+		/* self is exact modulo 2^64 and may be negative: the time of
+		 * frames without a node stays in their regular caller's node,
+		 * and comes off that function's self here. */
+		ld->fs[ld->nfs++] = (struct xl_fstat_raw){(uint32_t)m->nthreads, (int32_t)i, ft[i].calls,
+							  (int64_t)self[i], total[i]};
+	}
+	free(self);
+	free(total);
+	return rc;
+}
+
 /* Read one thread's nodes.  Returns XL_OK or XL_ENOMEM; corruption just
  * stops the thread's node list early. */
 static int read_thread(struct xl_model *m, struct xl_loader *ld, uint64_t tb_off, uint32_t slot,
@@ -251,6 +312,10 @@ static int read_thread(struct xl_model *m, struct xl_loader *ld, uint64_t tb_off
 		d->calls = n == 0 ? 0 : src->calls;
 		ld->node_xray[base + n] = n == 0 ? 0 : src->func;
 		ld->node_ticks[base + n] = src->ticks;
+		if (n > 0 && src->func == XL_FUNC_MORE) {
+			t->more_nodes++;
+			t->more_calls += src->calls;
+		}
 	}
 	if (n == 0) {
 		ld->corrupt_threads++;
@@ -272,13 +337,25 @@ static int read_thread(struct xl_model *m, struct xl_loader *ld, uint64_t tb_off
 		depth = in_file;
 	for (uint32_t i = 0; i < depth; i++) {
 		const struct xl_frame *f = &tb->stack[i];
-		if (f->node == 0 || f->node >= n)
+		uint32_t node = f->node & ~XL_FRAME_MORE;   /* version 1: no such bit */
+		if (node == 0 || node >= n)
+			continue;
+		t->open_frames++;
+		/* Inside a "(more call paths)" subtree only the outermost frame
+		 * carries the node's time. */
+		if ((f->node & XL_FRAME_MORE) && i > 0 && tb->stack[i - 1].node == f->node)
 			continue;
 		if (close_at > f->entry_ticks)
-			ld->node_ticks[base + f->node] += close_at - f->entry_ticks;
-		t->open_frames++;
+			ld->node_ticks[base + node] += close_at - f->entry_ticks;
 	}
 	t->end_ns = xl_model_ns(m, tb->exit_ticks ? tb->exit_ticks : last);
+	if (m->version >= 2 && tb_avail >= sizeof(struct xl_thread_block)) {
+		t->tree_bounded = tb->tree_bounded != 0;
+		int rc = read_func_table(m, ld, tb, (uint32_t)depth, close_at);
+		if (rc < 0)
+			return rc;
+		t->func_table = rc;
+	}
 	m->nnodes = base + n;
 	m->nthreads++;
 	return XL_OK;

@@ -97,16 +97,20 @@ static int cmp_i32(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Distinct XRay ids -> funcs[], named from symbols.json when present. */
+/* Distinct XRay ids (of nodes and of per-function tables: a function
+ * called only on paths a bounded tree had no room for has no node) ->
+ * funcs[], named from symbols.json when present. */
 static int build_funcs(struct xl_model *m, struct xl_loader *ld, const char *dir)
 {
-	int32_t *ids = malloc((m->nnodes + 1) * sizeof(int32_t));
+	int32_t *ids = malloc((m->nnodes + ld->nfs + 1) * sizeof(int32_t));
 	if (!ids)
 		return XL_ENOMEM;
 	size_t n = 0;
 	for (size_t i = 0; i < m->nnodes; i++)
 		if (m->nodes[i].parent != XL_NONE)
 			ids[n++] = ld->node_xray[i];
+	for (size_t i = 0; i < ld->nfs; i++)
+		ids[n++] = ld->fs[i].xray_id;
 	qsort(ids, n, sizeof(int32_t), cmp_i32);
 	size_t u = 0;
 	for (size_t i = 0; i < n; i++)
@@ -146,7 +150,11 @@ static int build_funcs(struct xl_model *m, struct xl_loader *ld, const char *dir
 		struct xl_func *f = &m->funcs[i];
 		f->xray_id = ids[i];
 		const struct xl_symbol *s = have_syms ? xl_symtab_find(&tab, ids[i]) : NULL;
-		if (s && s->name) {
+		if (ids[i] == XL_FUNC_MORE) {
+			f->more = 1;
+			f->name = strdup("(more call paths)");
+			s = NULL;
+		} else if (s && s->name) {
 			f->name = strdup(s->name);
 			f->file = dup_or_null(s->file);
 			f->line = s->line;
@@ -170,6 +178,26 @@ static int build_funcs(struct xl_model *m, struct xl_loader *ld, const char *dir
 		int32_t *hit = bsearch(&ld->node_xray[i], ids, u, sizeof(int32_t), cmp_i32);
 		m->nodes[i].func = (int32_t)(hit - ids);
 	}
+	m->fstats = calloc(ld->nfs ? ld->nfs : 1, sizeof(*m->fstats));
+	if (!m->fstats) {
+		free(ids);
+		return XL_ENOMEM;
+	}
+	for (size_t i = 0; i < ld->nfs; i++) {
+		const struct xl_fstat_raw *r = &ld->fs[i];
+		struct xl_thread *t = &m->threads[r->thread];
+		if (!t->nfstat)
+			t->fstat_first = i;
+		t->nfstat++;
+		int32_t *hit = bsearch(&r->xray_id, ids, u, sizeof(int32_t), cmp_i32);
+		struct xl_fstat *d = &m->fstats[i];
+		d->func = (int32_t)(hit - ids);
+		d->calls = r->calls;
+		d->self_ns = r->self_ticks >= 0 ? xl_clamp_ns((double)r->self_ticks / m->ticks_per_ns)
+						: -xl_clamp_ns(-(double)r->self_ticks / m->ticks_per_ns);
+		d->total_ns = xl_clamp_ns((double)r->total_ticks / m->ticks_per_ns);
+	}
+	m->nfstats = ld->nfs;
 	free(ids);
 	return XL_OK;
 }
@@ -198,8 +226,11 @@ static int build_tree(struct xl_model *m, struct xl_loader *ld)
 			nd->total_ns = kids < XL_MAX_NS ? kids : XL_MAX_NS;   /* see xl_clamp_ns */
 		nd->self_ns = nd->total_ns > kids ? nd->total_ns - kids : 0;
 	}
-	for (size_t t = 0; t < m->nthreads; t++)
+	for (size_t t = 0; t < m->nthreads; t++) {
 		m->threads[t].total_ns = m->nodes[m->threads[t].root].total_ns;
+		m->more_calls += m->threads[t].more_calls;
+		m->more_nodes += m->threads[t].more_nodes;
+	}
 
 	if (xl_funcs_for_thread(m, -1, m->funcs) != XL_OK)
 		return XL_ENOMEM;
@@ -222,9 +253,24 @@ int xl_funcs_for_thread(const struct xl_model *m, int thread, struct xl_func *ou
 		out[f].calls = 0;
 		out[f].self_ns = out[f].total_ns = 0;
 	}
-	/* Depth-first over each tree with a per-function count of active
-	 * frames: only a frame with no active ancestor of the same function
-	 * adds to that function's total. */
+	/* The threads' per-function tables: the frames their trees do not
+	 * hold ("(more call paths)" subtrees). */
+	for (size_t t = 0; t < m->nthreads; t++) {
+		const struct xl_thread *th = &m->threads[t];
+		if (thread >= 0 && (size_t)thread != t)
+			continue;
+		for (size_t i = th->fstat_first; i < th->fstat_first + th->nfstat; i++) {
+			const struct xl_fstat *fs = &m->fstats[i];
+			struct xl_func *f = &out[fs->func];
+			f->calls += fs->calls;
+			f->self_ns = xl_add_ns(f->self_ns, fs->self_ns);
+			f->total_ns = xl_add_ns(f->total_ns, fs->total_ns);
+		}
+	}
+	/* Plus the trees: depth-first over each with a per-function count of
+	 * active frames: only a frame with no active ancestor of the same
+	 * function adds to that function's total.  (A subtree's frames in the
+	 * table counted the tree's frames below them as open.) */
 	uint32_t *active = calloc(m->nfuncs ? m->nfuncs : 1, sizeof(uint32_t));
 	int32_t *stack = malloc((m->nnodes + 1) * sizeof(int32_t));
 	if (!active || !stack) {
@@ -255,6 +301,12 @@ int xl_funcs_for_thread(const struct xl_model *m, int thread, struct xl_func *ou
 			}
 			cur = next;
 		}
+	}
+	for (size_t f = 0; f < m->nfuncs; f++) {
+		if (out[f].self_ns < 0)
+			out[f].self_ns = 0;   /* only from a corrupt or cut-off table */
+		if (out[f].more)          /* not a function: its calls are the table's */
+			out[f].calls = 0, out[f].self_ns = out[f].total_ns = 0;
 	}
 	free(active);
 	free(stack);
@@ -289,6 +341,7 @@ int xl_model_load(const char *dir, struct xl_model **out, char *err, size_t errl
 		rc = xl_warnings_build(m, &ld);
 	free(ld.node_xray);
 	free(ld.node_ticks);
+	free(ld.fs);
 	if (rc != XL_OK) {
 		if (rc == XL_ENOMEM)
 			snprintf(err, errlen, "out of memory while reading '%s'", path);
@@ -333,6 +386,7 @@ void xl_model_free(struct xl_model *m)
 	free(m->warnings);
 	free(m->related);
 	free(m->funcs);
+	free(m->fstats);
 	free(m->nodes);
 	free(m->threads);
 	free(m->samples);

@@ -66,6 +66,9 @@ struct rule_ctx {
 	struct xl_model *m;
 	const struct xl_loader *ld;
 	uint64_t repaired, unwound, deep, lost, open;
+	uint64_t nodeless;      /* version 2: calls with no node (still in the function table) */
+	size_t bounded;         /* threads whose call tree reached its bound */
+	size_t tableless;       /* bounded threads without a per-function table */
 	int64_t thread_sum;     /* summed thread time */
 	int64_t end;            /* end of the capture window */
 	char unrec[160];        /* " (they made at least N events)" when threads went unrecorded, else "" */
@@ -140,7 +143,7 @@ static int warn_timeline_full(const struct rule_ctx *c)
 		snprintf(per + len, sizeof(per) - len, ", and %zu more threads", with - ntop);
 	/* Not "complete" when the call trees ran out too (fault test t9004:
 	 * both warnings at once contradicted each other). */
-	int trees_full = (m->flags & XL_FLAG_NODES_FULL) || c->lost;
+	int trees_full = (m->flags & XL_FLAG_NODES_FULL) || c->lost || c->bounded;
 	int64_t from = m->timeline_full_ns;
 	return add(c->m, "timeline_full", from, c->end,
 		   "timeline buffer full: events after %.3f s were not kept in the timeline "
@@ -170,6 +173,52 @@ static int warn_nodes_full(const struct rule_ctx *c)
 			 n ? ", and " : "", m->threads_unplaced, m->threads_unplaced == 1 ? "" : "s",
 			 m->threads_unplaced == 1 ? "was" : "were", c->unrec);
 	return add(c->m, "nodes_full", -1, -1, "call-tree space ran out: %s; increase buffer_size", what);
+}
+
+/* A bounded call tree loses no call: the calls on paths it had no room
+ * for are in "(more call paths)" nodes, with their time. */
+static int warn_tree_bounded(const struct rule_ctx *c)
+{
+	const struct xl_model *m = c->m;
+	if (!c->bounded)
+		return XL_OK;
+	char names[200] = "";
+	size_t len = 0, listed = 0;
+	for (size_t i = 0; i < m->nthreads && len < sizeof(names) - 64; i++) {
+		const struct xl_thread *t = &m->threads[i];
+		if (!(t->tree_bounded || t->more_nodes))
+			continue;
+		if (listed++ < 3)
+			len += (size_t)snprintf(names + len, sizeof(names) - len, "%s%.40s", len ? ", " : "", t->name);
+	}
+	if (listed > 3)
+		snprintf(names + len, sizeof(names) - len, ", and %zu more", listed - 3);
+	char none[256] = "";
+	if (c->nodeless)
+		snprintf(none, sizeof(none),
+			 "; %llu calls found no room even there: they are in the function table and their "
+			 "time in their callers' nodes",
+			 (unsigned long long)c->nodeless);
+	return add(c->m, "tree_bounded", -1, -1,
+		   "call-tree space ran out on %zu thread%s (%s): %llu calls on call paths first seen after "
+		   "that are shown, with their time, in %u \"(more call paths)\" node%s below their callers%s; "
+		   "the function table counts every call. Increase buffer_size for the full call tree",
+		   c->bounded, c->bounded == 1 ? "" : "s", names, (unsigned long long)m->more_calls, m->more_nodes,
+		   m->more_nodes == 1 ? "" : "s", none);
+}
+
+/* Without its table, a bounded thread's calls on paths its tree had no
+ * room for have no function. */
+static int warn_no_function_table(const struct rule_ctx *c)
+{
+	size_t n = c->tableless;
+	if (!n)
+		return XL_OK;
+	return add(c->m, "no_function_table", -1, -1,
+		   "%zu thread%s with a bounded call tree found no room in the buffer for %s per-function "
+		   "table: the function table lacks the calls in %s \"(more call paths)\" nodes. "
+		   "Increase buffer_size",
+		   n, n == 1 ? "" : "s", n == 1 ? "its" : "their", n == 1 ? "its" : "their");
 }
 
 static int warn_repaired_exits(const struct rule_ctx *c)
@@ -394,6 +443,8 @@ static const struct {
 	{"not_finalized", warn_not_finalized},
 	{"timeline_full", warn_timeline_full},
 	{"nodes_full", warn_nodes_full},
+	{"tree_bounded", warn_tree_bounded},
+	{"no_function_table", warn_no_function_table},
 	{"repaired_exits", warn_repaired_exits},
 	{"deep_recursion", warn_deep_recursion},
 	{"memory_samples_missed", warn_memory_samples_missed},
@@ -418,7 +469,15 @@ int xl_warnings_build(struct xl_model *m, const struct xl_loader *ld)
 		c.repaired += t->repaired_exits;
 		c.unwound += t->unwound_frames;
 		c.deep += t->deep_events;
-		c.lost += t->lost_node_events;
+		/* Version 1 lost those events; version 2 keeps them in the
+		 * function table (calls with no node, see bounded trees). */
+		if (m->version >= 2)
+			c.nodeless += t->lost_node_events;
+		else
+			c.lost += t->lost_node_events;
+		c.bounded += t->tree_bounded || t->more_nodes;
+		c.tableless += m->version >= 2 && !t->func_table &&
+			       (t->tree_bounded || t->more_nodes || t->lost_node_events);
 		c.open += t->open_frames;
 		c.thread_sum = xl_add_ns(c.thread_sum, t->total_ns);
 	}

@@ -108,8 +108,31 @@ static void run_member(const struct xl_model *m, struct jsonw *w)
 	jw_obj_end(w);
 }
 
+/* A thread's functions (those it called), as columns: "func" indexes the
+ * document's functions[]. */
+static void thread_functions(const struct xl_model *m, struct jsonw *w, const struct xl_func *own)
+{
+	static const char *const cols[] = {"func", "calls", "self_ns", "total_ns"};
+	jw_key(w, "functions");
+	jw_obj(w);
+	for (size_t c = 0; c < sizeof(cols) / sizeof(cols[0]); c++) {
+		jw_key(w, cols[c]);
+		jw_arr(w);
+		for (size_t f = 0; f < m->nfuncs; f++) {
+			if (!own[f].calls || m->funcs[f].more)
+				continue;
+			jw_int(w, c == 0 ? (int64_t)f : c == 1 ? (int64_t)own[f].calls
+					   : c == 2 ? own[f].self_ns : own[f].total_ns);
+		}
+		jw_arr_end(w);
+	}
+	jw_obj_end(w);
+}
+
 static void threads_member(const struct xl_model *m, struct jsonw *w)
 {
+	/* With one thread its table is the document's functions[]. */
+	struct xl_func *own = m->nthreads > 1 ? malloc((m->nfuncs ? m->nfuncs : 1) * sizeof(*own)) : NULL;
 	jw_key(w, "threads");
 	jw_arr(w);
 	for (size_t i = 0; i < m->nthreads; i++) {
@@ -129,9 +152,17 @@ static void threads_member(const struct xl_model *m, struct jsonw *w)
 		jw_kint(w, "start_ns", t->start_ns);
 		jw_kint(w, "end_ns", t->end_ns);
 		jw_kint(w, "total_ns", t->total_ns);
+		jw_kbool(w, "tree_bounded", t->tree_bounded || t->more_nodes);
+		jw_kint(w, "more_calls", (int64_t)t->more_calls);
+		jw_kint(w, "more_nodes", t->more_nodes);
+		jw_kint(w, "nodeless_calls", m->version >= 2 ? (int64_t)t->lost_node_events : 0);
+		jw_kbool(w, "function_table", t->func_table);
+		if (own && xl_funcs_for_thread(m, (int)i, own) == XL_OK)
+			thread_functions(m, w, own);
 		jw_obj_end(w);
 	}
 	jw_arr_end(w);
+	free(own);
 }
 
 static void functions_member(const struct xl_model *m, struct jsonw *w)
@@ -149,6 +180,8 @@ static void functions_member(const struct xl_model *m, struct jsonw *w)
 		jw_kint(w, "calls", (int64_t)f->calls);
 		jw_kint(w, "self_ns", f->self_ns);
 		jw_kint(w, "total_ns", f->total_ns);
+		if (f->more)
+			jw_kbool(w, "more", 1);
 		jw_obj_end(w);
 	}
 	jw_arr_end(w);
@@ -401,7 +434,10 @@ void xl_json_document(const struct xl_model *m, struct jsonw *w, const struct xl
 	for (size_t i = 0; i < m->nthreads; i++)
 		thread_time += m->threads[i].total_ns;
 	jw_kint(w, "threads", (int64_t)m->nthreads);
-	jw_kint(w, "functions", (int64_t)m->nfuncs);
+	size_t real = 0;     /* "(more call paths)" is not a function */
+	for (size_t i = 0; i < m->nfuncs; i++)
+		real += !m->funcs[i].more;
+	jw_kint(w, "functions", (int64_t)real);
 	jw_kint(w, "nodes", (int64_t)m->nnodes);
 	jw_kint(w, "events", (int64_t)m->total_events);
 	jw_kint(w, "timeline_events", (int64_t)m->total_timeline_events);
@@ -409,6 +445,8 @@ void xl_json_document(const struct xl_model *m, struct jsonw *w, const struct xl
 	jw_kint(w, "thread_time_ns", thread_time);
 	jw_kint(w, "threads_not_recorded", (int64_t)m->threads_dropped + m->threads_unplaced);
 	jw_kint(w, "unrecorded_events", (int64_t)m->unrecorded_events);
+	jw_kint(w, "more_calls", (int64_t)m->more_calls);
+	jw_kint(w, "more_nodes", m->more_nodes);
 	jw_obj_end(w);
 	threads_member(m, w);
 	functions_member(m, w);

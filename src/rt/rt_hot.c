@@ -36,6 +36,29 @@
  * else (depth 0 or XL_MAX_DEPTH, new nodes, unmatched exits, timeline
  * blocks) is handed, in tail position, to the general code.  XRay
  * function ids start at 1, so no real event matches the root's key.
+ *
+ * The call tree is bounded, the function table is not (xl_capture.h):
+ * a new chunk for regular nodes must leave room in the buffer, above the
+ * timeline's limit, for as many "(more call paths)" nodes as the thread
+ * would then have regular ones, and stay within the first RT_TREE_CHUNKS
+ * chunks.  When it cannot, the
+ * tree is bounded: from then on a path not in the tree goes to a "(more
+ * call paths)" node below its caller's node (XL_FUNC_MORE), which may use
+ * that room.  A node has at most one such child, and they have none, so a
+ * thread's own reserve always suffices; only other threads' allocations
+ * can take it.  Frames in
+ * such a subtree carry the node with XL_FRAME_MORE set, which no node's
+ * parent has, so the fast entry misses and the fast exit refuses them:
+ * they take the general code.  Only if even the reserve is spent does a
+ * call get no node (XL_FRAME_NONE, counted in lost_node_events; its time
+ * stays in its caller's node).
+ *
+ * The thread's per-function table (xl_capture.h) holds what the tree
+ * cannot: the calls, self and total time of the frames in those
+ * subtrees, so that the tree's nodes plus the table give every
+ * function's exact figures.  Only the general code writes it; the fast
+ * paths never see such a frame.  (A table of every call, written on the
+ * fast paths, cost 33 instructions per call: docs/benchmarks.md.)
  */
 #include "rt_internal.h"
 
@@ -47,6 +70,10 @@
  * the node, so a stale or colliding entry only costs the slow lookup. */
 #define CACHE_BITS 12u
 #define CACHE_SIZE (1u << CACHE_BITS)
+
+/* The call tree's bound (see the header comment): regular nodes in the
+ * first half of the chunk slots, "(more call paths)" nodes may use all. */
+#define RT_TREE_CHUNKS (XL_MAX_NODE_CHUNKS / 2u)
 
 /* Writer-private per-thread tables.  They live in the arena right after
  * the thread's xl_thread_block (the reader never looks at them), so a
@@ -113,18 +140,23 @@ static RT_NOINSTR void copy_words(void *to, const void *from, size_t bytes)
 		d[i] = s[i];
 }
 
-static RT_NOINSTR struct xl_cap_block *node_block(struct xl_thread_block *tb, uint32_t nodes)
+static RT_NOINSTR struct xl_cap_block *node_block(struct xl_thread_block *tb, uint32_t nodes,
+						   uint64_t reserve)
 {
 	struct xl_cap_block *b = rt__alloc_block(XL_BLOCK_NODES, tb->slot,
 						 sizeof(*b) + nodes * sizeof(struct xl_node),
-						 rt__hdr->file_size);
+						 rt__hdr->file_size - reserve);
 	if (b)
 		b->capacity = nodes;
 	return b;
 }
 
 /* Append a node below `parent`.  Returns RT_NO_NODE when node space is
- * spent.  The node is complete before node_count publishes it.
+ * spent: for a regular node, when the tree reached its bound (from then on
+ * no regular node is added, tree_bounded); for a "(more call paths)" node
+ * (func XL_FUNC_MORE), when the reserve is spent too.  The root's chunk
+ * may use the reserve, so that a thread that registers late still has a
+ * tree.  The node is complete before node_count publishes it.
  *
  * Chunk 0 starts with XL_FIRST_NODES nodes (xl_capture.h); at node
  * XL_FIRST_NODES it is copied into a full chunk, which is published
@@ -134,14 +166,26 @@ static RT_NOINSTR struct xl_cap_block *node_block(struct xl_thread_block *tb, ui
 static NOINLINE RT_NOINSTR uint32_t node_add(struct rt_thread *t, struct xl_thread_block *tb,
 					       uint32_t parent, int32_t func)
 {
+	int more = func == XL_FUNC_MORE;
+	if (!more && tb->tree_bounded)
+		return RT_NO_NODE;
 	uint32_t idx = tb->node_count;
 	uint32_t c = idx / XL_NODES_PER_CHUNK;
 	if (idx % XL_NODES_PER_CHUNK == 0 || idx == XL_FIRST_NODES) {
 		struct xl_cap_block *b = NULL;
-		if (c < XL_MAX_NODE_CHUNKS)
-			b = node_block(tb, idx == 0 ? XL_FIRST_NODES : XL_NODES_PER_CHUNK);
+		int reserved = more || idx == 0;
+		/* Room for one "(more call paths)" node per regular node, in
+		 * the space above the timeline's limit, which the timeline
+		 * cannot take later. */
+		uint64_t keep = reserved ? 0 : ((uint64_t)idx + XL_NODES_PER_CHUNK) * sizeof(struct xl_node);
+		if (c < (reserved ? XL_MAX_NODE_CHUNKS : RT_TREE_CHUNKS) &&
+		    keep <= rt__hdr->file_size - rt__hdr->timeline_limit)
+			b = node_block(tb, idx == 0 ? XL_FIRST_NODES : XL_NODES_PER_CHUNK, keep);
 		if (!b) {
-			flag_set(XL_FLAG_NODES_FULL);
+			if (!more) {
+				tb->tree_bounded = 1;
+				flag_set(XL_FLAG_TREE_BOUNDED);
+			}
 			return RT_NO_NODE;
 		}
 		struct xl_node *to = (struct xl_node *)(b + 1);
@@ -183,6 +227,20 @@ static NOINLINE RT_NOINSTR uint32_t child_slow(struct rt_thread *t, struct xl_th
 	if (c != RT_NO_NODE)
 		t->cache[slot] = c;
 	return c;
+}
+
+/* The node of a call of `func` made from `parent`'s frame (a regular node,
+ * not in the cache or new), or, once the tree is bounded and the path has
+ * no node, the caller's "(more call paths)" node with XL_FRAME_MORE set,
+ * or XL_FRAME_NONE when there is no room for that either. */
+static NOINLINE RT_NOINSTR uint32_t child_find(struct rt_thread *t, struct xl_thread_block *tb,
+						 uint32_t parent, int32_t func, uint32_t slot)
+{
+	uint32_t c = child_slow(t, tb, parent, func, slot);
+	if (c != RT_NO_NODE)
+		return c;
+	c = child_slow(t, tb, parent, XL_FUNC_MORE, cache_slot(node_key(parent, XL_FUNC_MORE)));
+	return c == RT_NO_NODE ? XL_FRAME_NONE : c | XL_FRAME_MORE;
 }
 
 /* Reads as a full timeline block: where tl_blk points while a thread has
@@ -269,10 +327,77 @@ static inline RT_NOINSTR void frame_write(struct xl_frame *f, uint32_t node, int
 	f->entry_ticks = now;
 }
 
-static inline RT_NOINSTR void close_frame(struct rt_hot *h, const struct xl_frame *f, uint64_t now)
+/*
+ * Frames the tree does not hold (node XL_FRAME_MORE|i or XL_FRAME_NONE)
+ * come in subtrees: every callee of such a frame is one too.  Their
+ * figures go to the function table:
+ *   - calls at entry;
+ *   - on closing, the frame's time to its function's self, and taken from
+ *     its caller's self, unless the caller is a regular frame and the
+ *     frame has a "(more call paths)" node: that node, a child of the
+ *     caller's, already takes the time out of the caller's self;
+ *   - the frame's time to its function's total when no other frame of the
+ *     function is open.  `active` counts open frames: those of the
+ *     subtree, and, while a subtree is open, the regular frames below it
+ *     (added when its first frame opens, removed when that one closes).
+ * A subtree's first frame is one whose caller has a regular node (or is
+ * the root).
+ */
+static inline RT_NOINSTR int subtree_first(const struct xl_thread_block *tb, uint32_t d)
 {
-	if (f->node != RT_NO_NODE)
-		node_at(h->t, f->node)->ticks += now - f->entry_ticks;
+	return d == 0 || tb->stack[d - 1].node < XL_FRAME_MORE;
+}
+
+/* A function's record; a spare one for ids beyond the table (XRay
+ * reports none: its ids run from 1 to __xray_max_function_id). */
+static RT_NOINSTR struct xl_func_stat *fstat(struct rt_hot *h, int32_t func)
+{
+	static __thread struct xl_func_stat spare __attribute__((tls_model("local-exec")));
+	return (uint32_t)func < h->func_slots ? &h->ftab[func] : &spare;
+}
+
+static NOINLINE RT_NOINSTR void table_open(struct rt_hot *h, uint32_t d, int32_t func)
+{
+	const struct xl_thread_block *tb = h->tb;
+	if (subtree_first(tb, d))
+		for (uint32_t i = 0; i < d; i++)
+			fstat(h, tb->stack[i].func)->active++;
+	struct xl_func_stat *fs = fstat(h, func);
+	fs->calls++;
+	fs->active++;
+}
+
+static NOINLINE RT_NOINSTR void table_close(struct rt_hot *h, uint32_t d, uint64_t dt)
+{
+	const struct xl_thread_block *tb = h->tb;
+	const struct xl_frame *f = &tb->stack[d];
+	struct xl_func_stat *fs = fstat(h, f->func);
+	uint32_t a = fs->active - 1;
+	fs->active = a;
+	fs->self_ticks += dt;
+	fs->total_ticks += a ? 0 : dt;
+	int first = subtree_first(tb, d);
+	if (d > 0 && !(first && f->node != XL_FRAME_NONE))
+		fstat(h, tb->stack[d - 1].func)->self_ticks -= dt;
+	if (first)
+		for (uint32_t i = 0; i < d; i++)
+			fstat(h, tb->stack[i].func)->active--;
+}
+
+/* Close frame d (the top one) at `now`: its time into its node (in a
+ * "(more call paths)" subtree only the outermost frame's), or into the
+ * function table. */
+static inline RT_NOINSTR void close_frame(struct rt_hot *h, uint32_t d, uint64_t now)
+{
+	const struct xl_frame *f = &h->tb->stack[d];
+	uint64_t dt = now - f->entry_ticks;
+	uint32_t c = f->node;
+	if (c < XL_FRAME_MORE)
+		node_at(h->t, c)->ticks += dt;
+	else if (h->ftab)
+		table_close(h, d, dt);
+	if (c >= XL_FRAME_MORE && c != XL_FRAME_NONE && subtree_first(h->tb, d))
+		node_at(h->t, c & ~XL_FRAME_MORE)->ticks += dt;
 }
 
 /* Close the top frame (depth d) at `now` with a timeline event of `kind`
@@ -283,7 +408,7 @@ static RT_NOINSTR uint32_t pop_frame(struct rt_hot *h, uint32_t d, int32_t func,
 {
 	struct xl_thread_block *tb = h->tb;
 	d--;
-	close_frame(h, &tb->stack[d], now);
+	close_frame(h, d, now);
 	__atomic_store_n(&tb->depth, d, __ATOMIC_RELEASE);
 	tl_put(h, now, func, kind);
 	return d;
@@ -310,18 +435,20 @@ static RT_NOINSTR void entry_at(struct rt_hot *h, int32_t func, uint64_t sp, uin
 		return;
 	}
 	uint32_t parent = d ? tb->stack[d - 1].node : 0;
-	uint64_t key = node_key(parent, func);
-	uint32_t slot = cache_slot(key);
-	uint32_t c = t->cache[slot];
-	struct xl_node *n = node_at(t, c);
-	if (*(const rt_u64a *)n != key) {
-		c = child_slow(t, tb, parent, func, slot);
-		n = c == RT_NO_NODE ? NULL : node_at(t, c);
+	uint32_t c = parent;     /* below a "(more call paths)" frame: the same node */
+	if (parent < XL_FRAME_MORE) {
+		uint64_t key = node_key(parent, func);
+		uint32_t slot = cache_slot(key);
+		c = t->cache[slot];
+		if (*(const rt_u64a *)node_at(t, c) != key)
+			c = child_find(t, tb, parent, func, slot);
 	}
-	if (n)
-		n->calls++;
+	if (c != XL_FRAME_NONE)
+		node_at(t, c & ~XL_FRAME_MORE)->calls++;
 	else
 		tb->lost_node_events++;
+	if (c >= XL_FRAME_MORE && h->ftab)
+		table_open(h, d, func);
 	frame_write(&tb->stack[d], c, func, now);
 	t->sp[d] = (uint32_t)sp;
 	__atomic_store_n(&tb->depth, d + 1, __ATOMIC_RELEASE);
@@ -527,9 +654,9 @@ RT_NOINSTR int rt__hot_entry(int32_t func, uint64_t sp)
 	return fast_done(h, tb, tl, tl_n, ev, now);
 }
 
-/* The fast exit: the top frame is the function's and has a node, the
- * thread is not beyond XL_MAX_DEPTH, and the timeline block has room or
- * the timeline has stopped. */
+/* The fast exit: the top frame is the function's and has a regular node,
+ * the thread is not beyond XL_MAX_DEPTH, and the timeline block has room
+ * or the timeline has stopped. */
 static inline __attribute__((always_inline)) RT_NOINSTR int hot_exit(int32_t func, uint32_t kind)
 {
 	HOT_GATE((void)0);
@@ -544,7 +671,7 @@ static inline __attribute__((always_inline)) RT_NOINSTR int hot_exit(int32_t fun
 		return exit_slow(func, kind, hot_ticks());
 	struct xl_frame *f = &tb->stack[d - 1];
 	uint32_t c = f->node;
-	if (UNLIKELY(f->func != func || c == RT_NO_NODE))
+	if (UNLIKELY(f->func != func || c >= XL_FRAME_MORE))
 		return exit_slow(func, kind, hot_ticks());
 
 	struct xl_node *n = node_at(h->t, c);
@@ -574,12 +701,15 @@ size_t rt__thread_private_size(void)
 }
 
 /* Called by registration (rt_xray.c) with the gate BUSY. */
-int rt__thread_init(struct xl_thread_block *tb, void *priv)
+int rt__thread_init(struct xl_thread_block *tb, void *priv, struct xl_func_stat *ftab,
+		    uint32_t func_slots)
 {
 	struct rt_hot *h = &rt__hot;
 	struct rt_thread *t = priv;
 	h->tb = tb;
 	h->t = t;
+	h->ftab = ftab;
+	h->func_slots = func_slots;
 	h->deep = 0;
 	h->tl_blk = &tl_none;
 	h->tl_stopped = 0;
@@ -627,6 +757,8 @@ void rt__scratch_enter(void *mem, uint32_t events, int32_t func, uint64_t now)
 	h->deep = 0;
 	h->tb = &s->tb;
 	h->t = &s->t;
+	h->ftab = NULL;
+	h->func_slots = (uint32_t)func + 1;
 	h->tl_blk = &s->tl;
 	h->tl_stopped = 0;
 }

@@ -131,6 +131,11 @@ struct rt_hot {
 				      * stays at XL_MAX_DEPTH meanwhile) */
 	struct xl_thread_block *tb;
 	struct rt_thread *t;
+	/* The thread's per-function table (xl_capture.h: xl_func_stat), of
+	 * func_slots records (function ids 1..func_slots-1 get frames); NULL
+	 * when it found no room.  Written by the general code only. */
+	struct xl_func_stat *ftab;
+	uint32_t func_slots;
 	/* The current timeline block.  Before the first block and after the
 	 * budget ran out (tl_stopped) it is a static block that reads as
 	 * full, so the fast path needs one test for "no room". */
@@ -170,7 +175,8 @@ RT_HIDDEN void rt__hot_event_at(int32_t func, int type, uint64_t sp, uint64_t no
  * their set-up (creates the root node).  Returns 0, or -1 when the arena
  * has no room for the root's node chunk. */
 RT_HIDDEN size_t rt__thread_private_size(void);
-RT_HIDDEN int rt__thread_init(struct xl_thread_block *tb, void *priv);
+RT_HIDDEN int rt__thread_init(struct xl_thread_block *tb, void *priv, struct xl_func_stat *ftab,
+			      uint32_t func_slots);
 
 /* Scratch thread state for rt_calib.c (see rt_hot.c).  The timeline block
  * holds `events` events, at most XL_EVENTS_PER_CHUNK (the fast path's

@@ -52,9 +52,24 @@ static RT_NOINSTR int thread_register(uint64_t now)
 		__atomic_fetch_or(&rt__hdr->flags, XL_FLAG_THREADS_FULL, __ATOMIC_RELAXED);
 		goto out;
 	}
+	/* One block: the thread block, the private tables, and the
+	 * per-function table (32 bytes per XRay function id).  Without room
+	 * for the table the thread is still recorded, without one
+	 * (XL_FLAG_NO_FUNC_TABLE; its functions then lack the calls of
+	 * "(more call paths)" subtrees, and the analyzer says so). */
+	uint32_t slots = rt__hdr->max_function_id + 1;
+	uint64_t head = (sizeof(struct xl_thread_block) + rt__thread_private_size() + 63) & ~(uint64_t)63;
+	struct xl_func_stat *ftab = NULL;
 	struct xl_cap_block *b = rt__alloc_block(XL_BLOCK_THREAD, slot,
-						 sizeof(struct xl_thread_block) + rt__thread_private_size(),
+						 head + (uint64_t)slots * sizeof(struct xl_func_stat),
 						 rt__hdr->file_size);
+	if (b) {
+		ftab = (struct xl_func_stat *)((char *)b + head);
+	} else {
+		b = rt__alloc_block(XL_BLOCK_THREAD, slot, head, rt__hdr->file_size);
+		if (b)
+			__atomic_fetch_or(&rt__hdr->flags, XL_FLAG_NO_FUNC_TABLE, __ATOMIC_RELAXED);
+	}
 	if (!b) {
 		__atomic_fetch_or(&rt__hdr->flags, XL_FLAG_NODES_FULL, __ATOMIC_RELAXED);
 		__atomic_fetch_add(&rt__hdr->threads_unplaced, 1, __ATOMIC_RELAXED);
@@ -66,7 +81,9 @@ static RT_NOINSTR int thread_register(uint64_t now)
 	prctl(PR_GET_NAME, tb->name, 0, 0, 0);
 	tb->first_ticks = now;
 	tb->last_ticks = now;
-	if (rt__thread_init(tb, tb + 1) != 0) {
+	tb->func_slots = slots;
+	tb->func_table = ftab ? (uint64_t)((char *)ftab - rt__base) : 0;
+	if (rt__thread_init(tb, tb + 1, ftab, slots) != 0) {
 		__atomic_fetch_add(&rt__hdr->threads_unplaced, 1, __ATOMIC_RELAXED);
 		goto out;
 	}

@@ -370,6 +370,33 @@ const TESTS = {
     await scrollTo(page, '#xl-summary');
     check('multithread: threads table lists 3 threads', (await page.$$('.xl-threads tbody tr')).length === 3);
     await c.finish();
+
+    // The same document with worker-1's call tree bounded: 300 hash_block calls on paths that found
+    // no node are in a "(more call paths)" node below process_item, and the thread's own function
+    // table (threads[].functions, from the capture's per-function table) has all 2,300.
+    const b = JSON.parse(readFileSync(join(here, 'fixtures', 'multithread.json'), 'utf8'));
+    const more = b.functions.length;
+    b.functions.push({ id: more, xray_id: -1, name: '(more call paths)', file: null, line: 0, calls: 0, self_ns: 0, total_ns: 0, more: true });
+    const T = b.tree, under = 7, moved = Math.floor(T.self_ns[under] / 2);
+    T.self_ns[under] -= moved;
+    for (const [k, v] of [['thread', 1], ['parent', under], ['func', more], ['calls', 300], ['total_ns', moved], ['self_ns', moved]]) T[k].push(v);
+    b.threads[1].functions = { func: [3, 6, 4, 5], calls: [1, 500, 500, 2300], self_ns: [1, 2, 3, 4], total_ns: [5, 6, 7, 8] };
+    b.threads[1].tree_bounded = true; b.threads[1].more_calls = 300; b.threads[1].more_nodes = 1;
+    Object.assign(b.totals, { nodes: T.parent.length, more_calls: 300, more_nodes: 1 });
+    const out2 = join(opt.out, 'multithread-bounded.html');
+    writeFileSync(out2, assemble(JSON.stringify(b)));
+    const r2 = await open(out2);
+    const c2 = await common('multithread-bounded', r2);
+    const p2 = r2.page;
+    check('bounded: the summary says how many calls went to "(more call paths)" nodes',
+      (await p2.textContent('#xl-paths')).includes('300 calls in 1 \u201c(more call paths)\u201d node'), await p2.textContent('#xl-paths'));
+    check('bounded: the function table has no "(more call paths)" row', !(await tableRows(p2)).some((row) => row[0] === '(more call paths)'));
+    await scrollTo(p2, '#fg-canvas');
+    await p2.selectOption('#fg-thread', '1'); await settle(p2);
+    check('bounded: the flame graph shows the node', (await frames(p2)).some((f) => f.name === '(more call paths)' && f.calls === 300));
+    const hb = (await tableRows(p2)).find((row) => row[0] === 'hash_block');
+    check('bounded: the thread\'s function table is its own (2,300 hash_block calls, not the tree\'s 2,000)', hb && hb.includes('2300'), JSON.stringify(hb));
+    await c2.finish();
   },
 
   async gc() {

@@ -28,10 +28,14 @@ HDR = 4096
 # offsets in struct xl_cap_header and struct xl_thread_block (include/exaloop/xl_capture.h)
 H_FILE_SIZE, H_THREAD_COUNT, H_MEM_FIRST = 40, 184, 192
 TB_NODE_COUNT, TB_DEPTH, TB_TIMELINE_FIRST, TB_CHUNKS, TB_STACK = 160, 164, 168, 176, 8368
+# version 2: after stack[2048], the per-function table's offset and size
+TB_FUNC_TABLE, TB_FUNC_SLOTS, TB_SIZE = 41136, 41144, 41152
+H_VERSION = 8
 NODES_PER_CHUNK = 4096
 MAX_EVENTS = 48        # timeline events kept per thread
 MAX_SAMPLES = 6
 
+WHOLE = ("deep",)   # whole thread blocks and function tables (not fib, segv: t9007 cuts those at every offset)
 RUNS = [
     ("fib", ["s-fib.c", "6"]),
     ("two-parents", ["s-two-parents.c"]),
@@ -56,8 +60,11 @@ def align(n, a=64):
     return (n + a - 1) // a * a
 
 
-def repack(data):
-    """A compact copy of a capture (bytes) with the same contents, as far as the analyzer reads them."""
+def repack(data, whole_blocks=False):
+    """A compact copy of a capture (bytes) with the same contents, as far as the analyzer reads them.
+
+    whole_blocks: keep every thread block whole, with its per-function table (version 2), so
+    that the reader of those tables is fuzzed too (a block cut before them reads as having none)."""
     hdr = bytearray(data[:HDR])
     nthreads = min(u32(data, H_THREAD_COUNT), 1024)
     out = bytearray(HDR + align(max(nthreads, 1) * 8))
@@ -77,8 +84,12 @@ def repack(data):
         depth = min(u32(data, tb_off + TB_DEPTH), 2048)
         nchunks = (count + NODES_PER_CHUNK - 1) // NODES_PER_CHUNK
         keep = TB_STACK + 16 * depth if depth else TB_CHUNKS + 8 * max(nchunks, 1)
-        tb = bytearray(data[tb_off:tb_off + keep])
+        full = whole_blocks and u32(data, H_VERSION) >= 2
+        tb = bytearray(data[tb_off:tb_off + (TB_SIZE if full else keep)])
         new_tb = put(tb)
+        ft, slots = u64(data, tb_off + TB_FUNC_TABLE), u32(data, tb_off + TB_FUNC_SLOTS)
+        if full and ft:
+            struct.pack_into("<Q", out, new_tb + TB_FUNC_TABLE, put(data[ft:ft + 32 * slots]))
         # node chunks: only the published nodes
         for c in range(nchunks):
             chunk_off = u64(data, tb_off + TB_CHUNKS + 8 * c)   # first node (block header before it)
@@ -122,7 +133,7 @@ def main():
             caps = sorted(os.listdir(os.path.join(work, "profiles")))
             cap = os.path.join(work, "profiles", caps[-1])
             with open(os.path.join(cap, "capture.xlc"), "rb") as f:
-                packed = repack(f.read())
+                packed = repack(f.read(), whole_blocks=name in WHOLE)
             with open(os.path.join(HERE, "corpus", "capture", name + ".xlc"), "wb") as f:
                 f.write(packed)
             shutil.copy(os.path.join(cap, "run.json"), os.path.join(HERE, "corpus", "runjson", name + ".json"))

@@ -117,6 +117,13 @@ static int scenario(int close_window)
 	/* The constructor opened the window; with no XRay in this executable
 	 * patching failed and turned events off: turn them on by hand, as
 	 * XRay's trampolines would deliver them. */
+	rt__hdr->max_function_id = F_LEAF0 + 2;   /* what rt_patch.c reads from XRay */
+	/* With a duration the control thread opens the window: wait until its
+	 * patching failed (and cleared rt__on), or it would undo this. */
+	while (!(__atomic_load_n(&rt__hdr->flags, __ATOMIC_ACQUIRE) & XL_FLAG_PATCH_FAILED)) {
+		struct timespec ms = {0, 1000 * 1000};
+		nanosleep(&ms, NULL);
+	}
 	atomic_store(&rt__on, 1);
 	for (int i = 0; i < THREADS; i++) {
 		w[i].index = i;

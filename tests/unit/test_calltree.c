@@ -19,7 +19,7 @@
 
 #include <cmocka.h>
 
-#include "analyze.h"
+#include "analyze_internal.h"   /* xl_clamp_ns */
 #include "rt_capture_env.h"
 #include "rt_internal.h"
 
@@ -93,6 +93,72 @@ static void *wide(void *arg)
 	return NULL;
 }
 
+/* The "bounded" thread, last: an s-paths-like program (tests/progs/s-paths.c)
+ * whose 4 + 16 + ... + 4^BD distinct paths below MAIN need more nodes than
+ * the test's 4 MiB buffer holds, so its call tree reaches its bound.  Its
+ * events carry synthetic timestamps, B_STEP ticks apart, so that the function
+ * table's times can be checked exactly against a simulation of the same
+ * stream (exp_*: written by the test, not by the runtime). */
+#define BD 8
+#define B_BASE 21                 /* functions B_BASE .. B_BASE + 3 */
+#define B_PATHS 87380             /* 4 + 16 + ... + 4^8 */
+static uint64_t b_now;
+static uint64_t exp_calls[B_BASE + 4], exp_total[B_BASE + 4];
+static int64_t exp_self[B_BASE + 4];
+static struct { int32_t f; uint64_t at; } b_stack[BD + 2];
+static int b_depth;
+
+#define B_STEP 1000                /* ticks between two events */
+
+static void b_event(int32_t f, int type)
+{
+	b_now += B_STEP;
+	/* the general code at a chosen time, as the full handler calls it */
+	rt__hot.gate = RT_GATE_BUSY;
+	rt__hot_event_at(f, type, type == E ? SP0 - 64 * (uint64_t)(b_depth + 1) : 0, b_now);
+	rt__hot.gate = RT_GATE_READY;
+	if (type == E) {
+		exp_calls[f]++;
+		b_stack[b_depth].f = f;
+		b_stack[b_depth++].at = b_now;
+		return;
+	}
+	uint64_t dt = b_now - b_stack[--b_depth].at;
+	exp_self[f] += (int64_t)dt;
+	if (b_depth > 0)
+		exp_self[b_stack[b_depth - 1].f] -= (int64_t)dt;
+	int outer = 1;
+	for (int i = 0; i < b_depth; i++)
+		outer &= b_stack[i].f != f;
+	if (outer)
+		exp_total[f] += dt;
+}
+
+static void b_paths(int depth)
+{
+	if (depth <= 0)
+		return;
+	for (int32_t f = B_BASE; f < B_BASE + 4; f++) {
+		b_event(f, E);
+		b_paths(depth - 1);
+		b_event(f, X);
+	}
+}
+
+static void *bounded(void *arg)
+{
+	(void)arg;
+	rt__xray_event(MAIN, E, SP0);       /* registers the thread */
+	b_now = rt__hot.tb->last_ticks;
+	b_stack[0].f = MAIN;
+	b_stack[0].at = b_now;
+	b_depth = 1;
+	exp_calls[MAIN] = 1;
+	b_paths(BD);
+	b_event(MAIN, X);
+	return NULL;
+}
+
 static char capture_dir[256];
 static struct xl_model *model;
 
@@ -138,6 +204,7 @@ static int setup(void **state)
 	(void)state;
 	/* Run every scenario on its own thread, one after the other, so that
 	 * thread slot k holds scenario k. */
+	rt__hdr->max_function_id = 2000;   /* what rt_patch.c reads from XRay */
 	atomic_store(&rt__on, 1);
 	rt__track_sp = 1;      /* the exception scenario (cmocka's longjmp turns it on anyway) */
 	for (size_t i = 0; i < NSC; i++) {
@@ -147,6 +214,8 @@ static int setup(void **state)
 	}
 	pthread_t t;
 	pthread_create(&t, NULL, wide, NULL);
+	pthread_join(t, NULL);
+	pthread_create(&t, NULL, bounded, NULL);
 	pthread_join(t, NULL);
 	rt__finalize(XL_END_EXIT);
 	char err[512];
@@ -168,7 +237,7 @@ static int teardown(void **state)
 static void trees(void **state)
 {
 	(void)state;
-	assert_int_equal(model->nthreads, NSC + 1);
+	assert_int_equal(model->nthreads, NSC + 2);
 	for (size_t i = 0; i < NSC; i++) {
 		char buf[256] = "";
 		size_t at = 0;
@@ -266,10 +335,96 @@ static void wide_tree_and_timeline(void **state)
 	assert_int_equal(n, 2 + 2 * WIDE_CALLS);
 }
 
+/* A thread whose tree holds every call leaves its per-function table
+ * empty: the table holds only what the tree cannot. */
+static void table_empty_when_tree_complete(void **state)
+{
+	(void)state;
+	for (size_t t = 0; t <= NSC; t++) {
+		const struct xl_thread *th = &model->threads[t];
+		assert_true(th->func_table);
+		assert_false(th->tree_bounded);
+		assert_int_equal(th->nfstat, 0);
+	}
+}
+
+/* Node space runs out: every call is in the tree, in its own node or a
+ * "(more call paths)" node below the deepest node its path has; the
+ * function table is exact. */
+static void bounded_tree_keeps_every_call(void **state)
+{
+	(void)state;
+	size_t ti = NSC + 1;
+	const struct xl_thread *th = &model->threads[ti];
+	assert_true(th->tree_bounded);
+	assert_true(th->more_nodes > 0);
+	assert_int_equal(th->lost_node_events, 0);
+	assert_true(model->flags & XL_FLAG_TREE_BOUNDED);
+	uint64_t in_tree = 0, in_more = 0;
+	uint32_t more_nodes = 0;
+	for (size_t i = 0; i < model->nnodes; i++) {
+		const struct xl_tnode *n = &model->nodes[i];
+		if (n->thread != ti || n->parent == XL_NONE)
+			continue;
+		in_tree += n->calls;
+		if (model->funcs[n->func].more) {
+			in_more += n->calls;
+			more_nodes++;
+			/* below a regular node, and a leaf */
+			int32_t pf = model->nodes[n->parent].func;
+			assert_true(pf == XL_NONE || !model->funcs[pf].more);
+			assert_int_equal(n->first_child, XL_NONE);
+		}
+	}
+	print_message("bounded: %u nodes, %llu of %d calls in %u \"(more call paths)\" nodes\n", th->node_count,
+		      (unsigned long long)in_more, B_PATHS + 1, more_nodes);
+	assert_int_equal(in_tree, B_PATHS + 1);
+	assert_true(in_more > 0 && in_more < B_PATHS);
+	assert_int_equal(in_more, th->more_calls);
+	assert_int_equal(more_nodes, th->more_nodes);
+
+	struct xl_func *f = malloc(model->nfuncs * sizeof(*f));
+	assert_int_equal(xl_funcs_for_thread(model, (int)ti, f), XL_OK);
+	uint64_t table_calls = 0;
+	for (size_t i = 0; i < model->nfuncs; i++)
+		table_calls += f[i].calls;
+	assert_int_equal(table_calls, B_PATHS + 1);
+	for (int32_t id = MAIN; id < B_BASE + 4; id++) {
+		if (id != MAIN && id < B_BASE)
+			continue;
+		int32_t k = xl_func_index(model, id);
+		assert_true(k >= 0);
+		assert_int_equal(f[k].calls, exp_calls[id]);
+		assert_int_equal(f[k].calls, id == MAIN ? 1 : B_PATHS / 4);
+		int64_t self = xl_clamp_ns((double)exp_self[id] / model->ticks_per_ns);
+		int64_t total = xl_clamp_ns((double)exp_total[id] / model->ticks_per_ns);
+		print_message("  %d: calls %llu self %lld (expected %lld) total %lld (expected %lld)\n", id,
+			      (unsigned long long)f[k].calls, (long long)f[k].self_ns, (long long)self,
+			      (long long)f[k].total_ns, (long long)total);
+		/* the tree's part is summed from per-node times in ns: at most
+		 * one ns of rounding per node */
+		assert_true(llabs(f[k].self_ns - self) <= (int64_t)th->node_count);
+		assert_true(llabs(f[k].total_ns - total) <= (int64_t)th->node_count);
+		assert_true(f[k].total_ns > 0);
+	}
+	free(f);
+	int warned = 0;
+	for (size_t i = 0; i < model->nwarnings; i++) {
+		assert_true(strcmp(model->warnings[i].kind, "nodes_full") != 0);
+		if (strcmp(model->warnings[i].kind, "tree_bounded") == 0) {
+			char want[64];
+			snprintf(want, sizeof(want), " %llu calls on call paths", (unsigned long long)in_more);
+			warned = strstr(model->warnings[i].message, want) != NULL;
+		}
+	}
+	assert_true(warned);
+}
+
 int main(int argc, char **argv)
 {
 	(void)argc;
-	if (xl_test_captured(argv, "/tmp/xl-calltree-XXXXXX", NULL, capture_dir, sizeof(capture_dir)) != 0)
+	/* 4 MiB: the bounded thread's tree does not fit */
+	if (xl_test_captured(argv, "/tmp/xl-calltree-XXXXXX", "4194304", capture_dir, sizeof(capture_dir)) != 0)
 		return 1;
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(trees),
@@ -277,6 +432,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(times_add_up),
 		cmocka_unit_test(recursion_counted_once),
 		cmocka_unit_test(wide_tree_and_timeline),
+		cmocka_unit_test(table_empty_when_tree_complete),
+		cmocka_unit_test(bounded_tree_keeps_every_call),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

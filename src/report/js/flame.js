@@ -226,8 +226,10 @@ function flameHover(e) {
     rows.push(['Calls', fmtCount(flameView.calls[v])]);
     if (flameView.calls[v] > 0 && !ui.inverted) rows.push(['Average', fmtNs(flameView.total[v] / flameView.calls[v]) + ' per call']);
   }
+  const more = f >= 0 && funcs[f] && funcs[f].more;
   showTip(e.clientX, e.clientY, vName(v), loc, rows,
-    ui.inverted ? 'Bottom-up: width is the self time of the function at the top of this chain. Click to focus \u00b7 C copies the name' : 'Click to focus \u00b7 C copies the name');
+    more ? 'The call tree ran out of space: calls on paths first seen after that, made from the frame below, are counted here with their time (the function table has each under its own name)'
+      : ui.inverted ? 'Bottom-up: width is the self time of the function at the top of this chain. Click to focus \u00b7 C copies the name' : 'Click to focus \u00b7 C copies the name');
 }
 
 function showTip(cx, cy, title, sub, rows, hint) {

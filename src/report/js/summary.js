@@ -65,7 +65,8 @@ function buildSummary() {
     kv('Capture window', el('span', null, [el('span', { text: winText }), endReason ? el('span', { class: 'xl-muted', text: ' \u2014 ' + endReason }) : null]), 'wide'),
     kv('Threads', el('span', { text: fmtCount(tot.threads != null ? tot.threads : threadList.length) + (isNum(tot.thread_time_ns) ? ' \u00b7 ' + fmtNs(tot.thread_time_ns) + ' summed thread time' : '') })),
     kv('Events', el('span', { text: fmtCount(tot.events) + ' traced' + (isNum(tot.timeline_events) ? ' \u00b7 ' + fmtCount(tot.timeline_events) + ' in timeline' : '') + (tot.dropped_events > 0 ? ' \u00b7 ' + fmtCount(tot.dropped_events) + ' not kept in timeline' : '') })),
-    kv('Functions / call paths', el('span', { text: fmtCount(tot.functions != null ? tot.functions : funcs.length) + ' functions \u00b7 ' + fmtCount(tot.nodes != null ? tot.nodes : nodeCount) + ' call-tree nodes' })),
+    kv('Functions / call paths', el('span', { id: 'xl-paths', text: fmtCount(tot.functions != null ? tot.functions : funcs.length) + ' functions \u00b7 ' + fmtCount(tot.nodes != null ? tot.nodes : nodeCount) + ' call-tree nodes' +
+      (tot.more_calls > 0 ? ' \u00b7 ' + fmtCount(tot.more_calls) + (tot.more_calls === 1 ? ' call' : ' calls') + ' in ' + fmtCount(tot.more_nodes) + ' \u201c(more call paths)\u201d node' + (tot.more_nodes === 1 ? '' : 's') + ' (call-tree space ran out)' : '') })),
     settingsBits.length ? kv('Settings', el('span', { text: settingsBits.join(' \u00b7 ') }), 'wide') : null,
     run.capture ? kv('Capture', el('span', { class: 'xl-mono xl-wrap', text: disp(run.capture, 2000) }), 'wide') : null,
   ]);

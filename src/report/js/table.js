@@ -48,7 +48,12 @@ function buildTableSection() {
 function buildTableRows() {
   /** @type {TableRow[]} */
   const rows = [];
-  if (typeof ui.thread === 'number' && callTree) {
+  const own = typeof ui.thread === 'number' && threadList[ui.thread] ? threadList[ui.thread].functions : null;
+  if (typeof ui.thread === 'number' && own && Array.isArray(own.func)) {
+    // the thread's own function table (exact even when its call tree was bounded)
+    for (let i = 0; i < own.func.length; i++) rows.push({ f: own.func[i], calls: +own.calls[i] || 0, self: +own.self_ns[i] || 0, total: +own.total_ns[i] || 0 });
+    tableTotal = threadList[ui.thread].total_ns || 1;
+  } else if (typeof ui.thread === 'number' && callTree && threadList.length > 1) {
     const t = ui.thread;
     const calls = new Float64Array(funcs.length), self = new Float64Array(funcs.length), total = new Float64Array(funcs.length), seen = new Uint8Array(funcs.length);
     let tt = 0;
@@ -56,7 +61,7 @@ function buildTableRows() {
       if (callTree.thread[n] !== t) continue;
       const f = callTree.func[n];
       if (callTree.parent[n] < 0) { tt += callTree.total[n]; continue; }
-      if (f < 0) continue;
+      if (f < 0 || (funcs[f] && funcs[f].more)) continue;
       calls[f] += callTree.calls[n]; self[f] += callTree.self[n]; seen[f] = 1;
       let rec = false;
       for (let m = callTree.parent[n]; m >= 0; m = callTree.parent[m]) if (callTree.func[m] === f) { rec = true; break; }
@@ -65,7 +70,7 @@ function buildTableRows() {
     for (let f = 0; f < funcs.length; f++) if (seen[f]) rows.push({ f, calls: calls[f], self: self[f], total: total[f] });
     tableTotal = tt || 1;
   } else {
-    funcs.forEach((fn, f) => rows.push({ f, calls: +fn.calls || 0, self: +fn.self_ns || 0, total: +fn.total_ns || 0 }));
+    funcs.forEach((fn, f) => { if (!fn.more) rows.push({ f, calls: +fn.calls || 0, self: +fn.self_ns || 0, total: +fn.total_ns || 0 }); });
     let tt = profileDoc.totals.thread_time_ns;
     if (!isNum(tt) || tt <= 0) { tt = 0; for (const th of threadList) tt += th.total_ns || 0; }
     tableTotal = tt || 1;
