@@ -221,7 +221,7 @@ static int read_func_table(struct xl_model *m, struct xl_loader *ld, const struc
 	for (uint32_t i = 1; i < slots; i++) {
 		if (!ft[i].calls && !self[i] && !total[i])
 			continue;
-		if (grow((void **)&ld->fs, &ld->fs_cap, ld->nfs + 1, sizeof(*ld->fs))) {
+		if (xl_grow((void **)&ld->fs, &ld->fs_cap, ld->nfs + 1, sizeof(*ld->fs))) {
 			rc = XL_ENOMEM;
 			break;
 		}
