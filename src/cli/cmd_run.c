@@ -48,7 +48,12 @@ static int run(int argc, const char **argv, struct xl_ctx *ctx, const struct xl_
 	int rc = xl_build_prepare(ctx, argc, argv, 0, &a, &sdk);
 	if (rc != 0)
 		return rc;
-	char tmpdir[] = "/tmp/exaloop-run-XXXXXX";
+	/* In $TMPDIR like the compiler's own temporaries, so that a test (or a
+	 * user) can see that an interrupted build leaves nothing behind. */
+	const char *tmp = getenv("TMPDIR");
+	char tmpdir[PATH_MAX];
+	snprintf(tmpdir, sizeof(tmpdir), "%s/exaloop-run-XXXXXX",
+		 tmp && tmp[0] == '/' && strlen(tmp) < PATH_MAX - 64 ? tmp : "/tmp");
 	if (!mkdtemp(tmpdir)) {
 		xl_error("cannot create a temporary build directory: %m");
 		xl_build_args_release(&a);

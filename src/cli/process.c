@@ -10,18 +10,100 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include "exitcode.h"
 #include "process.h"
 
-/* The child SIGTERM/SIGHUP go to under XL_SIGNALS_FORWARD (one at a time). */
-static volatile pid_t forward_to;
+/* What XL_SIGNALS_FORWARD passes on.  Not SIGTTIN/SIGTTOU: the kernel
+ * sends those to exaloop itself when it touches the terminal from the
+ * background, and a caught SIGTTOU would restart the write forever. */
+static const int forwarded[] = {SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2,
+				SIGALRM, SIGWINCH, SIGCONT, SIGTSTP};
+#define NFWD (sizeof(forwarded) / sizeof(forwarded[0]))
 
-static void forward(int sig)
+static struct sigaction saved[NFWD];       /* exaloop's own dispositions */
+static volatile sig_atomic_t job_pgid;    /* the child's group; 0: none */
+static volatile sig_atomic_t job_tty = -1;
+
+/* Did the child's group (or exaloop itself) send this?  Then it is not
+ * for the child.  Kernel-generated signals (si_code > 0: a terminal
+ * hangup to a session leader, a timer) are passed on. */
+static int from_job(const siginfo_t *si, pid_t g)
 {
-	if (forward_to > 0)
-		kill(forward_to, sig);
+	if (si->si_code > 0)
+		return 0;
+	if (si->si_pid == getpid())
+		return 1;
+	return si->si_pid > 0 && getpgid(si->si_pid) == g;
+}
+
+static void forward(int sig, siginfo_t *si, void *uc)
+{
+	(void)uc;
+	int e = errno;
+	pid_t g = (pid_t)job_pgid;
+	if (g > 0 && !from_job(si, g)) {
+		/* `fg` after a stop: the child gets the terminal before it runs. */
+		if (sig == SIGCONT && job_tty >= 0 && tcgetpgrp(job_tty) == getpgrp())
+			tcsetpgrp(job_tty, g);
+		kill(-g, sig);
+	}
+	errno = e;
+}
+
+static void restore_handlers(void)
+{
+	for (size_t i = 0; i < NFWD; i++)
+		sigaction(forwarded[i], &saved[i], NULL);
+}
+
+/* The terminal back to exaloop's group, which may be in the background
+ * for the moment (SIGTTOU blocked, as shells do). */
+static void take_tty(int tty)
+{
+	sigset_t s, old;
+	sigemptyset(&s);
+	sigaddset(&s, SIGTTOU);
+	sigprocmask(SIG_BLOCK, &s, &old);
+	tcsetpgrp(tty, getpgrp());
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+/* A group is orphaned when no member's parent is in another group of the
+ * same session; the kernel discards ^Z for it.  (Judged by exaloop's own
+ * parent: exaloop is its group's only member unless it runs in a pipeline,
+ * whose members share the shell as parent.) */
+static int orphaned(void)
+{
+	pid_t pp = getppid();
+	return getsid(pp) != getsid(0) || getpgid(pp) == getpgrp();
+}
+
+/* The child stopped on a job-control signal: stop exaloop the same way so
+ * the shell sees the job stopped.  The SIGCONT that resumes exaloop is
+ * forwarded by the handler, terminal first.  Where exaloop's group is
+ * orphaned the program would not have stopped uncaptured: continue it. */
+static void mirror_stop(struct xl_process *p, int sig)
+{
+	if (orphaned()) {
+		kill(-p->pid, SIGCONT);
+		return;
+	}
+	if (p->tty >= 0 && tcgetpgrp(p->tty) == p->pid)
+		take_tty(p->tty);
+	struct sigaction dfl, old;
+	memset(&dfl, 0, sizeof(dfl));
+	dfl.sa_handler = SIG_DFL;
+	sigaction(sig, &dfl, &old);
+	sigset_t s, prev;
+	sigemptyset(&s);
+	sigaddset(&s, sig);
+	sigprocmask(SIG_UNBLOCK, &s, &prev);
+	raise(sig);
+	sigprocmask(SIG_SETMASK, &prev, NULL);
+	sigaction(sig, &old, NULL);
 }
 
 int xl_which(const char *name, char *out, size_t len)
@@ -51,10 +133,12 @@ int xl_exit_status(int status)
 static void child(const struct xl_process *p, int errfd)
 {
 	if (p->signals == XL_SIGNALS_FORWARD) {
-		sigaction(SIGINT, &p->old_int, NULL);
-		sigaction(SIGQUIT, &p->old_quit, NULL);
-		signal(SIGTERM, SIG_DFL);
-		signal(SIGHUP, SIG_DFL);
+		/* Both sides set the group and the terminal, as shells do: which
+		 * runs first does not matter.  (SIGTTOU is still blocked.) */
+		setpgid(0, 0);
+		if (p->tty >= 0)
+			tcsetpgrp(p->tty, getpid());
+		restore_handlers();
 	}
 	sigprocmask(SIG_SETMASK, &p->old_mask, NULL);
 	if (p->stdio == XL_STDIO_DETACHED) {
@@ -92,22 +176,30 @@ int xl_process_start(struct xl_process *p)
 {
 	p->pid = 0;
 	p->started = 1;
+	p->ended = 0;
+	p->tty = -1;
 	sigprocmask(SIG_SETMASK, NULL, &p->old_mask);
 	if (p->signals == XL_SIGNALS_FORWARD) {
-		struct sigaction ign = {0}, fwd = {0};
-		ign.sa_handler = SIG_IGN;
-		fwd.sa_handler = forward;
-		sigaction(SIGINT, &ign, &p->old_int);
-		sigaction(SIGQUIT, &ign, &p->old_quit);
-		sigaction(SIGTERM, &fwd, &p->old_term);
-		sigaction(SIGHUP, &fwd, &p->old_hup);
-		/* Blocked until forward_to names the child, so a signal
+		p->tty = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC);
+		if (p->tty >= 0 && tcgetpgrp(p->tty) != getpgrp()) {
+			close(p->tty);   /* exaloop is in the background: leave the terminal alone */
+			p->tty = -1;
+		}
+		/* Blocked until job_pgid names the child's group, so a signal
 		 * arriving around the fork is forwarded, not lost. */
 		sigset_t block;
 		sigemptyset(&block);
-		sigaddset(&block, SIGTERM);
-		sigaddset(&block, SIGHUP);
+		for (size_t i = 0; i < NFWD; i++)
+			sigaddset(&block, forwarded[i]);
+		sigaddset(&block, SIGTTOU);   /* tcsetpgrp from a background group */
 		sigprocmask(SIG_BLOCK, &block, NULL);
+		struct sigaction fwd;
+		memset(&fwd, 0, sizeof(fwd));
+		fwd.sa_sigaction = forward;
+		fwd.sa_flags = SA_SIGINFO | SA_RESTART;
+		sigfillset(&fwd.sa_mask);
+		for (size_t i = 0; i < NFWD; i++)
+			sigaction(forwarded[i], &fwd, &saved[i]);
 	}
 	int fds[2], e = 0;
 	if (pipe2(fds, O_CLOEXEC) != 0) {
@@ -135,12 +227,19 @@ int xl_process_start(struct xl_process *p)
 		int st;
 		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 			;
+		if (p->tty >= 0 && tcgetpgrp(p->tty) == pid)
+			take_tty(p->tty);   /* the child had taken it before its exec failed */
 		pid = e ? -1 : 0;
 	}
 	if (pid > 0) {
 		p->pid = pid;
-		if (p->signals == XL_SIGNALS_FORWARD)
-			forward_to = pid;
+		if (p->signals == XL_SIGNALS_FORWARD) {
+			setpgid(pid, pid);
+			if (p->tty >= 0)
+				tcsetpgrp(p->tty, pid);
+			job_tty = p->tty;
+			job_pgid = pid;
+		}
 	}
 	sigprocmask(SIG_SETMASK, &p->old_mask, NULL);
 	if (e) {
@@ -152,11 +251,22 @@ int xl_process_start(struct xl_process *p)
 
 pid_t xl_process_wait(struct xl_process *p, int *status, struct rusage *ru, int nohang)
 {
-	pid_t r;
-	do
-		r = ru ? wait4(p->pid, status, nohang ? WNOHANG : 0, ru) : waitpid(p->pid, status, nohang ? WNOHANG : 0);
-	while (r < 0 && errno == EINTR);
-	return r;
+	int job = p->signals == XL_SIGNALS_FORWARD;
+	int flags = (nohang ? WNOHANG : 0) | (job ? WUNTRACED : 0);
+	for (;;) {
+		pid_t r = ru ? wait4(p->pid, status, flags, ru) : waitpid(p->pid, status, flags);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r > 0 && WIFSTOPPED(*status)) {
+			int sig = WSTOPSIG(*status);
+			if (sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU)
+				mirror_stop(p, sig);
+			continue;   /* a plain SIGSTOP (a debugger) is not exaloop's business */
+		}
+		if (r > 0)
+			p->ended = 1;
+		return r;
+	}
 }
 
 void xl_process_end(struct xl_process *p)
@@ -165,11 +275,15 @@ void xl_process_end(struct xl_process *p)
 		return;
 	p->started = 0;
 	if (p->signals == XL_SIGNALS_FORWARD) {
-		forward_to = 0;
-		sigaction(SIGINT, &p->old_int, NULL);
-		sigaction(SIGQUIT, &p->old_quit, NULL);
-		sigaction(SIGTERM, &p->old_term, NULL);
-		sigaction(SIGHUP, &p->old_hup, NULL);
+		job_pgid = 0;
+		job_tty = -1;
+		if (p->tty >= 0) {
+			if (p->ended && p->pid > 0 && tcgetpgrp(p->tty) == p->pid)
+				take_tty(p->tty);
+			close(p->tty);
+			p->tty = -1;
+		}
+		restore_handlers();
 	}
 	p->pid = 0;
 }

@@ -11,15 +11,24 @@
  *	xl_process_end(&p);                   // always, after a start (restores signals)
  *
  * or xl_process_run() for all three.  Invariants:
- *  - XL_SIGNALS_FORWARD is system(3)'s policy: from start to end exaloop
- *    ignores SIGINT and SIGQUIT (a terminal's ^C reaches the child, which is
- *    in the same process group, and exaloop lives on to clean up or write
- *    the report) and passes SIGTERM and SIGHUP sent to exaloop alone on to
- *    the child.  They are blocked around the fork, so one arriving then is
- *    forwarded, not lost.  One such child at a time.
- *  - The child gets exaloop's original dispositions of SIGINT/SIGQUIT back,
- *    SIGTERM/SIGHUP at their default, and the original signal mask (an
- *    ignored or blocked signal would stay so across exec).
+ *  - XL_SIGNALS_FORWARD runs the child as a job of its own: its own
+ *    process group, made the terminal's foreground group when exaloop's
+ *    group has the terminal.  A signal sent to exaloop or to exaloop's group
+ *    is passed on once to the child's group (SIGHUP, SIGINT, SIGQUIT,
+ *    SIGTERM, SIGUSR1/2, SIGALRM, SIGWINCH, SIGCONT, SIGTSTP), except what
+ *    the child's group sent itself; the terminal's ^C, ^\ and ^Z reach the
+ *    child's group directly.  Why: in exaloop's group, `kill -TERM -PGID`
+ *    reached the program twice (directly and forwarded), and the clang
+ *    driver's `-cc1` child not at all.  When the child stops on ^Z
+ *    (SIGTSTP, SIGTTIN, SIGTTOU), wait takes the terminal back and stops
+ *    exaloop the same way, so the shell sees the job stopped; the SIGCONT of
+ *    `fg`/`bg` gives the child the terminal (when exaloop has it) and
+ *    continues it.  end gives the terminal back to exaloop's group.  The
+ *    handlers go in, blocked, before the fork, so nothing is lost around it.
+ *    One such child at a time.
+ *  - The child gets exaloop's original dispositions of the forwarded
+ *    signals back, and the original signal mask (an ignored or blocked
+ *    signal would stay so across exec).
  *  - If the child cannot exec, its errno comes back to the parent (through
  *    a close-on-exec pipe): start fails with it and the child is reaped.
  *  - XL_STDIO_DETACHED starts the program in a new session with stdio on
@@ -37,7 +46,7 @@
 
 enum xl_signal_policy {
 	XL_SIGNALS_KEEP,      /* exaloop's dispositions stay as they are */
-	XL_SIGNALS_FORWARD,   /* system(3): ignore ^C and ^\, forward SIGTERM and SIGHUP to the child */
+	XL_SIGNALS_FORWARD,   /* a job of its own: own process group, terminal, signals passed on once */
 };
 
 enum xl_stdio_policy {
@@ -59,7 +68,8 @@ struct xl_process {
 	/* state */
 	pid_t pid;                      /* the child, 0 when none */
 	int started;
-	struct sigaction old_int, old_quit, old_term, old_hup;
+	int tty;                        /* /dev/tty while the child has it (FORWARD), else -1 */
+	int ended;                      /* the child was reaped */
 	sigset_t old_mask;
 };
 
@@ -67,7 +77,8 @@ struct xl_process {
  * failed: ENOENT when the program does not exist). */
 int xl_process_start(struct xl_process *p);
 
-/* waitpid/wait4 for the child, retried on EINTR.  nohang: return 0 while
+/* waitpid/wait4 for the child, retried on EINTR (under FORWARD, its
+ * job-control stops are mirrored, see above).  nohang: return 0 while
  * it runs.  Returns the pid when it ended (*status filled), 0 (nohang, still
  * running), or -1 with errno. */
 pid_t xl_process_wait(struct xl_process *p, int *status, struct rusage *ru, int nohang);

@@ -469,9 +469,9 @@ int xl_session_run(const struct xl_session *s)
 	char started_at[32];
 	strftime(started_at, sizeof(started_at), "%Y-%m-%dT%H:%M:%SZ", &tm);
 
-	/* Like system(3): a terminal's ^C reaches the program (same process
-	 * group); exaloop ignores it so it can still write the report.  A
-	 * SIGTERM/SIGHUP sent to exaloop alone is passed on (process.h). */
+	/* The program runs as a job of its own (process.h): ^C in the
+	 * terminal reaches it directly, a signal sent to exaloop or its group
+	 * is passed on once, and exaloop lives on to write the report. */
 	size_t n = 0;
 	while (s->args && s->args[n])
 		n++;

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -50,9 +51,27 @@ static void policies_are_undone(void **state)
 static void sigterm_is_forwarded(void **state)
 {
 	(void)state;
-	/* The child tells its parent (us) SIGTERM; we pass it on to the child,
-	 * which dies of it while we live on. */
-	assert_int_equal(sh("kill -TERM $PPID; sleep 5", XL_STDIO_INHERIT), 128 + SIGTERM);
+	/* Someone outside the child's process group (a helper in ours) sends
+	 * us SIGTERM while the child runs; we pass it on to the child, which
+	 * dies of it while we live on. */
+	pid_t helper = fork();
+	if (helper == 0) {
+		usleep(300 * 1000);
+		kill(getppid(), SIGTERM);
+		_exit(0);
+	}
+	assert_int_equal(sh("sleep 5", XL_STDIO_INHERIT), 128 + SIGTERM);
+	waitpid(helper, NULL, 0);
+}
+
+static void own_group_signals_are_not_returned(void **state)
+{
+	(void)state;
+	/* The child runs in a process group of its own; what its group sends
+	 * to us is not sent back (a program signalling its parent). */
+	assert_int_equal(sh("kill -USR1 $PPID; sleep 0.3; exit 7", XL_STDIO_INHERIT), 7);
+	/* and the child is the leader of its own group */
+	assert_int_equal(sh("test \"$(ps -o pgid= -p $$ | tr -d ' ')\" = \"$$\"", XL_STDIO_INHERIT), 0);
 }
 
 static void not_found_and_not_executable(void **state)
@@ -159,6 +178,7 @@ int main(void)
 		cmocka_unit_test(exit_status_and_signals),
 		cmocka_unit_test(policies_are_undone),
 		cmocka_unit_test(sigterm_is_forwarded),
+		cmocka_unit_test(own_group_signals_are_not_returned),
 		cmocka_unit_test(not_found_and_not_executable),
 		cmocka_unit_test(setup_runs_in_the_child_only),
 		cmocka_unit_test(quiet_and_detached),
