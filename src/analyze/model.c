@@ -16,6 +16,7 @@
 #include <jansson.h>
 
 #include "analyze_internal.h"
+#include "fileio.h"
 #include "symbols.h"
 #include "xl_array.h"
 
@@ -56,7 +57,10 @@ static void load_run(struct xl_model *m, const char *dir)
 	char path[PATH_MAX];
 	snprintf(path, sizeof(path), "%s/run.json", dir);
 	json_error_t jerr;
-	json_t *o = json_load_file(path, 0, &jerr);
+	int fd = xl_open_regular(path);   /* a FIFO or device there must not hang us */
+	json_t *o = fd >= 0 ? json_loadfd(fd, 0, &jerr) : NULL;
+	if (fd >= 0)
+		close(fd);
 	if (!json_is_object(o)) {
 		json_decref(o);
 		r->command = calloc(1, sizeof(char *));

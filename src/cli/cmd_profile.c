@@ -173,13 +173,14 @@ static int profile_report(int argc, const char **argv, struct xl_ctx *ctx)
 	if (strcmp(v.format, "html") == 0) {
 		char path[PATH_MAX];
 		snprintf(path, sizeof(path), "%s/index.html", v.dir);
-		rc = xl_write_output(m, "html", &v.emit, v.output ? v.output : path) ? XL_EXIT_FAIL : 0;
-		if (!rc) {
+		int to_file = !v.output || strcmp(v.output, "-") != 0;
+		rc = xl_write_output(m, "html", &v.emit, v.output ? v.output : path, v.output != NULL) ? XL_EXIT_FAIL : 0;
+		if (!rc && to_file) {
 			printf("%s\n", v.output ? v.output : path);
 			xl_open_browser(v.output ? v.output : path, ctx->no_open);
 		}
 	} else {
-		rc = xl_write_output(m, v.format, &v.emit, v.output ? v.output : "-") ? XL_EXIT_FAIL : 0;
+		rc = xl_write_output(m, v.format, &v.emit, v.output ? v.output : "-", 1) ? XL_EXIT_FAIL : 0;
 	}
 	xl_model_free(m);
 	return rc;
@@ -193,7 +194,7 @@ static int profile_export(int argc, const char **argv, struct xl_ctx *ctx)
 	int rc = open_view(argc, argv, 1, &v, &m);
 	if (rc != XL_OPTS_PARSED)
 		return rc;
-	rc = xl_write_output(m, v.format, &v.emit, v.output ? v.output : "-") ? XL_EXIT_FAIL : 0;
+	rc = xl_write_output(m, v.format, &v.emit, v.output ? v.output : "-", 1) ? XL_EXIT_FAIL : 0;
 	if (!rc && v.output && strcmp(v.output, "-") != 0)
 		xl_note("wrote %s", v.output);
 	xl_model_free(m);

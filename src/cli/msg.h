@@ -3,6 +3,8 @@
  *   exaloop: error: cannot open capture 'x': No such file or directory
  *   hint: run 'exaloop --profile run app.c' to make one
  * Lowercase, no trailing period, subject in quotes, what failed first.
+ * A message stays one line whatever it quotes: control characters in it
+ * (a newline in a path) are written \xNN.
  */
 #ifndef XL_MSG_H
 #define XL_MSG_H

@@ -8,14 +8,62 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "fileio.h"
 #include "msg.h"
 #include "report_out.h"
 #include "process.h"
 
-int xl_write_file(const char *path, const char *what, int (*fn)(FILE *f, const void *arg), const void *arg)
+/* Run fn into f and close it; 0, or -1 with *e. */
+static int fill_close(FILE *f, int (*fn)(FILE *f, const void *arg), const void *arg, int *e)
+{
+	static char buf[1 << 16];
+	setvbuf(f, buf, _IOFBF, sizeof(buf));
+	int rc = fn(f, arg);
+	*e = errno;
+	if (fflush(f) != 0 || ferror(f))
+		rc = -1, *e = errno;
+	if (fsync(fileno(f)) != 0 && errno != EINVAL && errno != EROFS && rc == 0)
+		rc = -1, *e = errno;
+	if (fclose(f) != 0 && rc == 0)
+		rc = -1, *e = errno;
+	return rc;
+}
+
+/* Write into an existing file that is not ours to replace (a device, a
+ * FIFO, a link such as /dev/stdout): opened as it is, never created. */
+static int write_in_place(const char *path, int (*fn)(FILE *f, const void *arg), const void *arg)
+{
+	struct stat st;
+	if (stat(path, &st) != 0) {
+		xl_error("cannot write '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		xl_error("cannot write '%s': it is a directory", path);
+		return -1;
+	}
+	int fd = open(path, O_WRONLY | O_CLOEXEC | (S_ISREG(st.st_mode) ? O_TRUNC : 0));
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	int e = errno;
+	if (!f) {
+		if (fd >= 0)
+			close(fd);
+		xl_error("cannot write '%s': %s", path, strerror(e));
+		return -1;
+	}
+	if (fill_close(f, fn, arg, &e) != 0) {
+		xl_error("cannot write '%s': %s", path, strerror(e ? e : EIO));
+		return -1;
+	}
+	return 0;
+}
+
+static int write_to(const char *path, const char *what, int (*fn)(FILE *f, const void *arg), const void *arg,
+		    int named)
 {
 	if (strcmp(path, "-") == 0) {
 		int rc = fn(stdout, arg);
@@ -25,27 +73,25 @@ int xl_write_file(const char *path, const char *what, int (*fn)(FILE *f, const v
 		}
 		return 0;
 	}
+	struct stat st;
+	if (named && lstat(path, &st) == 0 && !S_ISREG(st.st_mode))
+		return write_in_place(path, fn, arg);
+	/* A new temporary beside the output (random name, O_EXCL: a planted
+	 * link is never followed), renamed over it once complete. */
 	char tmp[PATH_MAX];
-	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid()) >= sizeof(tmp)) {
-		xl_error("output path too long: '%s'", path);
-		return -1;
-	}
-	FILE *f = fopen(tmp, "we");
+	int fd = xl_create_temp_beside(path, tmp, sizeof(tmp));
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
 	if (!f) {
-		xl_error("cannot create '%s': %s", path, strerror(errno));
+		int e = errno;
+		if (fd >= 0) {
+			close(fd);
+			unlink(tmp);
+		}
+		xl_error("cannot create '%s': %s", path, strerror(e));
 		return -1;
 	}
-	static char buf[1 << 16];
-	setvbuf(f, buf, _IOFBF, sizeof(buf));
-	int rc = fn(f, arg);
-	int e = errno;
-	if (fflush(f) != 0 || ferror(f))
-		rc = -1, e = errno;
-	if (fsync(fileno(f)) != 0 && errno != EINVAL && rc == 0)
-		rc = -1, e = errno;
-	if (fclose(f) != 0 && rc == 0)
-		rc = -1, e = errno;
-	if (rc != 0) {
+	int e;
+	if (fill_close(f, fn, arg, &e) != 0) {
 		unlink(tmp);
 		xl_error("cannot write '%s': %s", path, strerror(e ? e : EIO));
 		return -1;
@@ -57,6 +103,11 @@ int xl_write_file(const char *path, const char *what, int (*fn)(FILE *f, const v
 		return -1;
 	}
 	return 0;
+}
+
+int xl_write_file(const char *path, const char *what, int (*fn)(FILE *f, const void *arg), const void *arg)
+{
+	return write_to(path, what, fn, arg, 0);
 }
 
 struct model_out {
@@ -72,7 +123,7 @@ static int write_model(FILE *f, const void *arg)
 }
 
 int xl_write_output(const struct xl_model *m, const char *format, const struct xl_emit_opts *o,
-		    const char *path)
+		    const char *path, int named)
 {
 	xl_emit_fn fn = xl_emitter(format);
 	if (!fn) {
@@ -80,7 +131,7 @@ int xl_write_output(const struct xl_model *m, const char *format, const struct x
 		return -1;
 	}
 	struct model_out x = {fn, m, o};
-	return xl_write_file(path, format, write_model, &x);
+	return write_to(path, format, write_model, &x, named);
 }
 
 int xl_can_open_browser(int no_open)

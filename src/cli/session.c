@@ -295,7 +295,7 @@ static int render(const char *dir, int no_open, int quiet)
 	snprintf(path, sizeof(path), "%s/index.html", dir);
 	struct xl_emit_opts o;
 	xl_emit_opts_init(&o);
-	rc = xl_write_output(m, "html", &o, path);
+	rc = xl_write_output(m, "html", &o, path, 0);
 	if (rc == 0 && quiet) {
 		xl_note("report updated with the program's exit status: %s", path);
 	} else if (rc == 0) {
@@ -438,8 +438,18 @@ static int finish(const struct xl_session *s, const char *dir, int status, int64
 	if (!s->capture)
 		return xl_exit_status(status);
 	if (!trim_capture(dir)) {
-		if (!print_runtime_notes(dir))
-			xl_error("the program wrote no capture (was it built with 'exaloop --profile ... build'?)");
+		/* The program was built for profiling (run built it, profile exec
+		 * checked its sidecars), so say what happened to its capture: the
+		 * runtime's own note, or the directory gone.  (t1203: a program
+		 * that deleted ./profiles was asked whether it was built with
+		 * --profile.) */
+		struct stat st;
+		if (stat(dir, &st) != 0)
+			xl_error("the capture directory '%s' was removed while the program ran (%s): its capture is lost",
+				 dir, strerror(errno));
+		else if (!print_runtime_notes(dir))
+			xl_error("the program left no capture in '%s': its profiling runtime did not start or the "
+				 "program removed '%s'", dir, XL_CAP_FILE);
 		remove_capture_dir(dir);
 		return xl_exit_status(status);
 	}

@@ -16,6 +16,7 @@
 
 #include "exaloop/xl_capture.h"
 #include "exitcode.h"
+#include "fileio.h"
 #include "msg.h"
 #include "objcache.h"
 #include "pgo_diag.h"
@@ -132,10 +133,16 @@ static int includes(const struct xl_build_args *a, const char *name)
 	char line[512];
 	for (size_t i = 0; i < a->nsources; i++) {
 		enum xl_lang l = xl_source_lang(a->sources[i]);
-		FILE *f = l == XL_LANG_C || l == XL_LANG_CXX ? fopen(a->sources[i], "re") : NULL;
-		if (!f)
+		/* Regular files only, their first 4 MiB: a source linked to
+		 * /dev/zero kept exaloop reading forever after the failed build. */
+		int fd = l == XL_LANG_C || l == XL_LANG_CXX ? xl_open_regular(a->sources[i]) : -1;
+		FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
+		if (!f) {
+			if (fd >= 0)
+				close(fd);
 			continue;
-		while (fgets(line, sizeof(line), f)) {
+		}
+		while (ftell(f) < (4L << 20) && fgets(line, sizeof(line), f)) {
 			const char *p = line + strspn(line, " \t");
 			if (*p == '#' && strstr(p, "include") && strstr(p, name)) {
 				fclose(f);

@@ -17,6 +17,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fileio.h"
+
 #if JSON_INTEGER_IS_LONG_LONG
 #define XL_JSON_INT_MAX LLONG_MAX
 #else
@@ -159,8 +161,8 @@ int xl_symbols_write_json(const struct xl_symtab *tab, const char *path,
 		sym_seterr(err, errlen, "%s: out of memory", path);
 		return XL_ENOMEM;
 	}
-	snprintf(tmp, plen + 32, "%s.tmp.%ld", path, (long)getpid());
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0666);
+	/* A new file of a random name (O_EXCL): nothing planted is followed. */
+	int fd = xl_create_temp_beside(path, tmp, plen + 32);
 	if (fd < 0) {
 		sym_seterr(err, errlen, "%s: cannot create: %s", tmp, strerror(errno));
 		free(tmp);
@@ -266,16 +268,18 @@ static int opt_uint(json_t *obj, const char *key, json_int_t max, json_int_t *ds
 /* The sidecar's JSON object, or NULL with *rc and the message. */
 static json_t *read_object(const char *path, int *rc, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "rb");
+	/* O_NONBLOCK and a type check before reading: a FIFO or a device in a
+	 * capture directory must not hang the report. */
+	int fd = xl_open_regular(path);
+	FILE *f = fd >= 0 ? fdopen(fd, "rb") : NULL;
 	if (f == NULL) {
-		sym_seterr(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-		*rc = XL_EIO;
-		return NULL;
-	}
-	struct stat st;
-	if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
-		fclose(f);
-		sym_seterr(err, errlen, "%s: not a regular file", path);
+		int e = errno;
+		if (fd >= 0)
+			close(fd);
+		if (e == EINVAL)
+			sym_seterr(err, errlen, "%s: not a regular file", path);
+		else
+			sym_seterr(err, errlen, "%s: cannot open: %s", path, strerror(e));
 		*rc = XL_EIO;
 		return NULL;
 	}
