@@ -64,7 +64,7 @@ with Workdir() as w:
         with open(victim, "w") as f:
             f.write("precious\n")
         planted = []
-        for pid in range(last + 1, last + 400):
+        for pid in range(last + 1, last + 4000):   # a busy machine uses hundreds of pids a second
             for stem in (out, os.path.join(base, "index.html")):
                 link = "%s.tmp.%d" % (stem, pid)
                 if not os.path.lexists(link):
@@ -73,10 +73,12 @@ with Workdir() as w:
         p = run_bounded(w, ["profile", "export", base, "--format", "json", "-o", out])
         p2 = run_bounded(w, ["profile", "report", base])
         for link in planted:
-            os.remove(link)
+            if os.path.lexists(link):   # (an old exaloop renamed the one it followed)
+                os.remove(link)
         with open(victim) as f:
-            eq(f.read(), "precious\n", "planted links (%d, try %d): the file they point at is untouched"
-               % (len(planted), attempt + 1))
+            kept = f.read()
+        check(kept == "precious\n", "planted links (%d, try %d): the file they point at is untouched (%r)"
+              % (len(planted), attempt + 1, kept[:40]))
         check(p is not None and p.returncode == 0 and p2 is not None and p2.returncode == 0,
               "export and report still succeed")
         with open("/proc/sys/kernel/ns_last_pid") as f:
