@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "exaloop/xl_capture.h"
@@ -197,6 +198,14 @@ static int prepare(struct xl_build *b, int *any_cxx, char (*cc)[256])
 		if (access(a->sources[i], R_OK) != 0) {
 			xl_error("cannot read %s '%s': %s", l == XL_LANG_OBJECT ? "input" : "source", a->sources[i],
 				 strerror(errno));
+			return XL_EXIT_BUILD;
+		}
+		/* A source must be a file: one linked to /dev/zero or a FIFO
+		 * would be read without end (the object cache hashes sources,
+		 * the hint scan reads them). */
+		struct stat st;
+		if (stat(a->sources[i], &st) == 0 && !S_ISREG(st.st_mode)) {
+			xl_error("%s '%s' is not a regular file", l == XL_LANG_OBJECT ? "input" : "source", a->sources[i]);
 			return XL_EXIT_BUILD;
 		}
 	}
