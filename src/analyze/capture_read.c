@@ -72,7 +72,7 @@ static int64_t sane_metric(int64_t v)
 
 static int map_file(struct xl_model *m, const char *path, char *err, size_t errlen)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);   /* a FIFO must not hang the report */
 	if (fd < 0) {
 		int e = errno;
 		snprintf(err, errlen, "cannot open capture '%s': %s", path, strerror(e));
