@@ -1,0 +1,67 @@
+"""nlohmann::json (Debian's nlohmann-json3-dev, header-only) under exaloop.
+
+The library's templates, its virtual SAX interface (json_sax, subclassed by the driver) and
+its exceptions (parse_error, type_error, out_of_range, and the driver's own exception thrown
+from a SAX callback through the library's parse loop) run in json/driver.cc.  Checked:
+captured output and status == uncaptured; the 30 most-called functions' counts == the entries
+in LLVM XRay basic mode's log of a plain clang build (entries, since frames unwound by a throw
+never exit: `llvm-xray account` cannot read such a log), then every function's, and named out
+the driver's handlers and the library's exception classes; the throws unwound frames and
+exaloop closed them.  Functions are matched by linkage name: exaloop and llvm-xray demangle
+with different demanglers (libstdc++'s and LLVM's: `decltype(nullptr)` vs `std::nullptr_t`).
+"""
+from rwtest import *
+
+RECORDS = "200"   # ~2.4 million calls: XRay's log stays ~150 MB
+HEADER = "/usr/include/nlohmann/json.hpp"
+
+with Workdir() as w:
+    if not os.path.exists(HEADER):
+        check(False, "%s is installed (Debian package nlohmann-json3-dev; scripts/setup.sh --deps)" % HEADER)
+        done()
+    shutil.copy(os.path.join(HERE, "json", "driver.cc"), w.path)
+    (xrc, _, _), (crc, _, _) = build_both(
+        w.path, ["-release", "-std=c++17", "driver.cc", "-o", "driver-xl"],
+        ["clang++-14"] + XRAY_FLAGS + ["-std=c++17", "driver.cc", "-o", "driver-xray"])
+    eq((xrc, crc), (0, 0), "json: exaloop build and plain XRay build succeed")
+    if failures:
+        done()
+
+    plain = run(["./driver-xl", RECORDS], w.path)
+    eq(plain.returncode, 0, "json: uncaptured run exits 0")
+    check("roundtrip=equal" in plain.stdout and "parse_error.101=60" in plain.stdout
+          and "type_error=" in plain.stdout and "quota: stopped=" in plain.stdout,
+          "json: the driver ran every part (round trip, parse errors, type errors, quota)")
+    p, cap = capture(w.path, ["./driver-xl", RECORDS])
+    eq((p.returncode, p.stdout), (0, plain.stdout), "json: captured output and status == uncaptured")
+    px, log = xray_log("./driver-xray", [RECORDS], w.path)
+    eq((px.returncode, px.stdout), (0, plain.stdout), "json: the XRay oracle build prints the same")
+    if cap is None or log is None:
+        check(False, "json: a capture (%s) and an XRay log (%s)" % (cap, log))
+        done()
+
+    s = summary(cap)
+    oracle, aliases = xray_entries(os.path.join(w.path, "driver-xray"), log)
+    got, shown = calls_by_linkage(cap, s, aliases)
+    compare_top("json", got, oracle, shown=shown)
+    every = set(got) | set(oracle)
+    eq(sum(1 for k in every if got.get(k, 0) != oracle.get(k, 0)), 0,
+       "json: every traced function's calls (%d functions) == XRay entries" % len(every))
+
+    # functions on exception paths and the virtual SAX handlers: every one, entries
+    pattern = re.compile(r"Tally::|Limited::|Quota::|::(parse_error|type_error|out_of_range|exception)::")
+    names = sorted(k for k in got if pattern.search(shown[k]))
+    diff = [(k, got[k], oracle.get(k, 0)) for k in names if got[k] != oracle.get(k, 0)]
+    for k, g, o in diff:
+        print("  differs: %s: exaloop %d, XRay entries %d" % (shown[k][:160], g, o))
+    check(len(names) >= 15, "json: handler and exception functions found in the oracle (%d)" % len(names))
+    eq(len(diff), 0, "json: calls of the SAX handlers and exception classes (%d functions) == XRay entries"
+       % len(names))
+    throws = [k for k in names if "Limited::key" in shown[k]]
+    check(throws and got.get(throws[0], 0) > 0, "json: the throwing SAX callback was called (%s)"
+          % (throws and got.get(throws[0], 0)))
+
+    t = s.doc["threads"][0]
+    check(t["unwound_frames"] > 0, "json: throws unwound traced frames (%d), closed by exaloop" % t["unwound_frames"])
+    eq(t["open_frames"], 0, "json: no frame left open")
+done()
