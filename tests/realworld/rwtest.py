@@ -26,10 +26,14 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 class Workdir(xltest.Workdir):
-    """xltest's private working directory, under its own prefix (kept after a failure)."""
+    """xltest's private working directory, under its own prefix (kept after a failure), and
+    its private object cache for every exaloop this test starts."""
 
     def __init__(self):
+        super().__init__()
+        os.rmdir(self.path)
         self.path = tempfile.mkdtemp(prefix="xl-realworld-")
+        os.environ["EXALOOP_CACHE_DIR"] = self.cache
 XRAY_FLAGS = ["-O3", "-g", "-fxray-instrument", "-fxray-instruction-threshold=1"]
 
 
