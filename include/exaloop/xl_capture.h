@@ -34,36 +34,36 @@
 
 #include <stdint.h>
 
-#define XL_CAP_MAGIC "XLCAPTUR"          /* 8 bytes, no terminator in file */
-#define XL_CAP_VERSION 2u          /* 2: per-function tables, bounded call trees */
+#define XL_CAP_MAGIC "XLCAPTUR" /* 8 bytes, no terminator in file */
+#define XL_CAP_VERSION 2u       /* 2: per-function tables, bounded call trees */
 #define XL_CAP_FILE "capture.xlc"
-#define XL_CAP_NOTE_FILE "runtime-notes.txt"   /* the runtime's messages, one a line */
+#define XL_CAP_NOTE_FILE "runtime-notes.txt" /* the runtime's messages, one a line */
 
 #define XL_HDR_SIZE 4096u
 #define XL_MAX_THREADS 1024u
 #define XL_THREAD_TABLE_SIZE (XL_MAX_THREADS * 8u)
-#define XL_BUILD_ID_MAX 44u              /* bytes; GNU build ids are 8..20 (sha1) or 32 */
+#define XL_BUILD_ID_MAX 44u /* bytes; GNU build ids are 8..20 (sha1) or 32 */
 #define XL_UNRECORDED_BATCH 4096u
 
 /* Capture states (header.state). */
 enum xl_cap_state {
-	XL_STATE_INIT = 0,       /* file created, window not yet open */
-	XL_STATE_RECORDING = 1,  /* window open; a crash leaves this */
-	XL_STATE_FINALIZED = 2,  /* window closed or process exited cleanly */
+	XL_STATE_INIT = 0,      /* file created, window not yet open */
+	XL_STATE_RECORDING = 1, /* window open; a crash leaves this */
+	XL_STATE_FINALIZED = 2, /* window closed or process exited cleanly */
 };
 
 /* Clock sources (header.clock). */
 enum xl_cap_clock {
-	XL_CLOCK_TSC = 1,        /* rdtsc; ticks_per_sec from calibration */
-	XL_CLOCK_MONOTONIC = 2,  /* clock_gettime(CLOCK_MONOTONIC) in ns */
+	XL_CLOCK_TSC = 1,       /* rdtsc; ticks_per_sec from calibration */
+	XL_CLOCK_MONOTONIC = 2, /* clock_gettime(CLOCK_MONOTONIC) in ns */
 };
 
 /* Why the window closed / how finalization happened (header.end_reason). */
 enum xl_cap_end {
-	XL_END_NONE = 0,         /* not finalized */
-	XL_END_EXIT = 1,         /* exit()/return from main (destructor ran) */
-	XL_END_WINDOW = 2,       /* duration elapsed; program kept running */
-	XL_END_EXEC = 3,         /* the process exec'd another image; set by
+	XL_END_NONE = 0,   /* not finalized */
+	XL_END_EXIT = 1,   /* exit()/return from main (destructor ran) */
+	XL_END_WINDOW = 2, /* duration elapsed; program kept running */
+	XL_END_EXEC = 3,   /* the process exec'd another image; set by
 				  * that image's runtime when it starts (so a
 				  * non-exaloop image leaves the capture as if
 				  * it had crashed) */
@@ -71,24 +71,28 @@ enum xl_cap_end {
 
 /* Capture modes (header.mode). */
 enum xl_cap_mode {
-	XL_MODE_ALL = 0,         /* functions + memory */
-	XL_MODE_MEMORY = 1,      /* memory only */
-	XL_MODE_XRAY = 2,        /* functions only */
+	XL_MODE_ALL = 0,    /* functions + memory */
+	XL_MODE_MEMORY = 1, /* memory only */
+	XL_MODE_XRAY = 2,   /* functions only */
 };
 
 /* Flags (header.flags). */
-#define XL_FLAG_XRAY_PRESENT   0x1u  /* executable has an XRay runtime */
-#define XL_FLAG_GC_PRESENT     0x2u  /* Boehm GC getters resolved */
-#define XL_FLAG_TIMELINE_FULL  0x4u  /* timeline stopped: budget spent */
-#define XL_FLAG_NODES_FULL     0x8u  /* a thread found no room for its block
+#define XL_FLAG_XRAY_PRESENT 0x1u  /* executable has an XRay runtime */
+#define XL_FLAG_GC_PRESENT 0x2u    /* Boehm GC getters resolved */
+#define XL_FLAG_TIMELINE_FULL 0x4u /* timeline stopped: budget spent */
+#define XL_FLAG_NODES_FULL \
+	0x8u                       /* a thread found no room for its block
 				      * (version 1: also node space ran out) */
-#define XL_FLAG_THREADS_FULL   0x10u /* more than XL_MAX_THREADS threads */
-#define XL_FLAG_PATCH_FAILED   0x20u /* __xray_patch did not succeed */
-#define XL_FLAG_UNWIND_TRACKED 0x40u /* frames' stack pointers kept: the
+#define XL_FLAG_THREADS_FULL 0x10u /* more than XL_MAX_THREADS threads */
+#define XL_FLAG_PATCH_FAILED 0x20u /* __xray_patch did not succeed */
+#define XL_FLAG_UNWIND_TRACKED \
+	0x40u /* frames' stack pointers kept: the
 				      * program may throw or longjmp */
-#define XL_FLAG_TREE_BOUNDED   0x80u /* a thread's call tree reached its bound:
+#define XL_FLAG_TREE_BOUNDED \
+	0x80u /* a thread's call tree reached its bound:
 				      * new paths went to "(more call paths)" */
-#define XL_FLAG_NO_FUNC_TABLE  0x100u /* a thread found no room for its
+#define XL_FLAG_NO_FUNC_TABLE \
+	0x100u /* a thread found no room for its
 				       * per-function table */
 
 /* Value stored for a memory metric that could not be read. */
@@ -97,31 +101,31 @@ enum xl_cap_mode {
 struct xl_cap_header {
 	char magic[8];
 	uint32_t version;
-	uint32_t hdr_size;           /* XL_HDR_SIZE */
-	uint32_t state;              /* enum xl_cap_state (atomic) */
-	uint32_t mode;               /* enum xl_cap_mode */
-	uint32_t clock;              /* enum xl_cap_clock */
-	uint32_t end_reason;         /* enum xl_cap_end */
-	uint32_t flags;              /* XL_FLAG_* (atomic or) */
+	uint32_t hdr_size;   /* XL_HDR_SIZE */
+	uint32_t state;      /* enum xl_cap_state (atomic) */
+	uint32_t mode;       /* enum xl_cap_mode */
+	uint32_t clock;      /* enum xl_cap_clock */
+	uint32_t end_reason; /* enum xl_cap_end */
+	uint32_t flags;      /* XL_FLAG_* (atomic or) */
 	uint32_t pid;
-	uint64_t file_size;          /* total size of capture.xlc */
-	uint64_t arena_off;          /* first arena byte */
-	uint64_t arena_cursor;       /* next free arena byte (atomic add) */
-	uint64_t timeline_limit;     /* timeline chunks only below this offset */
+	uint64_t file_size;      /* total size of capture.xlc */
+	uint64_t arena_off;      /* first arena byte */
+	uint64_t arena_cursor;   /* next free arena byte (atomic add) */
+	uint64_t timeline_limit; /* timeline chunks only below this offset */
 
 	/* Clock calibration: two (tick, CLOCK_MONOTONIC ns) pairs.  cal0 is
 	 * taken at start-up; cal1 is refreshed by the sampler thread and at
 	 * finalization, so a crashed capture still has a usable pair. */
 	uint64_t cal0_ticks, cal0_ns;
 	uint64_t cal1_ticks, cal1_ns;
-	uint64_t start_realtime_ns;  /* CLOCK_REALTIME at start-up */
+	uint64_t start_realtime_ns; /* CLOCK_REALTIME at start-up */
 
 	/* Time points, in ticks.  0 = did not happen. */
-	uint64_t process_start_ticks;  /* runtime constructor */
+	uint64_t process_start_ticks; /* runtime constructor */
 	uint64_t window_open_ticks;
 	uint64_t window_close_ticks;
-	uint64_t last_ticks;           /* latest timestamp seen (sampler) */
-	uint64_t timeline_full_ticks;  /* first timeline drop */
+	uint64_t last_ticks;          /* latest timestamp seen (sampler) */
+	uint64_t timeline_full_ticks; /* first timeline drop */
 
 	/* Settings the capture ran with. */
 	uint64_t buffer_size;
@@ -130,17 +134,17 @@ struct xl_cap_header {
 	uint64_t duration_ns;
 
 	/* Thread table. */
-	uint32_t thread_count;       /* slots claimed (atomic add) */
-	uint32_t threads_dropped;    /* threads beyond XL_MAX_THREADS */
+	uint32_t thread_count;    /* slots claimed (atomic add) */
+	uint32_t threads_dropped; /* threads beyond XL_MAX_THREADS */
 
 	/* Memory samples: chunks of struct xl_mem_sample, linked. */
 	uint64_t mem_first_chunk;
-	uint64_t mem_samples_missed;   /* intervals skipped (late wake-ups) */
-	int64_t peak_rss_bytes;        /* VmHWM at finalization, or UNAVAILABLE */
-	int64_t gc_first_collections;  /* gc_no at window open */
+	uint64_t mem_samples_missed;  /* intervals skipped (late wake-ups) */
+	int64_t peak_rss_bytes;       /* VmHWM at finalization, or UNAVAILABLE */
+	int64_t gc_first_collections; /* gc_no at window open */
 
-	uint32_t patched_functions;    /* sleds patched at window open */
-	uint32_t max_function_id;      /* __xray_max_function_id() */
+	uint32_t patched_functions; /* sleds patched at window open */
+	uint32_t max_function_id;   /* __xray_max_function_id() */
 
 	/* The runtime's own cost per traced call, measured at finalization:
 	 * cal_calls entry+exit pairs through the trampolines and the handler
@@ -168,10 +172,10 @@ struct xl_cap_header {
 	 * capture directory holds the started process's capture; a forked
 	 * child that runs traced code gets child-<pid>/ inside it (fork_child
 	 * 1), and an image the process exec'd gets exec-<n>/ (image n). */
-	uint32_t ppid;               /* getppid() at start-up */
-	uint32_t image;              /* 0: the process's first image; n: exec-<n>/ */
-	uint32_t next_image;         /* set with XL_END_EXEC: the next image's n */
-	uint32_t fork_child;         /* 1: the capture of a forked child */
+	uint32_t ppid;       /* getppid() at start-up */
+	uint32_t image;      /* 0: the process's first image; n: exec-<n>/ */
+	uint32_t next_image; /* set with XL_END_EXEC: the next image's n */
+	uint32_t fork_child; /* 1: the capture of a forked child */
 	uint8_t reserved[XL_HDR_SIZE - 328];
 };
 
@@ -184,12 +188,12 @@ enum xl_block_kind {
 };
 
 struct xl_cap_block {
-	uint32_t kind;               /* enum xl_block_kind */
-	uint32_t owner;              /* thread slot, or 0 for memory */
-	uint64_t size;               /* bytes including this header */
-	uint64_t next;               /* next block of the same list, or 0 */
-	uint32_t count;              /* records published in this block */
-	uint32_t capacity;           /* records that fit */
+	uint32_t kind;     /* enum xl_block_kind */
+	uint32_t owner;    /* thread slot, or 0 for memory */
+	uint64_t size;     /* bytes including this header */
+	uint64_t next;     /* next block of the same list, or 0 */
+	uint32_t count;    /* records published in this block */
+	uint32_t capacity; /* records that fit */
 };
 
 /* A calling-context tree node: one per distinct call path per thread.
@@ -197,12 +201,12 @@ struct xl_cap_block {
  * hang below it.  `parent` is all the reader needs; `child`/`sibling` are the
  * writer's lookup links (a node is published only after it is complete). */
 struct xl_node {
-	int32_t func;                /* XRay function id; 0 for the root */
-	uint32_t parent;             /* node index; root points to itself */
-	uint32_t child;              /* first child (writer's index) */
-	uint32_t sibling;            /* next sibling (writer's index) */
-	uint64_t calls;              /* entries into this path */
-	uint64_t ticks;              /* inclusive ticks of completed calls */
+	int32_t func;     /* XRay function id; 0 for the root */
+	uint32_t parent;  /* node index; root points to itself */
+	uint32_t child;   /* first child (writer's index) */
+	uint32_t sibling; /* next sibling (writer's index) */
+	uint64_t calls;   /* entries into this path */
+	uint64_t ticks;   /* inclusive ticks of completed calls */
 };
 
 /* The function of a "(more call paths)" node (version 2).  When a thread's
@@ -223,8 +227,8 @@ struct xl_node {
  * stays behind, unused.  A reader takes a chunk's size from its block's
  * capacity. */
 #define XL_FIRST_NODES 256u
-#define XL_MAX_NODE_CHUNKS 1024u       /* 4M distinct paths per thread */
-#define XL_MAX_DEPTH 2048u             /* deeper frames are counted, not kept */
+#define XL_MAX_NODE_CHUNKS 1024u /* 4M distinct paths per thread */
+#define XL_MAX_DEPTH 2048u       /* deeper frames are counted, not kept */
 #define XL_THREAD_NAME_MAX 32u
 
 /* One open frame of a thread's shadow stack.  Kept in the file so that a
@@ -256,7 +260,7 @@ enum xl_event_kind {
 struct xl_event {
 	uint64_t ticks;
 	int32_t func;
-	uint32_t kind;               /* enum xl_event_kind */
+	uint32_t kind; /* enum xl_event_kind */
 };
 
 /* Events per timeline chunk (8 KiB): small, so that a thread with few
@@ -300,8 +304,8 @@ struct xl_func_stat {
  * only reads it. */
 struct xl_thread_block {
 	struct xl_cap_block blk;
-	uint32_t slot;               /* index in the thread table */
-	uint32_t tid;                /* gettid() */
+	uint32_t slot; /* index in the thread table */
+	uint32_t tid;  /* gettid() */
 	char name[XL_THREAD_NAME_MAX];
 	uint64_t first_ticks;        /* first event */
 	uint64_t last_ticks;         /* latest event (updated on every event) */
@@ -322,40 +326,40 @@ struct xl_thread_block {
 	uint64_t node_chunks[XL_MAX_NODE_CHUNKS];
 	struct xl_frame stack[XL_MAX_DEPTH];
 	/* Version 2 (after the version-1 layout, which is unchanged). */
-	uint64_t func_table;         /* offset of func_slots xl_func_stat
+	uint64_t func_table;   /* offset of func_slots xl_func_stat
 				      * records; 0: no room (XL_FLAG_NO_FUNC_TABLE) */
-	uint32_t func_slots;         /* max_function_id + 1 */
-	uint32_t tree_bounded;       /* 1 once the tree reached its bound */
+	uint32_t func_slots;   /* max_function_id + 1 */
+	uint32_t tree_bounded; /* 1 once the tree reached its bound */
 };
 
 /* Memory sample.  Any field may be XL_UNAVAILABLE. */
 struct xl_mem_sample {
 	uint64_t ticks;
 	int64_t rss_bytes;
-	int64_t gc_heap_bytes;       /* GC_get_heap_size */
-	int64_t gc_free_bytes;       /* GC_get_free_bytes */
-	int64_t gc_total_bytes;      /* GC_get_total_bytes (cumulative) */
-	int64_t gc_collections;      /* GC_get_gc_no */
+	int64_t gc_heap_bytes;  /* GC_get_heap_size */
+	int64_t gc_free_bytes;  /* GC_get_free_bytes */
+	int64_t gc_total_bytes; /* GC_get_total_bytes (cumulative) */
+	int64_t gc_collections; /* GC_get_gc_no */
 };
 
 #define XL_SAMPLES_PER_CHUNK 1024u
 
 /* Environment the CLI sets to enable capture (read once by the runtime). */
-#define XL_ENV_DIR "EXALOOP_CAPTURE_DIR"         /* capture directory */
-#define XL_ENV_PID "EXALOOP_CAPTURE_PID"         /* pid that may capture */
-#define XL_ENV_MODE "EXALOOP_CAPTURE_MODE"       /* all | memory | xray */
-#define XL_ENV_BUFFER "EXALOOP_BUFFER_SIZE"      /* bytes */
+#define XL_ENV_DIR "EXALOOP_CAPTURE_DIR"    /* capture directory */
+#define XL_ENV_PID "EXALOOP_CAPTURE_PID"    /* pid that may capture */
+#define XL_ENV_MODE "EXALOOP_CAPTURE_MODE"  /* all | memory | xray */
+#define XL_ENV_BUFFER "EXALOOP_BUFFER_SIZE" /* bytes */
 #define XL_ENV_INTERVAL "EXALOOP_MEMORY_INTERVAL_NS"
 #define XL_ENV_DELAY "EXALOOP_DELAY_NS"
 #define XL_ENV_DURATION "EXALOOP_DURATION_NS"
-#define XL_ENV_INCLUDE "EXALOOP_INCLUDE_IDS"     /* comma-separated ids; unset = all */
+#define XL_ENV_INCLUDE "EXALOOP_INCLUDE_IDS" /* comma-separated ids; unset = all */
 
 /* Defaults of the capture settings, used by the runtime when a variable
  * above is unset and by the CLI when exaloop.toml does not set them (not
  * part of the file format). */
-#define XL_DEFAULT_BUFFER_SIZE (64u << 20)       /* buffer_size, XL_ENV_BUFFER */
-#define XL_MIN_BUFFER_SIZE (1u << 20)            /* smaller requests get this */
-#define XL_DEFAULT_INTERVAL_NS 100000000u        /* memory_interval (100 ms), XL_ENV_INTERVAL */
+#define XL_DEFAULT_BUFFER_SIZE (64u << 20) /* buffer_size, XL_ENV_BUFFER */
+#define XL_MIN_BUFFER_SIZE (1u << 20)      /* smaller requests get this */
+#define XL_DEFAULT_INTERVAL_NS 100000000u  /* memory_interval (100 ms), XL_ENV_INTERVAL */
 
 _Static_assert(sizeof(struct xl_cap_header) == XL_HDR_SIZE, "header must fill its page");
 _Static_assert(sizeof(struct xl_event) == 16, "timeline events are 16 bytes");

@@ -27,13 +27,13 @@
 
 struct xl_func {
 	int32_t xray_id;
-	char *name;          /* never NULL ("#<id>" when unknown) */
-	char *file;          /* NULL when unknown */
+	char *name; /* never NULL ("#<id>" when unknown) */
+	char *file; /* NULL when unknown */
 	int line;
 	uint64_t calls;
 	int64_t self_ns;
-	int64_t total_ns;    /* outermost frames only: recursion not double counted */
-	int more;            /* 1: "(more call paths)" (xray_id XL_FUNC_MORE), the
+	int64_t total_ns; /* outermost frames only: recursion not double counted */
+	int more;         /* 1: "(more call paths)" (xray_id XL_FUNC_MORE), the
 			      * name of bounded call trees' overflow nodes; not a
 			      * function: function tables leave it out */
 };
@@ -41,7 +41,7 @@ struct xl_func {
 /* One function's statistics on one thread, from the thread's per-function
  * table in the capture (exact whatever became of the call tree). */
 struct xl_fstat {
-	int32_t func;        /* index into funcs */
+	int32_t func; /* index into funcs */
 	uint64_t calls;
 	int64_t self_ns;
 	int64_t total_ns;
@@ -62,7 +62,7 @@ struct xl_thread {
 	uint32_t slot;
 	uint32_t tid;
 	char name[XL_THREAD_NAME_MAX + 1];
-	int32_t root;        /* node index of this thread's root */
+	int32_t root; /* node index of this thread's root */
 	uint32_t node_count;
 	uint64_t events, timeline_events, dropped_events, repaired_exits;
 	uint64_t unwound_frames, deep_events;
@@ -77,41 +77,41 @@ struct xl_thread {
 	 * (captures before version 2, threads without room for a table). */
 	int func_table;
 	size_t fstat_first, nfstat;
-	int64_t dropped_from_ns;   /* -1 when nothing was dropped */
+	int64_t dropped_from_ns; /* -1 when nothing was dropped */
 	int64_t start_ns, end_ns, total_ns;
-	uint32_t open_frames;      /* frames the analyzer had to close */
-	uint64_t timeline_first;   /* file offset of first timeline block */
+	uint32_t open_frames;    /* frames the analyzer had to close */
+	uint64_t timeline_first; /* file offset of first timeline block */
 };
 
 struct xl_sample {
 	int64_t t_ns;
-	int64_t rss, gc_heap, gc_free, gc_total, gc_collections;   /* XL_UNAVAILABLE */
+	int64_t rss, gc_heap, gc_free, gc_total, gc_collections; /* XL_UNAVAILABLE */
 };
 
 struct xl_warning {
 	char *kind;
 	char *message;
-	int64_t from_ns, to_ns;    /* -1 = whole run */
+	int64_t from_ns, to_ns; /* -1 = whole run */
 };
 
 struct xl_run {
 	char *program, *executable, *started_at, *capture_dir;
-	char **command;            /* NULL-terminated */
+	char **command; /* NULL-terminated */
 	char **args;
 	int has_exit_status;
 	int exit_status;
-	int signal;                /* 0 when not killed */
-	int64_t compile_time_ns;   /* -1 unknown */
-	int64_t app_time_ns;       /* -1 unknown */
-	char **include;            /* include patterns */
-	char **untraced_libs;      /* the project's shared libraries, not traced (absent: none) */
-	double overhead_ns_per_call;   /* measured by the CLI, <0 unknown */
+	int signal;                  /* 0 when not killed */
+	int64_t compile_time_ns;     /* -1 unknown */
+	int64_t app_time_ns;         /* -1 unknown */
+	char **include;              /* include patterns */
+	char **untraced_libs;        /* the project's shared libraries, not traced (absent: none) */
+	double overhead_ns_per_call; /* measured by the CLI, <0 unknown */
 };
 
 /* Another capture of the same run, in a subdirectory of this one
  * (process.c): an image the process exec'd, or a forked child. */
 struct xl_related {
-	char dir[64];              /* "exec-<n>" or "child-<pid>" */
+	char dir[64]; /* "exec-<n>" or "child-<pid>" */
 	uint32_t pid, ppid, image, fork_child, end_reason;
 	int finalized;
 };
@@ -122,7 +122,7 @@ struct xl_model {
 	/* which process: pid, parent, image (0 first, n = exec-<n>/), the
 	 * next image's n when this one ended by exec, forked child or not */
 	uint32_t pid, ppid, image, next_image, fork_child;
-	struct xl_related *related;     /* captures in subdirectories */
+	struct xl_related *related; /* captures in subdirectories */
 	size_t nrelated;
 	int finalized;
 	double ticks_per_ns;
@@ -132,8 +132,8 @@ struct xl_model {
 	int64_t peak_rss;
 	uint64_t mem_samples_missed;
 	uint32_t threads_dropped;
-	uint32_t threads_unplaced;      /* threads that found no room in the buffer */
-	uint64_t unrecorded_events;     /* events of unrecorded threads (lower bound) */
+	uint32_t threads_unplaced;  /* threads that found no room in the buffer */
+	uint64_t unrecorded_events; /* events of unrecorded threads (lower bound) */
 
 	struct xl_run run;
 
@@ -143,7 +143,7 @@ struct xl_model {
 	size_t nnodes;
 	struct xl_func *funcs;
 	size_t nfuncs;
-	struct xl_fstat *fstats;   /* per thread, see xl_thread */
+	struct xl_fstat *fstats; /* per thread, see xl_thread */
 	size_t nfstats;
 	struct xl_sample *samples;
 	size_t nsamples;
@@ -151,9 +151,9 @@ struct xl_model {
 	size_t nwarnings;
 
 	uint64_t total_events, total_timeline_events, total_dropped;
-	uint64_t more_calls;       /* all threads' calls in "(more call paths)" nodes */
+	uint64_t more_calls; /* all threads' calls in "(more call paths)" nodes */
 	uint32_t more_nodes;
-	int64_t timeline_full_ns;  /* earliest timeline drop of any thread, -1 none */
+	int64_t timeline_full_ns; /* earliest timeline drop of any thread, -1 none */
 
 	/* read-only mapping of capture.xlc (timeline iteration) */
 	const char *map;
@@ -174,7 +174,7 @@ int32_t xl_func_index(const struct xl_model *m, int32_t xray_id);
 /* Timeline: iterate one thread's stored events in order. */
 struct xl_tl_iter {
 	const struct xl_model *m;
-	uint64_t block;            /* current block offset */
+	uint64_t block; /* current block offset */
 	uint32_t i, count;
 };
 void xl_tl_begin(const struct xl_model *m, const struct xl_thread *t, struct xl_tl_iter *it);
@@ -182,7 +182,13 @@ void xl_tl_begin(const struct xl_model *m, const struct xl_thread *t, struct xl_
 int xl_tl_next(struct xl_tl_iter *it, struct xl_event *ev);
 
 /* Sort orders for function tables. */
-enum xl_sort { XL_SORT_SELF, XL_SORT_TOTAL, XL_SORT_CALLS, XL_SORT_AVG, XL_SORT_NAME };
+enum xl_sort {
+	XL_SORT_SELF,
+	XL_SORT_TOTAL,
+	XL_SORT_CALLS,
+	XL_SORT_AVG,
+	XL_SORT_NAME
+};
 int xl_sort_parse(const char *s, enum xl_sort *out);
 /* Fill idx[0..n) with indices of funcs[] in the given order. */
 void xl_funcs_sorted(const struct xl_func *funcs, size_t n, enum xl_sort by, size_t *idx);
@@ -196,11 +202,11 @@ int xl_funcs_for_thread(const struct xl_model *m, int thread, struct xl_func *ou
  * sample could read has available == 0 and a reason. */
 struct xl_metric {
 	int available;
-	int64_t value;        /* last sample (or peak for peak RSS) */
+	int64_t value; /* last sample (or peak for peak RSS) */
 	int64_t min, max;
-	int64_t delta;        /* last - first (cumulative metrics) */
-	double rate_per_s;    /* delta over the window's duration */
-	const char *reason;   /* static text when unavailable */
+	int64_t delta;      /* last - first (cumulative metrics) */
+	double rate_per_s;  /* delta over the window's duration */
+	const char *reason; /* static text when unavailable */
 };
 struct xl_mem_summary {
 	struct xl_metric rss, peak_rss, gc_heap, gc_free, gc_occupied, gc_allocated, gc_collections;

@@ -18,24 +18,23 @@ struct xl_fstat_raw {
 
 struct xl_loader {
 	size_t threads_cap, nodes_cap, node_xray_cap, node_ticks_cap, samples_cap, fs_cap;
-	struct xl_fstat_raw *fs;   /* every thread's, in thread order */
+	struct xl_fstat_raw *fs; /* every thread's, in thread order */
 	size_t nfs;
-	int32_t *node_xray;        /* XRay id per node (0 for roots) */
-	uint64_t *node_ticks;      /* inclusive ticks per node */
+	int32_t *node_xray;   /* XRay id per node (0 for roots) */
+	uint64_t *node_ticks; /* inclusive ticks per node */
 	uint32_t corrupt_threads;
-	uint64_t file_bytes;       /* size of capture.xlc */
-	uint64_t used_bytes;       /* what the header says was written (arena_cursor) */
+	uint64_t file_bytes; /* size of capture.xlc */
+	uint64_t used_bytes; /* what the header says was written (arena_cursor) */
 	/* The executable's build id from the header, lowercase hex ("" unknown),
 	 * and why functions are shown by XRay id instead of by name: "" when
 	 * symbols.json was used (model.c build_funcs, warnings.c). */
 	char build_id[2 * XL_BUILD_ID_MAX + 1];
 	char symbols_problem[320];
-	int symbols_mismatch;      /* symbols.json is another build's */
+	int symbols_mismatch; /* symbols.json is another build's */
 };
 
 /* capture_read.c */
-int xl_capture_read(struct xl_model *m, struct xl_loader *ld, const char *path,
-		    char *err, size_t errlen);
+int xl_capture_read(struct xl_model *m, struct xl_loader *ld, const char *path, char *err, size_t errlen);
 
 /* capture_read.c: ns from a double, clamped to [0, XL_MAX_NS] (NaN -> 0),
  * so that sums and differences of model times never overflow. */

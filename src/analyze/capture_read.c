@@ -47,7 +47,7 @@ static uint64_t avail(const struct xl_model *m, uint64_t off)
 
 int64_t xl_clamp_ns(double ns)
 {
-	if (!(ns > 0))          /* also NaN */
+	if (!(ns > 0)) /* also NaN */
 		return 0;
 	return ns >= (double)XL_MAX_NS ? XL_MAX_NS : (int64_t)ns;
 }
@@ -72,7 +72,7 @@ static int64_t sane_metric(int64_t v)
 
 static int map_file(struct xl_model *m, const char *path, char *err, size_t errlen)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);   /* a FIFO must not hang the report */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK); /* a FIFO must not hang the report */
 	if (fd < 0) {
 		int e = errno;
 		snprintf(err, errlen, "cannot open capture '%s': %s", path, strerror(e));
@@ -85,8 +85,8 @@ static int map_file(struct xl_model *m, const char *path, char *err, size_t errl
 		return XL_EIO;
 	}
 	if ((size_t)st.st_size < sizeof(struct xl_cap_header)) {
-		snprintf(err, errlen, "capture '%s' is truncated: %lld bytes, smaller than its %u-byte header",
-			 path, (long long)st.st_size, XL_HDR_SIZE);
+		snprintf(err, errlen, "capture '%s' is truncated: %lld bytes, smaller than its %u-byte header", path,
+			 (long long)st.st_size, XL_HDR_SIZE);
 		close(fd);
 		return XL_EFORMAT;
 	}
@@ -109,14 +109,15 @@ static int read_header(struct xl_model *m, struct xl_loader *ld, const char *pat
 		return XL_EFORMAT;
 	}
 	if (h->version > XL_CAP_VERSION) {
-		snprintf(err, errlen,
-			 "capture '%s' has format version %u; this exaloop reads up to version %u: upgrade exaloop to read it",
-			 path, h->version, XL_CAP_VERSION);
+		snprintf(
+			err, errlen,
+			"capture '%s' has format version %u; this exaloop reads up to version %u: upgrade exaloop to read it",
+			path, h->version, XL_CAP_VERSION);
 		return XL_EVERSION;
 	}
 	if (h->version == 0 || h->hdr_size != XL_HDR_SIZE || h->arena_off < XL_HDR_SIZE + XL_THREAD_TABLE_SIZE) {
-		snprintf(err, errlen, "capture '%s' is corrupt: inconsistent header (version %u, header size %u)",
-			 path, h->version, h->hdr_size);
+		snprintf(err, errlen, "capture '%s' is corrupt: inconsistent header (version %u, header size %u)", path,
+			 h->version, h->hdr_size);
 		return XL_EFORMAT;
 	}
 	m->version = h->version;
@@ -149,8 +150,7 @@ static int read_header(struct xl_model *m, struct xl_loader *ld, const char *pat
 	m->ticks_per_ns = 1.0;
 	if (h->clock == XL_CLOCK_TSC) {
 		if (h->cal1_ns > h->cal0_ns && h->cal1_ticks > h->cal0_ticks)
-			m->ticks_per_ns = (double)(h->cal1_ticks - h->cal0_ticks) /
-					  (double)(h->cal1_ns - h->cal0_ns);
+			m->ticks_per_ns = (double)(h->cal1_ticks - h->cal0_ticks) / (double)(h->cal1_ns - h->cal0_ns);
 		else {
 			snprintf(err, errlen, "capture '%s' is corrupt: no usable clock calibration", path);
 			return XL_EFORMAT;
@@ -183,8 +183,8 @@ static const struct xl_thread_block *thread_at(const struct xl_model *m, uint64_
  * call paths)" node, and to the function's total when no frame of it is
  * open further down.  Returns 1 when read, 0 when the thread has none (or
  * it is not in the file), or XL_ENOMEM. */
-static int read_func_table(struct xl_model *m, struct xl_loader *ld, const struct xl_thread_block *tb,
-			   uint32_t depth, uint64_t close_at)
+static int read_func_table(struct xl_model *m, struct xl_loader *ld, const struct xl_thread_block *tb, uint32_t depth,
+			   uint64_t close_at)
 {
 	uint32_t slots = tb->func_slots;
 	const struct xl_func_stat *ft = slots ? at(m, tb->func_table, (uint64_t)slots * sizeof(*ft)) : NULL;
@@ -238,8 +238,7 @@ static int read_func_table(struct xl_model *m, struct xl_loader *ld, const struc
 
 /* Read one thread's nodes.  Returns XL_OK or XL_ENOMEM; corruption just
  * stops the thread's node list early. */
-static int read_thread(struct xl_model *m, struct xl_loader *ld, uint64_t tb_off, uint32_t slot,
-		       uint64_t end_ticks)
+static int read_thread(struct xl_model *m, struct xl_loader *ld, uint64_t tb_off, uint32_t slot, uint64_t end_ticks)
 {
 	const struct xl_thread_block *tb = thread_at(m, tb_off);
 	uint64_t tb_avail = avail(m, tb_off);
@@ -286,7 +285,7 @@ static int read_thread(struct xl_model *m, struct xl_loader *ld, uint64_t tb_off
 		return XL_ENOMEM;
 	uint32_t n;
 	const struct xl_node *chunk = NULL;
-	uint64_t in_chunk = 0;      /* nodes of the current chunk inside the file */
+	uint64_t in_chunk = 0; /* nodes of the current chunk inside the file */
 	for (n = 0; n < count; n++) {
 		if (n % XL_NODES_PER_CHUNK == 0) {
 			uint64_t off = tb->node_chunks[n / XL_NODES_PER_CHUNK];
@@ -303,7 +302,7 @@ static int read_thread(struct xl_model *m, struct xl_loader *ld, uint64_t tb_off
 			break;
 		const struct xl_node *src = &chunk[n % XL_NODES_PER_CHUNK];
 		if (n > 0 && src->parent >= n)
-			break;          /* parents always precede children */
+			break; /* parents always precede children */
 		struct xl_tnode *d = &m->nodes[base + n];
 		d->thread = (uint32_t)m->nthreads;
 		d->parent = n == 0 ? XL_NONE : (int32_t)(base + src->parent);
@@ -319,7 +318,7 @@ static int read_thread(struct xl_model *m, struct xl_loader *ld, uint64_t tb_off
 	}
 	if (n == 0) {
 		ld->corrupt_threads++;
-		return XL_OK;   /* no usable root: the thread is dropped */
+		return XL_OK; /* no usable root: the thread is dropped */
 	}
 	t->root = (int32_t)base;
 	t->node_count = n;
@@ -337,7 +336,7 @@ static int read_thread(struct xl_model *m, struct xl_loader *ld, uint64_t tb_off
 		depth = in_file;
 	for (uint32_t i = 0; i < depth; i++) {
 		const struct xl_frame *f = &tb->stack[i];
-		uint32_t node = f->node & ~XL_FRAME_MORE;   /* version 1: no such bit */
+		uint32_t node = f->node & ~XL_FRAME_MORE; /* version 1: no such bit */
 		if (node == 0 || node >= n)
 			continue;
 		t->open_frames++;
@@ -375,7 +374,7 @@ static int read_samples(struct xl_model *m, struct xl_loader *ld)
 		uint32_t count = b->count < b->capacity ? b->count : b->capacity;
 		uint64_t fit = (avail(m, off) - sizeof(*b)) / sizeof(struct xl_mem_sample);
 		if (count > fit)
-			count = (uint32_t)fit;   /* cut off by the end of the file */
+			count = (uint32_t)fit; /* cut off by the end of the file */
 		const struct xl_mem_sample *s = (const void *)(b + 1);
 		if (xl_grow((void **)&m->samples, &ld->samples_cap, m->nsamples + count, sizeof(*m->samples)))
 			return XL_ENOMEM;
@@ -459,8 +458,7 @@ int xl_tl_next(struct xl_tl_iter *it, struct xl_event *ev)
 {
 	while (it->block) {
 		if (it->i < it->count) {
-			const struct xl_event *e = (const void *)(it->m->map + it->block +
-								   sizeof(struct xl_cap_block));
+			const struct xl_event *e = (const void *)(it->m->map + it->block + sizeof(struct xl_cap_block));
 			*ev = e[it->i++];
 			return 1;
 		}

@@ -12,22 +12,27 @@
 
 #include "diff.h"
 
-enum { Q_CALLS, Q_SELF, Q_TOTAL, NQ };
+enum {
+	Q_CALLS,
+	Q_SELF,
+	Q_TOTAL,
+	NQ
+};
 
 struct entry {
-	const char *name, *file;     /* borrowed from a model until the end */
+	const char *name, *file; /* borrowed from a model until the end */
 	int line;
 	int32_t next_same_name;
 	int present[2];
-	double *runs;                /* [run][NQ], BASE runs first, then NEW */
+	double *runs; /* [run][NQ], BASE runs first, then NEW */
 };
 
 struct builder {
 	struct entry *e;
 	size_t n, cap;
-	int32_t *slots;              /* first entry of a name, or -1 */
+	int32_t *slots; /* first entry of a name, or -1 */
 	size_t nslots;
-	size_t nruns;                /* all runs of both sides */
+	size_t nruns; /* all runs of both sides */
 };
 
 static uint64_t hash_str(const char *s)
@@ -241,8 +246,7 @@ static int add_tree(struct xl_diff *d, size_t *cap, const struct xl_model *m, co
 	return 0;
 }
 
-int xl_diff_build(const struct xl_diff_side *base, const struct xl_diff_side *new_, int normalize,
-		  struct xl_diff *d)
+int xl_diff_build(const struct xl_diff_side *base, const struct xl_diff_side *new_, int normalize, struct xl_diff *d)
 {
 	memset(d, 0, sizeof(*d));
 	d->side[XL_BASE] = base;
@@ -393,14 +397,16 @@ static enum xl_diff_sort sort_key;
 
 static double change(const struct xl_diff_func *f)
 {
-	const struct xl_dval *x = sort_key == XL_DSORT_SELF ? &f->self_ns
-				  : sort_key == XL_DSORT_TOTAL ? &f->total_ns : &f->calls;
+	const struct xl_dval *x = sort_key == XL_DSORT_SELF    ? &f->self_ns
+				  : sort_key == XL_DSORT_TOTAL ? &f->total_ns
+							       : &f->calls;
 	return fabs(x->v[XL_NEW] - x->v[XL_BASE]);
 }
 
 static int cmp_change(const void *a, const void *b)
 {
-	const struct xl_diff_func *x = &sort_diff->funcs[*(const size_t *)a], *y = &sort_diff->funcs[*(const size_t *)b];
+	const struct xl_diff_func *x = &sort_diff->funcs[*(const size_t *)a],
+				  *y = &sort_diff->funcs[*(const size_t *)b];
 	double cx = change(x), cy = change(y);
 	int r = (cy > cx) - (cy < cx);
 	if (!r)
@@ -414,7 +420,7 @@ void xl_diff_sorted(const struct xl_diff *d, enum xl_diff_sort by, size_t *idx)
 {
 	for (size_t i = 0; i < d->nfuncs; i++)
 		idx[i] = i;
-	sort_diff = d;   /* single-threaded CLI: qsort has no context argument */
+	sort_diff = d; /* single-threaded CLI: qsort has no context argument */
 	sort_key = by;
 	qsort(idx, d->nfuncs, sizeof(size_t), cmp_change);
 }

@@ -25,44 +25,51 @@
 
 #include "analyze.h"
 
-enum { XL_BASE = 0, XL_NEW = 1 };
+enum {
+	XL_BASE = 0,
+	XL_NEW = 1
+};
 
 /* One quantity on both sides. */
 struct xl_dval {
-	double v[2];                /* median over runs (scaled for BASE times) */
-	double lo[2], hi[2];        /* spread over runs (== v with one run) */
+	double v[2];         /* median over runs (scaled for BASE times) */
+	double lo[2], hi[2]; /* spread over runs (== v with one run) */
 };
 
 struct xl_diff_func {
-	char *name, *file;          /* file NULL when unknown */
+	char *name, *file; /* file NULL when unknown */
 	int line;
-	int present[2];             /* seen (calls > 0) in some run of the side */
+	int present[2]; /* seen (calls > 0) in some run of the side */
 	struct xl_dval calls, self_ns, total_ns;
-	int significant;            /* of the self-time change: 1, 0, or -1 unknown */
+	int significant; /* of the self-time change: 1, 0, or -1 unknown */
 };
 
 struct xl_diff_node {
-	int32_t parent;             /* XL_NONE for the root (all threads) */
-	int32_t func;               /* index into funcs, XL_NONE for the root */
+	int32_t parent; /* XL_NONE for the root (all threads) */
+	int32_t func;   /* index into funcs, XL_NONE for the root */
 	int32_t first_child, next_sibling;
-	double calls[2], total_ns[2], self_ns[2];   /* means over runs */
+	double calls[2], total_ns[2], self_ns[2]; /* means over runs */
 };
 
 struct xl_diff_side {
-	struct xl_model **runs;     /* borrowed */
+	struct xl_model **runs; /* borrowed */
 	size_t nruns;
 };
 
-enum xl_diff_sort { XL_DSORT_SELF, XL_DSORT_TOTAL, XL_DSORT_CALLS };
+enum xl_diff_sort {
+	XL_DSORT_SELF,
+	XL_DSORT_TOTAL,
+	XL_DSORT_CALLS
+};
 
 struct xl_diff {
 	const struct xl_diff_side *side[2];
 	int normalized;
-	double scale;               /* applied to BASE times (1 when not normalized) */
+	double scale; /* applied to BASE times (1 when not normalized) */
 	/* run totals */
-	struct xl_dval wall_ns;     /* the program's wall time (app time; window when unknown) */
-	struct xl_dval thread_ns;   /* sum of thread times */
-	struct xl_dval peak_rss;    /* v < 0 on a side: unavailable */
+	struct xl_dval wall_ns;   /* the program's wall time (app time; window when unknown) */
+	struct xl_dval thread_ns; /* sum of thread times */
+	struct xl_dval peak_rss;  /* v < 0 on a side: unavailable */
 	struct xl_dval gc_collections;
 	struct xl_diff_func *funcs;
 	size_t nfuncs;
@@ -71,8 +78,7 @@ struct xl_diff {
 };
 
 /* Build the diff.  Returns XL_OK or XL_ENOMEM. */
-int xl_diff_build(const struct xl_diff_side *base, const struct xl_diff_side *new_, int normalize,
-		  struct xl_diff *d);
+int xl_diff_build(const struct xl_diff_side *base, const struct xl_diff_side *new_, int normalize, struct xl_diff *d);
 void xl_diff_free(struct xl_diff *d);
 
 int xl_diff_sort_parse(const char *s, enum xl_diff_sort *out);

@@ -17,8 +17,7 @@ int64_t xl_gc_occupied(const struct xl_sample *s)
 	return s->gc_heap > s->gc_free ? s->gc_heap - s->gc_free : 0;
 }
 
-static void series(const struct xl_model *m, struct xl_metric *out, size_t field_off,
-		   int occupied, const char *reason)
+static void series(const struct xl_model *m, struct xl_metric *out, size_t field_off, int occupied, const char *reason)
 {
 	memset(out, 0, sizeof(*out));
 	int64_t first = XL_UNAVAILABLE;
@@ -58,7 +57,7 @@ void xl_memory_summary(const struct xl_model *m, struct xl_mem_summary *s)
 		gc_reason = "the program does not use the Boehm GC";
 	else
 		gc_reason = "the Boehm collector was not initialised during the capture";
-	const char *rss_reason = m->mode == XL_MODE_XRAY ? "memory is not sampled in xray mode"
+	const char *rss_reason = m->mode == XL_MODE_XRAY  ? "memory is not sampled in xray mode"
 				 : m->window_start_ns < 0 ? "the capture window never opened"
 							  : "/proc/self/statm could not be read";
 	if (m->window_start_ns < 0 && m->mode != XL_MODE_XRAY)

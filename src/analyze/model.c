@@ -57,7 +57,7 @@ static void load_run(struct xl_model *m, const char *dir)
 	char path[PATH_MAX];
 	snprintf(path, sizeof(path), "%s/run.json", dir);
 	json_error_t jerr;
-	int fd = xl_open_regular(path);   /* a FIFO or device there must not hang us */
+	int fd = xl_open_regular(path); /* a FIFO or device there must not hang us */
 	json_t *o = fd >= 0 ? json_loadfd(fd, 0, &jerr) : NULL;
 	if (fd >= 0)
 		close(fd);
@@ -225,9 +225,9 @@ static int build_tree(struct xl_model *m, struct xl_loader *ld)
 		struct xl_tnode *nd = &m->nodes[i];
 		int64_t kids = 0;
 		for (int32_t c = nd->first_child; c != XL_NONE; c = m->nodes[c].next_sibling)
-			kids = xl_add_ns(kids, m->nodes[c].total_ns);   /* corrupt ticks can overflow */
+			kids = xl_add_ns(kids, m->nodes[c].total_ns); /* corrupt ticks can overflow */
 		if (nd->parent == XL_NONE)
-			nd->total_ns = kids < XL_MAX_NS ? kids : XL_MAX_NS;   /* see xl_clamp_ns */
+			nd->total_ns = kids < XL_MAX_NS ? kids : XL_MAX_NS; /* see xl_clamp_ns */
 		nd->self_ns = nd->total_ns > kids ? nd->total_ns - kids : 0;
 	}
 	for (size_t t = 0; t < m->nthreads; t++) {
@@ -308,8 +308,8 @@ int xl_funcs_for_thread(const struct xl_model *m, int thread, struct xl_func *ou
 	}
 	for (size_t f = 0; f < m->nfuncs; f++) {
 		if (out[f].self_ns < 0)
-			out[f].self_ns = 0;   /* only from a corrupt or cut-off table */
-		if (out[f].more)          /* not a function: its calls are the table's */
+			out[f].self_ns = 0; /* only from a corrupt or cut-off table */
+		if (out[f].more)            /* not a function: its calls are the table's */
 			out[f].calls = 0, out[f].self_ns = out[f].total_ns = 0;
 	}
 	free(active);

@@ -33,8 +33,8 @@ static int peek_header(const char *dir, const char *name, struct xl_cap_header *
 	if (fd < 0)
 		return -1;
 	struct stat st;
-	int ok = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
-		 pread(fd, h, sizeof(*h), 0) == (ssize_t)sizeof(*h) && memcmp(h->magic, XL_CAP_MAGIC, 8) == 0;
+	int ok = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && pread(fd, h, sizeof(*h), 0) == (ssize_t)sizeof(*h) &&
+		 memcmp(h->magic, XL_CAP_MAGIC, 8) == 0;
 	close(fd);
 	return ok ? 0 : -1;
 }
@@ -43,7 +43,7 @@ static int cmp_related(const void *a, const void *b)
 {
 	const struct xl_related *x = a, *y = b;
 	if (x->fork_child != y->fork_child)
-		return x->fork_child ? 1 : -1;     /* exec'd images first */
+		return x->fork_child ? 1 : -1; /* exec'd images first */
 	if (x->image != y->image)
 		return x->image > y->image ? 1 : -1;
 	return (x->pid > y->pid) - (x->pid < y->pid);

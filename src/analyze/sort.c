@@ -8,9 +8,12 @@
 
 int xl_sort_parse(const char *s, enum xl_sort *out)
 {
-	static const struct { const char *name; enum xl_sort by; } names[] = {
+	static const struct {
+		const char *name;
+		enum xl_sort by;
+	} names[] = {
 		{"self", XL_SORT_SELF}, {"total", XL_SORT_TOTAL}, {"calls", XL_SORT_CALLS},
-		{"avg", XL_SORT_AVG}, {"name", XL_SORT_NAME},
+		{"avg", XL_SORT_AVG},   {"name", XL_SORT_NAME},
 	};
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (strcmp(s, names[i].name) == 0) {
@@ -50,7 +53,7 @@ void xl_funcs_sorted(const struct xl_func *funcs, size_t n, enum xl_sort by, siz
 {
 	for (size_t i = 0; i < n; i++)
 		idx[i] = i;
-	sort_funcs = funcs;   /* single-threaded CLI: qsort has no context argument */
+	sort_funcs = funcs; /* single-threaded CLI: qsort has no context argument */
 	sort_by = by;
 	qsort(idx, n, sizeof(size_t), cmp);
 }

@@ -66,12 +66,12 @@ struct rule_ctx {
 	struct xl_model *m;
 	const struct xl_loader *ld;
 	uint64_t repaired, unwound, deep, lost, open;
-	uint64_t nodeless;      /* version 2: calls with no node (still in the function table) */
-	size_t bounded;         /* threads whose call tree reached its bound */
-	size_t tableless;       /* bounded threads without a per-function table */
-	int64_t thread_sum;     /* summed thread time */
-	int64_t end;            /* end of the capture window */
-	char unrec[160];        /* " (they made at least N events)" when threads went unrecorded, else "" */
+	uint64_t nodeless;  /* version 2: calls with no node (still in the function table) */
+	size_t bounded;     /* threads whose call tree reached its bound */
+	size_t tableless;   /* bounded threads without a per-function table */
+	int64_t thread_sum; /* summed thread time */
+	int64_t end;        /* end of the capture window */
+	char unrec[160];    /* " (they made at least N events)" when threads went unrecorded, else "" */
 };
 
 /* A file shorter than what the runtime wrote (a copy cut short, a full disk
@@ -118,7 +118,9 @@ static int warn_timeline_full(const struct rule_ctx *c)
 	/* Per thread: all of them when few, else the ones that lost the most
 	 * (a program with hundreds of threads made this list run on past its
 	 * buffer, one "name: 2" after another). */
-	enum { LIST = 5 };
+	enum {
+		LIST = 5
+	};
 	size_t with = 0, top[LIST], ntop = 0;
 	for (size_t i = 0; i < m->nthreads; i++) {
 		uint64_t d = m->threads[i].dropped_events;
@@ -272,13 +274,15 @@ static int warn_window(const struct rule_ctx *c)
 	if (m->window_start_ns < 0)
 		return add(c->m, "window_never_opened", -1, -1,
 			   "the capture window never opened: the program ended at %.3f s, before the %.3f s delay; "
-			   "nothing was captured (shorten 'delay')", secs(m->last_ns), secs((int64_t)m->delay_ns));
+			   "nothing was captured (shorten 'delay')",
+			   secs(m->last_ns), secs((int64_t)m->delay_ns));
 	if (!m->delay_ns && !m->duration_ns)
 		return XL_OK;
 	return add(c->m, "window_partial", m->window_start_ns, c->end,
 		   "capture window: only %.3f s to %.3f s of the run were captured "
-		   "(delay %.3f s, duration %s)", secs(m->window_start_ns < 0 ? 0 : m->window_start_ns),
-		   secs(c->end), secs((int64_t)m->delay_ns), m->duration_ns ? "limited" : "until exit");
+		   "(delay %.3f s, duration %s)",
+		   secs(m->window_start_ns < 0 ? 0 : m->window_start_ns), secs(c->end), secs((int64_t)m->delay_ns),
+		   m->duration_ns ? "limited" : "until exit");
 }
 
 static int warn_overhead(const struct rule_ctx *c)
@@ -318,7 +322,8 @@ static int warn_threads_exceed_wall(const struct rule_ctx *c)
 		return XL_OK;
 	return add(c->m, "threads_exceed_wall", -1, -1,
 		   "time summed across %zu threads (%.3f s) exceeds the capture's wall time (%.3f s): "
-		   "threads ran in parallel", m->nthreads, secs(c->thread_sum), secs(wall));
+		   "threads ran in parallel",
+		   m->nthreads, secs(c->thread_sum), secs(wall));
 }
 
 static int warn_threads_full(const struct rule_ctx *c)
@@ -326,8 +331,8 @@ static int warn_threads_full(const struct rule_ctx *c)
 	const struct xl_model *m = c->m;
 	if (!(m->flags & XL_FLAG_THREADS_FULL))
 		return XL_OK;
-	return add(c->m, "threads_full", -1, -1, "more than %u threads: %u threads were not recorded%s",
-		   XL_MAX_THREADS, m->threads_dropped, m->threads_unplaced ? "" : c->unrec);
+	return add(c->m, "threads_full", -1, -1, "more than %u threads: %u threads were not recorded%s", XL_MAX_THREADS,
+		   m->threads_dropped, m->threads_unplaced ? "" : c->unrec);
 }
 
 static int warn_symbols(const struct rule_ctx *c)
@@ -336,7 +341,8 @@ static int warn_symbols(const struct rule_ctx *c)
 		return XL_OK;
 	return add(c->m, c->ld->symbols_mismatch ? "symbols_mismatch" : "symbols_missing", -1, -1,
 		   "%s: functions are shown by XRay id (#N); names come from the symbols.json "
-		   "exaloop writes into the capture directory", c->ld->symbols_problem);
+		   "exaloop writes into the capture directory",
+		   c->ld->symbols_problem);
 }
 
 static int warn_patch_failed(const struct rule_ctx *c)
@@ -361,7 +367,8 @@ static int warn_untraced_libraries(const struct rule_ctx *c)
 	for (char **v = m->run.untraced_libs; *v; v++, n++) {
 		const char *base = strrchr(*v, '/');
 		if (len < sizeof(list) - 1)
-			len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s", n ? ", " : "", base ? base + 1 : *v);
+			len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s", n ? ", " : "",
+						base ? base + 1 : *v);
 	}
 	return add(c->m, "untraced_libraries", -1, -1,
 		   "%zu shared librar%s of the project %s not traced (%s): clang 14's XRay instruments the "
@@ -372,8 +379,7 @@ static int warn_untraced_libraries(const struct rule_ctx *c)
 static int warn_no_functions(const struct rule_ctx *c)
 {
 	const struct xl_model *m = c->m;
-	if (m->mode == XL_MODE_MEMORY || m->nfuncs != 0 || (m->flags & XL_FLAG_PATCH_FAILED) ||
-	    m->window_start_ns < 0)
+	if (m->mode == XL_MODE_MEMORY || m->nfuncs != 0 || (m->flags & XL_FLAG_PATCH_FAILED) || m->window_start_ns < 0)
 		return XL_OK;
 	return add(c->m, "no_functions", -1, -1, "no traced function ran during the capture window");
 }
@@ -389,7 +395,8 @@ static int warn_process(const struct rule_ctx *c)
 	if (m->end_reason == XL_END_EXEC && !m->next_image)
 		rc |= add(m, "exec", m->window_end_ns, -1,
 			  "the process exec'd another program at about %.3f s; a program started by a forked "
-			  "child is not captured", secs(m->window_end_ns));
+			  "child is not captured",
+			  secs(m->window_end_ns));
 	else if (m->end_reason == XL_END_EXEC)
 		rc |= add(m, "exec", m->window_end_ns, -1,
 			  "the program replaced itself with exec at about %.3f s; the new image's calls are in "
@@ -398,15 +405,18 @@ static int warn_process(const struct rule_ctx *c)
 	if (m->image == 1)
 		rc |= add(m, "exec_image", -1, -1,
 			  "this capture is of image 1 of process %u, which started it with exec; the calls "
-			  "before that are in the capture one directory up", m->pid);
+			  "before that are in the capture one directory up",
+			  m->pid);
 	else if (m->image)
 		rc |= add(m, "exec_image", -1, -1,
 			  "this capture is of image %u of process %u, which started it with exec; the calls "
-			  "before that are in ../exec-%u", m->image, m->pid, m->image - 1);
+			  "before that are in ../exec-%u",
+			  m->image, m->pid, m->image - 1);
 	if (m->fork_child)
 		rc |= add(m, "fork_child", -1, -1,
 			  "this capture is of process %u, forked by process %u: the calls it made after the "
-			  "fork (the frames it inherited open are not in it)", m->pid, m->ppid);
+			  "fork (the frames it inherited open are not in it)",
+			  m->pid, m->ppid);
 	size_t children = 0;
 	for (size_t i = 0; i < m->nrelated; i++)
 		children += m->related[i].fork_child && m->related[i].ppid == m->pid;
@@ -425,8 +435,9 @@ static int warn_process(const struct rule_ctx *c)
 		}
 		rc |= add(m, "fork_children", -1, -1,
 			  "%zu forked child process%s of this one ran traced code and %s captured on %s own: "
-			  "%s (exaloop profile report %s/child-<pid>)", children, children == 1 ? "" : "es",
-			  children == 1 ? "was" : "were", children == 1 ? "its" : "their", list, dir);
+			  "%s (exaloop profile report %s/child-<pid>)",
+			  children, children == 1 ? "" : "es", children == 1 ? "was" : "were",
+			  children == 1 ? "its" : "their", list, dir);
 	}
 	return rc ? XL_ENOMEM : XL_OK;
 }
@@ -435,7 +446,7 @@ static int warn_process(const struct rule_ctx *c)
  * A new warning is one function and one row here, and a line in
  * docs/report.md's list of warning kinds. */
 static const struct {
-	const char *kinds;   /* what it may add, for readers of this table */
+	const char *kinds; /* what it may add, for readers of this table */
 	int (*check)(const struct rule_ctx *c);
 } rules[] = {
 	{"truncated", warn_truncated},
@@ -476,8 +487,8 @@ int xl_warnings_build(struct xl_model *m, const struct xl_loader *ld)
 		else
 			c.lost += t->lost_node_events;
 		c.bounded += t->tree_bounded || t->more_nodes;
-		c.tableless += m->version >= 2 && !t->func_table &&
-			       (t->tree_bounded || t->more_nodes || t->lost_node_events);
+		c.tableless +=
+			m->version >= 2 && !t->func_table && (t->tree_bounded || t->more_nodes || t->lost_node_events);
 		c.open += t->open_frames;
 		c.thread_sum = xl_add_ns(c.thread_sum, t->total_ns);
 	}

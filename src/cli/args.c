@@ -41,8 +41,8 @@ const char xl_build_options_help[] =
 /* Options that take their value in the next argument when not attached. */
 static const char *const with_value[] = {"-I", "-D", "-U", "-l", "-L", "-isystem", "-include", "-o"};
 /* Prefixes of single-argument compiler options passed through. */
-static const char *const passthrough[] = {"-O", "-g", "-std=", "-W", "-f", "-m", "-I", "-D", "-U", "-l", "-L",
-					  "-isystem", "-include"};
+static const char *const passthrough[] = {"-O", "-g", "-std=", "-W", "-f",       "-m",      "-I",
+					  "-D", "-U", "-l",    "-L", "-isystem", "-include"};
 static const char *const exact[] = {"-pthread", "-rdynamic", "-static", "-shared", "-pie", "-no-pie"};
 static const char *const globals[] = {"--profile", "--no-open", "--target"};
 
@@ -79,9 +79,10 @@ static int parse_option(int argc, const char **argv, int *ip, int allow_output, 
 		if (a[5] == '=')
 			out->pgo = a + 6;
 		else if (i + 1 < argc)
-			out->pgo = argv[*ip = i + 1];
+			out->pgo = argv[ *ip = i + 1];
 		if (!out->pgo || !*out->pgo) {
-			snprintf(err, errlen, "'--pgo' needs a profile: --pgo pgo/NAME.profdata (made by 'exaloop pgo train')");
+			snprintf(err, errlen,
+				 "'--pgo' needs a profile: --pgo pgo/NAME.profdata (made by 'exaloop pgo train')");
 			return -1;
 		}
 		return 0;
@@ -133,10 +134,11 @@ static int parse_option(int argc, const char **argv, int *ip, int allow_output, 
 	for (size_t k = 0; k < sizeof(passthrough) / sizeof(passthrough[0]) && !ok; k++)
 		ok = strncmp(a, passthrough[k], strlen(passthrough[k])) == 0;
 	if (!ok) {
-		snprintf(err, errlen,
-			 "unknown build option '%s' (build options are -release, -debug, -jN, -o, --pgo, -I, -D, -U, -l, -L, "
-			 "-O..., -g..., -std=..., -W..., -f..., -m..., -pthread; program arguments go after the source)",
-			 a);
+		snprintf(
+			err, errlen,
+			"unknown build option '%s' (build options are -release, -debug, -jN, -o, --pgo, -I, -D, -U, -l, -L, "
+			"-O..., -g..., -std=..., -W..., -f..., -m..., -pthread; program arguments go after the source)",
+			a);
 		return -1;
 	}
 	if (strcmp(a, "-shared") == 0)
@@ -145,8 +147,8 @@ static int parse_option(int argc, const char **argv, int *ip, int allow_output, 
 	return 0;
 }
 
-int xl_split_build_args(int argc, const char **argv, int allow_output, struct xl_build_args *out,
-			char *err, size_t errlen)
+int xl_split_build_args(int argc, const char **argv, int allow_output, struct xl_build_args *out, char *err,
+			size_t errlen)
 {
 	memset(out, 0, sizeof(*out));
 	const char *cmd = argv[0];
@@ -179,16 +181,21 @@ int xl_split_build_args(int argc, const char **argv, int allow_output, struct xl
 				continue;
 			}
 			if (out->nsources && !allow_output)
-				break;   /* the program's first argument */
+				break; /* the program's first argument */
 			if (out->nsources)
-				snprintf(err, errlen, "'%s' is not a source file or build option ('build' takes no program arguments)", a);
+				snprintf(
+					err, errlen,
+					"'%s' is not a source file or build option ('build' takes no program arguments)",
+					a);
 			else
-				snprintf(err, errlen, "'%s' is not a source file (expected .c, .cc, .cpp, .cxx or .codon, or "
-					 "an object .o or archive .a)", a);
+				snprintf(err, errlen,
+					 "'%s' is not a source file (expected .c, .cc, .cpp, .cxx or .codon, or "
+					 "an object .o or archive .a)",
+					 a);
 			return -1;
 		}
 		if (out->nsources && !allow_output)
-			break;   /* options after the source belong to the program */
+			break; /* options after the source belong to the program */
 		if (parse_option(argc, argv, &i, allow_output, cmd, out, err, errlen) != 0)
 			return -1;
 	}
@@ -225,7 +232,7 @@ void xl_default_output(const char *source, char *out, size_t len)
 	const char *base = strrchr(source, '/');
 	base = base ? base + 1 : source;
 	const char *dot = strrchr(base, '.');
-	size_t n = dot ? (size_t)(dot - base) : strlen(base);   /* ".c" leaves nothing */
+	size_t n = dot ? (size_t)(dot - base) : strlen(base); /* ".c" leaves nothing */
 	if (n == 0)
 		snprintf(out, len, "a.out");
 	else

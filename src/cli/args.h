@@ -20,28 +20,34 @@
 #include <stddef.h>
 
 struct xl_build_args {
-	int release;             /* -release (default: debug build) */
-	int shared;              /* -shared was given */
-	const char *output;      /* -o OUT (build only) */
-	const char *pgo;         /* --pgo FILE: build with this PGO profile (.profdata) */
-	int jobs;                /* -jN: parallel compiles (0: one per CPU) */
-	const char **flags;      /* compiler/linker flags, in order */
+	int release;        /* -release (default: debug build) */
+	int shared;         /* -shared was given */
+	const char *output; /* -o OUT (build only) */
+	const char *pgo;    /* --pgo FILE: build with this PGO profile (.profdata) */
+	int jobs;           /* -jN: parallel compiles (0: one per CPU) */
+	const char **flags; /* compiler/linker flags, in order */
 	size_t nflags;
-	const char **sources;    /* inputs in command-line order: sources, objects, archives */
+	const char **sources; /* inputs in command-line order: sources, objects, archives */
 	size_t nsources;
-	const char **prog_args;  /* NULL-terminated */
-	int dashdash;            /* `--` ended the inputs */
+	const char **prog_args; /* NULL-terminated */
+	int dashdash;           /* `--` ended the inputs */
 	size_t nprog;
 };
 
 /* Source kinds by suffix. */
-enum xl_lang { XL_LANG_NONE, XL_LANG_C, XL_LANG_CXX, XL_LANG_CODON, XL_LANG_OBJECT };
+enum xl_lang {
+	XL_LANG_NONE,
+	XL_LANG_C,
+	XL_LANG_CXX,
+	XL_LANG_CODON,
+	XL_LANG_OBJECT
+};
 enum xl_lang xl_source_lang(const char *path);
 
 /* argv[0] is the subcommand name.  allow_output: -o is accepted (build).
  * Returns 0, or -1 with a one-line message in err. */
-int xl_split_build_args(int argc, const char **argv, int allow_output, struct xl_build_args *out,
-			char *err, size_t errlen);
+int xl_split_build_args(int argc, const char **argv, int allow_output, struct xl_build_args *out, char *err,
+			size_t errlen);
 void xl_build_args_release(struct xl_build_args *a);
 
 /* The build options as the usage of `run` and `build` lists them. */

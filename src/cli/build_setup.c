@@ -21,8 +21,9 @@ int xl_target_argv(const struct xl_ctx *ctx, const char *cmd, int argc, int with
 {
 	char path[PATH_MAX], err[1024];
 	if (argc > 1) {
-		xl_error("with '--target %s', sources and arguments come from exaloop.toml: remove the arguments after '%s'",
-			 ctx->target, cmd);
+		xl_error(
+			"with '--target %s', sources and arguments come from exaloop.toml: remove the arguments after '%s'",
+			ctx->target, cmd);
 		return XL_EXIT_USAGE;
 	}
 	if (xl_project_find(path, sizeof(path)) != 0) {

@@ -97,7 +97,8 @@ int xl_diff_side_load(const char *dir, struct xl_diff_side *s)
 	}
 	free(names);
 	if (!rc && !s->nruns) {
-		xl_error("'%s' holds no capture (expected a profiles/capture-... directory, or a directory of them)", dir);
+		xl_error("'%s' holds no capture (expected a profiles/capture-... directory, or a directory of them)",
+			 dir);
 		rc = XL_EXIT_CAPTURE;
 	}
 	if (rc)
@@ -119,7 +120,9 @@ static int write_diff(FILE *f, const void *arg)
 
 int xl_diff_write(const struct xl_diff *d, const struct xl_diff_opts *o, const char *format, const char *path)
 {
-	struct diff_out x = {strcmp(format, "html") == 0 ? xl_emit_diff_html
-			     : strcmp(format, "json") == 0 ? xl_emit_diff_json : xl_emit_diff_text, d, o};
+	struct diff_out x = {strcmp(format, "html") == 0   ? xl_emit_diff_html
+			     : strcmp(format, "json") == 0 ? xl_emit_diff_json
+							   : xl_emit_diff_text,
+			     d, o};
 	return xl_write_file(path, format, write_diff, &x);
 }

@@ -16,17 +16,56 @@
  * them without its value would make the value look like an input file
  * (`-MF deps.d`, `-o app`, `-x c`). */
 static const char *const separate_value[] = {
-	"-o", "-I", "-D", "-U", "-L", "-l", "-x", "-MF", "-MT", "-MQ", "-MJ", "-include", "-imacros",
-	"-isystem", "-idirafter", "-iquote", "-isysroot", "-iprefix", "-iwithprefix", "-iwithprefixbefore",
-	"-Xlinker", "-Xpreprocessor", "-Xassembler", "-Xclang", "-mllvm", "-target", "-arch", "-T", "-u",
-	"-z", "-e", "-B", "--sysroot", "--param", "-dependency-file", "-serialize-diagnostics", "-F",
-	"-G", "-aux-info", "--target", "-Xopenmp-target", "-ivfsoverlay", "-imultilib", "-isystem-after",
+	"-o",
+	"-I",
+	"-D",
+	"-U",
+	"-L",
+	"-l",
+	"-x",
+	"-MF",
+	"-MT",
+	"-MQ",
+	"-MJ",
+	"-include",
+	"-imacros",
+	"-isystem",
+	"-idirafter",
+	"-iquote",
+	"-isysroot",
+	"-iprefix",
+	"-iwithprefix",
+	"-iwithprefixbefore",
+	"-Xlinker",
+	"-Xpreprocessor",
+	"-Xassembler",
+	"-Xclang",
+	"-mllvm",
+	"-target",
+	"-arch",
+	"-T",
+	"-u",
+	"-z",
+	"-e",
+	"-B",
+	"--sysroot",
+	"--param",
+	"-dependency-file",
+	"-serialize-diagnostics",
+	"-F",
+	"-G",
+	"-aux-info",
+	"--target",
+	"-Xopenmp-target",
+	"-ivfsoverlay",
+	"-imultilib",
+	"-isystem-after",
 	NULL,
 };
 
 /* Options that ask the driver something instead of building. */
-static const char *const info_only[] = {"--version", "-dumpversion", "-dumpmachine", "-###", "--help",
-					"-print-search-dirs", "-dumpspecs", NULL};
+static const char *const info_only[] = {"--version", "-dumpversion",       "-dumpmachine", "-###",
+					"--help",    "-print-search-dirs", "-dumpspecs",   NULL};
 
 static int in_list(const char *a, const char *const *list)
 {
@@ -44,8 +83,8 @@ static int ends_with(const char *s, const char *suffix)
 
 int xl_cc_is_source(const char *path)
 {
-	static const char *const suffixes[] = {".c", ".cc", ".cpp", ".cxx", ".c++", ".C", ".cp", ".CPP",
-					       ".i", ".ii", ".m", ".mm", NULL};
+	static const char *const suffixes[] = {".c",   ".cc", ".cpp", ".cxx", ".c++", ".C", ".cp",
+					       ".CPP", ".i",  ".ii",  ".m",   ".mm",  NULL};
 	for (size_t i = 0; suffixes[i]; i++)
 		if (ends_with(path, suffixes[i]))
 			return 1;
@@ -177,7 +216,7 @@ int xl_ccline_parse(int argc, const char *const *argv, struct xl_ccline *cl, cha
 				snprintf(err, errlen, "out of memory");
 			return -1;
 		}
-	if (!s.v && push(&s, "", 0) == 0) {   /* an empty, terminated list */
+	if (!s.v && push(&s, "", 0) == 0) { /* an empty, terminated list */
 		free(s.v[0]);
 		s.v[0] = NULL;
 		s.n = 0;
@@ -198,7 +237,7 @@ int xl_ccline_parse(int argc, const char *const *argv, struct xl_ccline *cl, cha
 		}
 		if (in_list(a, separate_value)) {
 			if (!val)
-				continue;   /* the driver reports the missing value */
+				continue; /* the driver reports the missing value */
 			if (strcmp(a, "-o") == 0)
 				cl->output = val;
 			else if (strcmp(a, "-L") == 0)
@@ -234,7 +273,7 @@ int xl_ccline_parse(int argc, const char *const *argv, struct xl_ccline *cl, cha
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	(void)verbose;   /* `cc -v` alone has no input: INFO below; with inputs it builds */
+	(void)verbose; /* `cc -v` alone has no input: INFO below; with inputs it builds */
 	if (info || cl->ninputs == 0)
 		cl->step = XL_CC_INFO;
 	else if (preprocess)
@@ -273,7 +312,7 @@ int xl_ccline_is_probe(const struct xl_ccline *cl)
 	base = base ? base + 1 : out;
 	if (!strncmp(base, "conftest", 8) || !strncmp(base, "cmTC_", 5))
 		return 1;
-	for (size_t i = 0; i < cl->ninputs; i++) {   /* autoconf's `cc conftest.c` writes a.out */
+	for (size_t i = 0; i < cl->ninputs; i++) { /* autoconf's `cc conftest.c` writes a.out */
 		const char *in = strrchr(cl->inputs[i], '/');
 		if (!strncmp(in ? in + 1 : cl->inputs[i], "conftest", 8))
 			return 1;

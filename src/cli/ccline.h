@@ -18,26 +18,26 @@
 #include <stddef.h>
 
 enum xl_ccstep {
-	XL_CC_INFO,          /* no input, or only asks the driver something */
-	XL_CC_PREPROCESS,    /* -E, -M, -MM (output is text) */
-	XL_CC_COMPILE,       /* -c or -S: objects or assembly, no link */
-	XL_CC_LINK_EXE,      /* links an executable (possibly compiling first) */
-	XL_CC_LINK_SHARED,   /* -shared */
-	XL_CC_LINK_OTHER,    /* -r: a relocatable object, not an executable */
+	XL_CC_INFO,        /* no input, or only asks the driver something */
+	XL_CC_PREPROCESS,  /* -E, -M, -MM (output is text) */
+	XL_CC_COMPILE,     /* -c or -S: objects or assembly, no link */
+	XL_CC_LINK_EXE,    /* links an executable (possibly compiling first) */
+	XL_CC_LINK_SHARED, /* -shared */
+	XL_CC_LINK_OTHER,  /* -r: a relocatable object, not an executable */
 };
 
 struct xl_ccline {
 	enum xl_ccstep step;
-	char **args;            /* expanded arguments (response files read), NULL-terminated */
+	char **args; /* expanded arguments (response files read), NULL-terminated */
 	size_t nargs;
-	const char *output;     /* -o value, NULL when none */
-	const char **inputs;    /* input files (sources, objects, archives, libraries), NULL-terminated */
+	const char *output;  /* -o value, NULL when none */
+	const char **inputs; /* input files (sources, objects, archives, libraries), NULL-terminated */
 	size_t ninputs;
-	const char **libdirs;   /* -L directories given on this line, NULL-terminated */
+	const char **libdirs; /* -L directories given on this line, NULL-terminated */
 	size_t nlibdirs;
-	const char **libs;      /* -l names, NULL-terminated */
+	const char **libs; /* -l names, NULL-terminated */
 	size_t nlibs;
-	int is_static;          /* -static */
+	int is_static; /* -static */
 };
 
 /* Read argv[0..argc) (the compiler's arguments, without the compiler).

@@ -11,12 +11,12 @@
 #include <stdint.h>
 
 struct xl_ctx {
-	int profile;             /* --profile given */
-	uint32_t mode;           /* XL_MODE_* (when profile) */
-	int mode_explicit;       /* --profile=MODE (overrides exaloop.toml) */
-	int no_open;             /* --no-open */
-	const char *target;      /* --target NAME */
-	int argc;                /* exaloop's whole command line */
+	int profile;        /* --profile given */
+	uint32_t mode;      /* XL_MODE_* (when profile) */
+	int mode_explicit;  /* --profile=MODE (overrides exaloop.toml) */
+	int no_open;        /* --no-open */
+	const char *target; /* --target NAME */
+	int argc;           /* exaloop's whole command line */
 	const char **argv;
 };
 
@@ -28,6 +28,6 @@ int cmd_plugin(int argc, const char **argv, struct xl_ctx *ctx);
 int cmd_pgo(int argc, const char **argv, struct xl_ctx *ctx);
 /* `profile diff` (cmd_diff.c), a row of cmd_profile's subcommand table. */
 int cmd_profile_diff(int argc, const char **argv, struct xl_ctx *ctx);
-int cmd_cc(int argc, const char **argv, struct xl_ctx *ctx);   /* `cc` and `c++` */
+int cmd_cc(int argc, const char **argv, struct xl_ctx *ctx); /* `cc` and `c++` */
 
 #endif

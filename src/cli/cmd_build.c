@@ -38,7 +38,8 @@ static int build(int argc, const char **argv, struct xl_ctx *ctx);
 static int project_build(const char *const *cmd, const char *dir, const struct xl_ctx *ctx)
 {
 	if (!ctx->profile) {
-		xl_error("'build -- %s' builds a project for profiling: exaloop --profile build -- %s ...", cmd[0], cmd[0]);
+		xl_error("'build -- %s' builds a project for profiling: exaloop --profile build -- %s ...", cmd[0],
+			 cmd[0]);
 		return XL_EXIT_USAGE;
 	}
 	struct xl_projbuild pb;
@@ -52,12 +53,15 @@ static int project_build(const char *const *cmd, const char *dir, const struct x
 int cmd_build(int argc, const char **argv, struct xl_ctx *ctx)
 {
 	static const struct xl_usage usage = {
-		"build", "[build options] INPUT... [-o OUT]\n"
-			 "   or: exaloop --profile build -- BUILD-COMMAND [args...]",
+		"build",
+		"[build options] INPUT... [-o OUT]\n"
+		"   or: exaloop --profile build -- BUILD-COMMAND [args...]",
 		"Build a program with clang; under --profile, instrumented and with its sidecars\n"
 		"(OUT.profile.json, OUT.symbols.json) for 'exaloop profile exec'. The second form\n"
 		"runs a project's own build with exaloop's compiler wrappers as CC and CXX and lists\n"
-		"the executables it linked.", NULL, NULL,
+		"the executables it linked.",
+		NULL,
+		NULL,
 		xl_build_options_help};
 	if (xl_help_requested(&usage, argc, argv))
 		return XL_EXIT_OK;
@@ -122,7 +126,8 @@ static int build(int argc, const char **argv, struct xl_ctx *ctx)
 		rc = xl_sidecars_write(out, &sc);
 		if (rc == 0)
 			xl_note("built '%s'%s in %s (%s build, profiling: %s); keep %s.profile.json and %s.symbols.json "
-				"with it", out, what, took, a.release ? "release" : "debug", xl_mode_name(ctx->mode), out, out);
+				"with it",
+				out, what, took, a.release ? "release" : "debug", xl_mode_name(ctx->mode), out, out);
 	} else {
 		xl_note("built '%s'%s in %s (%s build)", out, what, took, a.release ? "release" : "debug");
 	}

@@ -106,7 +106,7 @@ static void log_link(const char *kind, const char *out)
 		n = snprintf(line, sizeof(line), "%s %s\n", kind, abs);
 	else if (out[0] == '/')
 		n = snprintf(line, sizeof(line), "%s %s\n", kind, out);
-	else   /* not linked yet (shared objects are logged first) */
+	else /* not linked yet (shared objects are logged first) */
 		n = snprintf(line, sizeof(line), "%s %s/%s\n", kind, getcwd(cwd, sizeof(cwd)) ? cwd : ".", out);
 	if (n <= 0 || (size_t)n >= sizeof(line))
 		return;
@@ -189,8 +189,8 @@ static int musttail_list(const char *compiler, const struct xl_ccline *cl, char 
 			}
 		for (size_t k = 0; !skip && drop1[k]; k++)
 			skip = !strcmp(s, drop1[k]);
-		if (!skip && (!strncmp(s, "-o", 2) || !strncmp(s, "-MF", 3) || !strncmp(s, "-MT", 3) ||
-			      !strncmp(s, "-MQ", 3)))
+		if (!skip &&
+		    (!strncmp(s, "-o", 2) || !strncmp(s, "-MF", 3) || !strncmp(s, "-MT", 3) || !strncmp(s, "-MQ", 3)))
 			skip = 1;
 		if (!skip && s[0] != '-' && xl_cc_is_source(s)) {
 			a.sources[a.nsources++] = s;
@@ -241,8 +241,8 @@ int cmd_cc(int argc, const char **argv, struct xl_ctx *ctx)
 		if (!strcmp(argv[i], "--profile"))
 			continue;
 		if (argv[i][9] != '=' || xl_mode_parse(argv[i] + 10, &mode) != 0) {
-			xl_error("%s: invalid option '%s' (use --profile=all, --profile=memory or --profile=xray)", name,
-				 argv[i]);
+			xl_error("%s: invalid option '%s' (use --profile=all, --profile=memory or --profile=xray)",
+				 name, argv[i]);
 			return XL_EXIT_USAGE;
 		}
 		mode_set = 1;
@@ -255,7 +255,7 @@ int cmd_cc(int argc, const char **argv, struct xl_ctx *ctx)
 
 	char compiler[PATH_MAX];
 	if (i < argc && is_compiler_arg(argv[i], compiler, sizeof(compiler)) && is_self(compiler))
-		i++;   /* wrapped twice: once is enough */
+		i++; /* wrapped twice: once is enough */
 	if (i < argc && is_compiler_arg(argv[i], compiler, sizeof(compiler))) {
 		if (!is_clang(compiler)) {
 			xl_error("%s: '%s' is not clang, and exaloop's function tracing needs clang 14's XRay", name,
@@ -279,7 +279,8 @@ int cmd_cc(int argc, const char **argv, struct xl_ctx *ctx)
 		return XL_EXIT_BUILD;
 	}
 	enum xl_build_mode bm = mode == XL_MODE_MEMORY ? XL_BUILD_MEMORY
-				: mode == XL_MODE_XRAY ? XL_BUILD_XRAY : XL_BUILD_ALL;
+				: mode == XL_MODE_XRAY ? XL_BUILD_XRAY
+						       : XL_BUILD_ALL;
 	int link_exe = cl.step == XL_CC_LINK_EXE;
 	struct xl_sdk sdk;
 	if (link_exe && xl_sdk_find(&sdk, err, sizeof(err)) != 0) {

@@ -89,26 +89,32 @@ int cmd_profile_diff(int argc, const char **argv, struct xl_ctx *ctx)
 		XL_OPT_SET(0, "json", &format, "json", "print the diff document (diff-json.md)"),
 		XL_OPT_SET(0, "html", &format, "html", "write the diff page (NEW/diff.html or -o) and open it"),
 		XL_OPT_STRING('o', NULL, &output, "OUT", "write to OUT instead"),
-		XL_OPT_PARSE(0, "sort", &o.sort, "KEY", "order functions by the change in self, total or calls", parse_sort),
+		XL_OPT_PARSE(0, "sort", &o.sort, "KEY", "order functions by the change in self, total or calls",
+			     parse_sort),
 		XL_OPT_PARSE(0, "top", &o.top, "N", "only the first N functions in the text (0: all)", parse_rows),
 		XL_OPT_BOOL(0, "normalize", &normalize, "scale BASE's times to NEW's thread time (compare shares)"),
 		XL_OPT_END(),
 	};
 	const struct xl_usage u = {
-		"profile diff", "BASE NEW",
+		"profile diff",
+		"BASE NEW",
 		"Compare two captures, or two directories of captures (runs: medians, spread and significance),\n"
 		"paired by function name and call path, so that two different builds compare.",
-		opts, NULL, NULL};
+		opts,
+		NULL,
+		NULL};
 	int n;
 	int rc = xl_parse_options(&u, argc, argv, 0, &n);
 	if (rc != XL_OPTS_PARSED)
 		return rc;
 	if (n != 2) {
 		if (n > 2)
-			xl_error("unexpected argument '%s': 'profile diff' compares two captures, BASE and NEW", argv[3]);
+			xl_error("unexpected argument '%s': 'profile diff' compares two captures, BASE and NEW",
+				 argv[3]);
 		else
-			xl_error("'profile diff' needs two captures: exaloop profile diff BASE NEW (capture directories, "
-				 "or directories of several captures)");
+			xl_error(
+				"'profile diff' needs two captures: exaloop profile diff BASE NEW (capture directories, "
+				"or directories of several captures)");
 		return XL_EXIT_USAGE;
 	}
 	struct xl_diff_side side[2];

@@ -93,8 +93,7 @@ static int latest_capture(const char *profiles, char *out, size_t len)
 }
 
 /* Build the probe in tmp for mode, run it under capture, load the model. */
-static int probe(const char *tmp, const struct xl_sdk *sdk, uint32_t mode, struct xl_model **m, char *why,
-		 size_t len)
+static int probe(const char *tmp, const struct xl_sdk *sdk, uint32_t mode, struct xl_model **m, char *why, size_t len)
 {
 	char src[PATH_MAX], exe[PATH_MAX], profiles[PATH_MAX], cap[PATH_MAX], err[512];
 	snprintf(src, sizeof(src), "%s/probe.c", tmp);
@@ -169,8 +168,8 @@ static void check_capture(struct doctor *d, const char *tmp, const struct xl_sdk
 	else {
 		uint64_t mn = calls_of(m, "main"), mid = calls_of(m, "mid"), leaf = calls_of(m, "leaf");
 		if (mn == 1 && mid == 3 && leaf == 9 && m->nsamples > 0 && m->finalized)
-			line(d, "ok", "capture", "probe traced exactly (main 1, mid 3, leaf 9 calls), %zu memory samples",
-			     m->nsamples);
+			line(d, "ok", "capture",
+			     "probe traced exactly (main 1, mid 3, leaf 9 calls), %zu memory samples", m->nsamples);
 		else
 			line(d, "FAIL", "capture",
 			     "probe capture is wrong: main %llu, mid %llu, leaf %llu calls (expected 1, 3, 9), %zu samples%s",
@@ -197,12 +196,18 @@ int cmd_doctor(int argc, const char **argv, struct xl_ctx *ctx)
 	(void)ctx;
 	int profiling = 0;
 	const struct xl_option opts[] = {
-		XL_OPT_BOOL(0, "profiling", &profiling, "also build and capture probe programs (the native capture path)"),
+		XL_OPT_BOOL(0, "profiling", &profiling,
+			    "also build and capture probe programs (the native capture path)"),
 		XL_OPT_END(),
 	};
-	const struct xl_usage usage = {"doctor", NULL,
-				       "Check the toolchain, the profiling SDK and, with --profiling, the capture path.\n"
-				       "Exits 4 when a check that 'run' needs fails.", opts, NULL, NULL};
+	const struct xl_usage usage = {
+		"doctor",
+		NULL,
+		"Check the toolchain, the profiling SDK and, with --profiling, the capture path.\n"
+		"Exits 4 when a check that 'run' needs fails.",
+		opts,
+		NULL,
+		NULL};
 	int n;
 	int rc = xl_parse_options(&usage, argc, argv, 0, &n);
 	if (rc != XL_OPTS_PARSED)
@@ -224,7 +229,8 @@ int cmd_doctor(int argc, const char **argv, struct xl_ctx *ctx)
 	if (xl_find_compiler(XL_LANG_CXX, cxx, sizeof(cxx)) == 0)
 		line(&d, "ok", "c++ compiler", "%s", cxx);
 	else
-		line(&d, "note", "c++ compiler", "no clang++ in PATH: C++ sources cannot be built (apt-get install clang-14)");
+		line(&d, "note", "c++ compiler",
+		     "no clang++ in PATH: C++ sources cannot be built (apt-get install clang-14)");
 	int have_xray = have_cc && xl_xray_runtime(cc, rt, sizeof(rt)) == 0;
 	if (have_xray)
 		line(&d, "ok", "xray runtime", "%s", rt);
@@ -237,7 +243,8 @@ int cmd_doctor(int argc, const char **argv, struct xl_ctx *ctx)
 	if (xl_find_profdata(pgo_tool, sizeof(pgo_tool)) == 0)
 		line(&d, "ok", "llvm-profdata", "%s (exaloop pgo)", pgo_tool);
 	else
-		line(&d, "note", "llvm-profdata", "not in PATH: 'exaloop pgo' cannot merge profiles (apt-get install llvm-14)");
+		line(&d, "note", "llvm-profdata",
+		     "not in PATH: 'exaloop pgo' cannot merge profiles (apt-get install llvm-14)");
 	if (have_cc && xl_clang_runtime(cc, "profile", pgo_tool, sizeof(pgo_tool)) == 0)
 		line(&d, "ok", "pgo runtime", "%s", pgo_tool);
 	else
@@ -293,13 +300,15 @@ int cmd_doctor(int argc, const char **argv, struct xl_ctx *ctx)
 	if (getenv("CI"))
 		line(&d, "note", "browser", "CI is set: reports are not opened automatically");
 	else if (!getenv("DISPLAY") && !getenv("WAYLAND_DISPLAY"))
-		line(&d, "note", "browser", "no display: reports are not opened automatically (open index.html yourself)");
+		line(&d, "note", "browser",
+		     "no display: reports are not opened automatically (open index.html yourself)");
 	else if (xl_which(getenv("EXALOOP_BROWSER") && *getenv("EXALOOP_BROWSER") ? getenv("EXALOOP_BROWSER")
-										   : "xdg-open",
+										  : "xdg-open",
 			  opener, sizeof(opener)) == 0)
 		line(&d, "ok", "browser", "reports open with %s", opener);
 	else
-		line(&d, "note", "browser", "no xdg-open: reports are not opened automatically (apt-get install xdg-utils)");
+		line(&d, "note", "browser",
+		     "no xdg-open: reports are not opened automatically (apt-get install xdg-utils)");
 	if (d.blockers) {
 		printf("%d check%s failed\n", d.blockers, d.blockers == 1 ? "" : "s");
 		return XL_EXIT_DOCTOR;

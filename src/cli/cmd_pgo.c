@@ -65,13 +65,13 @@ struct pgo_job {
 	/* resolved */
 	struct xl_target t;
 	int has_target;
-	const char **targv;       /* the target's command line (owned) */
-	const char **own_argv;    /* the command line without pgo's options (the array owned) */
+	const char **targv;    /* the target's command line (owned) */
+	const char **own_argv; /* the command line without pgo's options (the array owned) */
 	struct xl_build_args a;
 	char name[NAME_MAX + 1];
-	char pgodir[PATH_MAX];    /* pgo/ (beside exaloop.toml for a target) */
+	char pgodir[PATH_MAX]; /* pgo/ (beside exaloop.toml for a target) */
 	char profile[PATH_MAX + NAME_MAX + 16];
-	const char *const **inputs;   /* NULL-terminated argument lists */
+	const char *const **inputs; /* NULL-terminated argument lists */
 	size_t ninputs;
 };
 
@@ -107,13 +107,15 @@ static int own_options(const struct xl_usage *u, int argc, const char **argv, in
 	while (i < argc && strncmp(argv[i], "--", 2) == 0 && argv[i][2]) {
 		size_t len = strcspn(argv[i] + 2, "=");
 		const struct xl_option *o = u->options;
-		while (o->kind != XL_OPT_KIND_END && !(o->long_name && strlen(o->long_name) == len &&
-						       strncmp(o->long_name, argv[i] + 2, len) == 0))
+		while (o->kind != XL_OPT_KIND_END &&
+		       !(o->long_name && strlen(o->long_name) == len && strncmp(o->long_name, argv[i] + 2, len) == 0))
 			o++;
 		if (o->kind == XL_OPT_KIND_END && strcmp(argv[i], "--help") != 0)
 			break;
-		i += (o->kind == XL_OPT_KIND_PARSE || o->kind == XL_OPT_KIND_STRING) && !argv[i][2 + len] && i + 1 < argc
-			     ? 2 : 1;
+		i += (o->kind == XL_OPT_KIND_PARSE || o->kind == XL_OPT_KIND_STRING) && !argv[i][2 + len] &&
+				     i + 1 < argc
+			     ? 2
+			     : 1;
 	}
 	if (i < argc && strcmp(argv[i], "-h") == 0)
 		i++;
@@ -139,29 +141,39 @@ static int job_setup(int argc, const char **argv, struct xl_ctx *ctx, struct pgo
 	j->captures = 3;
 	j->target_name = ctx->target;
 	const struct xl_option train_opts[] = {
-		XL_OPT_STRING(0, "target", &j->target_name, "NAME", "train the target NAME of exaloop.toml (its [pgo] inputs)"),
-		XL_OPT_STRING(0, "name", &j->name_opt, "NAME", "the profile's name: pgo/NAME.profdata (default: the program's)"),
+		XL_OPT_STRING(0, "target", &j->target_name, "NAME",
+			      "train the target NAME of exaloop.toml (its [pgo] inputs)"),
+		XL_OPT_STRING(0, "name", &j->name_opt, "NAME",
+			      "the profile's name: pgo/NAME.profdata (default: the program's)"),
 		XL_OPT_BOOL(0, "fresh", &j->fresh, "drop the raw profiles of earlier trainings first"),
 		XL_OPT_END(),
 	};
 	const struct xl_option eval_opts[] = {
 		XL_OPT_STRING(0, "target", &j->target_name, "NAME", "evaluate the target NAME of exaloop.toml"),
-		XL_OPT_STRING(0, "name", &j->name_opt, "NAME", "the profile pgo/NAME.profdata (default: the program's name)"),
+		XL_OPT_STRING(0, "name", &j->name_opt, "NAME",
+			      "the profile pgo/NAME.profdata (default: the program's name)"),
 		XL_OPT_PARSE(0, "runs", &j->runs, "N", "uncaptured timing runs of each build (default 5)", parse_runs),
 		XL_OPT_PARSE(0, "captures", &j->captures, "K", "captured runs of each build (default 3)", parse_runs),
-		XL_OPT_STRING(0, "out", &j->out_opt, "DIR", "write the captures and the diff to DIR (default pgo/NAME-eval-STAMP)"),
+		XL_OPT_STRING(0, "out", &j->out_opt, "DIR",
+			      "write the captures and the diff to DIR (default pgo/NAME-eval-STAMP)"),
 		XL_OPT_END(),
 	};
 	const struct xl_usage train = {
-		"pgo train", "[build options] SOURCE... [-- program args...]",
+		"pgo train",
+		"[build options] SOURCE... [-- program args...]",
 		"Build with clang's PGO instrumentation, run each input and merge the raw profiles\n"
 		"(these and earlier trainings') into pgo/NAME.profdata with llvm-profdata.",
-		train_opts, NULL, xl_build_options_help};
+		train_opts,
+		NULL,
+		xl_build_options_help};
 	const struct xl_usage eval = {
-		"pgo evaluate", "[build options] [--pgo FILE] SOURCE... [-- program args...]",
+		"pgo evaluate",
+		"[build options] [--pgo FILE] SOURCE... [-- program args...]",
 		"Build the program as given and with its PGO profile (both with exaloop's instrumentation),\n"
 		"time N uncaptured runs of each, alternating, capture K of each, and write their diff.",
-		eval_opts, NULL, xl_build_options_help};
+		eval_opts,
+		NULL,
+		xl_build_options_help};
 	int i;
 	int rc = own_options(j->is_eval ? &eval : &train, argc, argv, &i);
 	if (rc != XL_OPTS_PARSED)
@@ -192,7 +204,8 @@ static int job_setup(int argc, const char **argv, struct xl_ctx *ctx, struct pgo
 		return XL_EXIT_USAGE;
 	}
 	if (!j->is_eval && j->a.pgo) {
-		xl_error("'pgo train' builds with PGO instrumentation, not with a profile: remove '--pgo %s'", j->a.pgo);
+		xl_error("'pgo train' builds with PGO instrumentation, not with a profile: remove '--pgo %s'",
+			 j->a.pgo);
 		return XL_EXIT_USAGE;
 	}
 	/* name, pgo/ directory, profile */
@@ -331,7 +344,8 @@ static int pgo_train(int argc, const char **argv, struct xl_ctx *ctx)
 		unsetenv("LLVM_PROFILE_FILE");
 		if (st != 0) {
 			unlink(raw);
-			xl_error("training run %zu (%s) exited with status %d: its profile is not used", k + 1, what, st);
+			xl_error("training run %zu (%s) exited with status %d: its profile is not used", k + 1, what,
+				 st);
 			rc = st >= XL_EXIT_BUILD ? st : XL_EXIT_FAIL;
 		} else if (access(raw, R_OK) != 0) {
 			xl_error("training run %zu wrote no raw profile '%s'", k + 1, raw);
@@ -351,9 +365,9 @@ static int pgo_train(int argc, const char **argv, struct xl_ctx *ctx)
 		long total = 0, counted = 0;
 		if (xl_pgo_functions(profdata, j.profile, &total, &counted) != 0)
 			xl_warn("cannot list the functions of '%s'", j.profile);
-		printf("pgo: %s: %zu training run%s now, %zu in total (%s); %ld of %ld functions have counts\n", j.profile,
-		       j.ninputs, j.ninputs == 1 ? "" : "s", total_raw, j.fresh ? "fresh" : "earlier runs kept",
-		       counted, total);
+		printf("pgo: %s: %zu training run%s now, %zu in total (%s); %ld of %ld functions have counts\n",
+		       j.profile, j.ninputs, j.ninputs == 1 ? "" : "s", total_raw,
+		       j.fresh ? "fresh" : "earlier runs kept", counted, total);
 		xl_hint("build with it: exaloop build -release --pgo %s SOURCE...; compare: exaloop pgo evaluate%s%s ...",
 			j.profile, j.has_target ? " --target " : "", j.has_target ? j.t.name : "");
 	}
@@ -390,8 +404,8 @@ static int64_t timed_run(const char *exe, const struct pgo_job *j)
 		argv[0] = exe;
 		for (size_t i = 0; i < n; i++)
 			argv[i + 1] = j->inputs[k][i];
-		struct xl_process p = {.argv = (char *const *)argv, .signals = XL_SIGNALS_FORWARD,
-				       .stdio = XL_STDIO_QUIET};
+		struct xl_process p = {
+			.argv = (char *const *)argv, .signals = XL_SIGNALS_FORWARD, .stdio = XL_STDIO_QUIET};
 		int64_t t0 = now_ns();
 		int st = xl_process_run(&p);
 		total += now_ns() - t0;
@@ -410,7 +424,7 @@ struct eval_build {
 	const char *label;
 	char exe[PATH_MAX];
 	struct xl_symtab tab;
-	char dir[PATH_MAX + NAME_MAX + 80];   /* captures */
+	char dir[PATH_MAX + NAME_MAX + 80]; /* captures */
 	double *times;
 };
 
@@ -438,8 +452,8 @@ static void print_summary(const struct xl_diff *d, double ratio, double lo, doub
 	char a[32], b[32];
 	xl_fmt_duration((int64_t)base_ns, a, sizeof(a));
 	xl_fmt_duration((int64_t)pgo_ns, b, sizeof(b));
-	printf("PGO build: %.2f\u00d7 wall time (N=%ld, spread %.2f\u2013%.2f\u00d7; median %s \u2192 %s)", ratio, n, lo,
-	       hi, a, b);
+	printf("PGO build: %.2f\u00d7 wall time (N=%ld, spread %.2f\u2013%.2f\u00d7; median %s \u2192 %s)", ratio, n,
+	       lo, hi, a, b);
 	size_t *idx = malloc((d->nfuncs + 1) * sizeof(size_t));
 	if (idx) {
 		xl_diff_sorted(d, XL_DSORT_SELF, idx);
@@ -467,7 +481,7 @@ static int pgo_evaluate(int argc, const char **argv, struct xl_ctx *ctx)
 	if (rc == XL_OPTS_PARSED)
 		rc = 0;
 	else if (!rc)
-		rc = -1;   /* help printed: exit 0 below */
+		rc = -1; /* help printed: exit 0 below */
 	if (!rc && xl_pgo_check_profile(j.profile) != 0)
 		rc = XL_EXIT_USAGE;
 	if (!rc && xl_sdk_find(&sdk, err, sizeof(err)) != 0) {
@@ -608,8 +622,12 @@ int cmd_pgo(int argc, const char **argv, struct xl_ctx *ctx)
 		{NULL, NULL, NULL},
 	};
 	static const struct xl_usage usage = {
-		"pgo", NULL,
+		"pgo",
+		NULL,
 		"Profile-guided optimisation with clang: train a profile, build with it (build/run --pgo FILE),\n"
-		"and measure what it changed.", NULL, subs, NULL};
+		"and measure what it changed.",
+		NULL,
+		subs,
+		NULL};
 	return xl_dispatch(&usage, argc, argv, ctx);
 }

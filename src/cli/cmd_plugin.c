@@ -47,9 +47,13 @@ static int plugin_add(int argc, const char **argv, struct xl_ctx *ctx)
 		XL_OPT_STRING(0, "path", &path, "DIR", "the SDK's directory (lib/exaloop/profiling of an install)"),
 		XL_OPT_END(),
 	};
-	const struct xl_usage usage = {"plugin add", "profiling",
-				       "Validate an installed profiling SDK (--path DIR) and register it in config.toml.",
-				       opts, NULL, NULL};
+	const struct xl_usage usage = {
+		"plugin add",
+		"profiling",
+		"Validate an installed profiling SDK (--path DIR) and register it in config.toml.",
+		opts,
+		NULL,
+		NULL};
 	int n;
 	int rc = xl_parse_options(&usage, argc, argv, 0, &n);
 	if (rc != XL_OPTS_PARSED)
@@ -86,7 +90,7 @@ static int plugin_list(int argc, const char **argv, struct xl_ctx *ctx)
 {
 	(void)ctx;
 	static const struct xl_usage usage = {"plugin list", NULL, "The registered profiling SDK and the built-in one.",
-					      NULL, NULL, NULL};
+					      NULL,          NULL, NULL};
 	int n;
 	int rc = xl_parse_options(&usage, argc, argv, 0, &n);
 	if (rc != XL_OPTS_PARSED)
@@ -123,8 +127,11 @@ static int plugin_list(int argc, const char **argv, struct xl_ctx *ctx)
 static int plugin_remove(int argc, const char **argv, struct xl_ctx *ctx)
 {
 	(void)ctx;
-	static const struct xl_usage usage = {"plugin remove", "profiling",
-					      "Forget the registered SDK: the built-in one is used again.", NULL, NULL,
+	static const struct xl_usage usage = {"plugin remove",
+					      "profiling",
+					      "Forget the registered SDK: the built-in one is used again.",
+					      NULL,
+					      NULL,
 					      NULL};
 	int n;
 	int rc = xl_parse_options(&usage, argc, argv, 0, &n);

@@ -87,30 +87,38 @@ static int parse_view(int argc, const char **argv, int is_export, struct view_op
 		XL_OPT_SET(0, "text", &v->format, "text", "print an aligned text report"),
 		XL_OPT_SET(0, "json", &v->format, "json", "print the JSON summary (summary-json.md)"),
 		XL_OPT_SET(0, "html", &v->format, "html", "write CAPTURE/index.html and open it (the default)"),
-		XL_OPT_PARSE(0, "sort", &v->emit.sort, "KEY", "order of the function table: self, total, calls, avg or name",
-			     parse_sort),
+		XL_OPT_PARSE(0, "sort", &v->emit.sort, "KEY",
+			     "order of the function table: self, total, calls, avg or name", parse_sort),
 		XL_OPT_PARSE(0, "top", &v->emit.top, "N", "only the first N rows of the function table", parse_top),
-		XL_OPT_PARSE(0, "thread", &v->emit.thread, "I", "only thread I (default: all threads merged)", parse_thread),
+		XL_OPT_PARSE(0, "thread", &v->emit.thread, "I", "only thread I (default: all threads merged)",
+			     parse_thread),
 		XL_OPT_STRING('o', NULL, &v->output, "OUT", "write to OUT instead (- for stdout)"),
 		XL_OPT_END(),
 	};
 	const struct xl_option export_opts[] = {
 		XL_OPT_STRING(0, "format", &v->format, "F", "html, json, chrome, folded or text"),
 		XL_OPT_STRING('o', NULL, &v->output, "OUT", "write to OUT (default: stdout)"),
-		XL_OPT_PARSE(0, "sort", &v->emit.sort, "KEY", "order of the function table: self, total, calls, avg or name",
-			     parse_sort),
+		XL_OPT_PARSE(0, "sort", &v->emit.sort, "KEY",
+			     "order of the function table: self, total, calls, avg or name", parse_sort),
 		XL_OPT_PARSE(0, "top", &v->emit.top, "N", "only the first N rows of the function table", parse_top),
-		XL_OPT_PARSE(0, "thread", &v->emit.thread, "I", "only thread I (default: all threads merged)", parse_thread),
+		XL_OPT_PARSE(0, "thread", &v->emit.thread, "I", "only thread I (default: all threads merged)",
+			     parse_thread),
 		XL_OPT_END(),
 	};
 	const struct xl_usage report = {
-		"profile report", "CAPTURE",
-		"Report a capture: HTML (CAPTURE/index.html, opened unless --no-open), text or JSON.", report_opts,
-		NULL, NULL};
+		"profile report",
+		"CAPTURE",
+		"Report a capture: HTML (CAPTURE/index.html, opened unless --no-open), text or JSON.",
+		report_opts,
+		NULL,
+		NULL};
 	const struct xl_usage export = {
-		"profile export", "CAPTURE",
+		"profile export",
+		"CAPTURE",
 		"Write a capture in another format: Chrome trace (Perfetto), folded stacks, HTML, JSON or text.",
-		export_opts, NULL, NULL};
+		export_opts,
+		NULL,
+		NULL};
 	int n;
 	int rc = xl_parse_options(is_export ? &export : &report, argc, argv, 0, &n);
 	if (rc != XL_OPTS_PARSED)
@@ -174,7 +182,8 @@ static int profile_report(int argc, const char **argv, struct xl_ctx *ctx)
 		char path[PATH_MAX];
 		snprintf(path, sizeof(path), "%s/index.html", v.dir);
 		int to_file = !v.output || strcmp(v.output, "-") != 0;
-		rc = xl_write_output(m, "html", &v.emit, v.output ? v.output : path, v.output != NULL) ? XL_EXIT_FAIL : 0;
+		rc = xl_write_output(m, "html", &v.emit, v.output ? v.output : path, v.output != NULL) ? XL_EXIT_FAIL
+												       : 0;
 		if (!rc && to_file) {
 			printf("%s\n", v.output ? v.output : path);
 			xl_open_browser(v.output ? v.output : path, ctx->no_open);
@@ -204,9 +213,13 @@ static int profile_export(int argc, const char **argv, struct xl_ctx *ctx)
 static int profile_exec(int argc, const char **argv, struct xl_ctx *ctx)
 {
 	static const struct xl_usage usage = {
-		"profile exec", "./app [args...]",
+		"profile exec",
+		"./app [args...]",
 		"Capture from a program built with 'exaloop --profile build', using its sidecars.\n"
-		"Everything from ./app on goes to the program.", NULL, NULL, NULL};
+		"Everything from ./app on goes to the program.",
+		NULL,
+		NULL,
+		NULL};
 	int n;
 	int rc = xl_parse_options(&usage, argc, argv, XL_OPTS_STOP_AT_ARG, &n);
 	if (rc != XL_OPTS_PARSED)
@@ -231,7 +244,7 @@ int cmd_profile(int argc, const char **argv, struct xl_ctx *ctx)
 		{"diff", cmd_profile_diff, "compare two captures (or two sets of runs): text, JSON or HTML"},
 		{NULL, NULL, NULL},
 	};
-	static const struct xl_usage usage = {"profile", NULL, "Capture from a built program, read captures and compare them.",
-					      NULL, subs, NULL};
+	static const struct xl_usage usage = {
+		"profile", NULL, "Capture from a built program, read captures and compare them.", NULL, subs, NULL};
 	return xl_dispatch(&usage, argc, argv, ctx);
 }

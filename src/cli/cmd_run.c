@@ -66,11 +66,11 @@ static int run(int argc, const char **argv, struct xl_ctx *ctx, const struct xl_
 		char took[32];
 		xl_fmt_duration(b.compile_ns, took, sizeof(took));
 		if (b.nsources > 1)
-			xl_note("compiled %zu sources in %s (%zu reused from the cache; %s build, %s)", b.nsources, took,
-				b.nreused, a.release ? "release" : "debug", mode_label(ctx, set->mode));
+			xl_note("compiled %zu sources in %s (%zu reused from the cache; %s build, %s)", b.nsources,
+				took, b.nreused, a.release ? "release" : "debug", mode_label(ctx, set->mode));
 		else
-			xl_note("compiled %s in %s (%s build, %s)", b.main_source, took, a.release ? "release" : "debug",
-				mode_label(ctx, set->mode));
+			xl_note("compiled %s in %s (%s build, %s)", b.main_source, took,
+				a.release ? "release" : "debug", mode_label(ctx, set->mode));
 		struct xl_symtab tab = {0};
 		if (ctx->profile && xl_symbols_read(b.output, &tab, err, sizeof(err)) != 0)
 			xl_warn("cannot read function symbols of the build: %s", err);
@@ -105,8 +105,8 @@ static int build_then_exec(const char *const *build, const char *dir, const char
 			   const struct xl_settings *set, int long_running, const struct xl_ctx *ctx)
 {
 	if (!ctx->profile) {
-		xl_error("a project's own build is profiled with --profile: exaloop --profile run -- %s ... :: %s", build[0],
-			 exe);
+		xl_error("a project's own build is profiled with --profile: exaloop --profile run -- %s ... :: %s",
+			 build[0], exe);
 		return XL_EXIT_USAGE;
 	}
 	struct xl_projbuild pb;
@@ -122,7 +122,8 @@ static int build_then_exec(const char *const *build, const char *dir, const char
 			relinked |= strcmp(pb.exes[i], abs) == 0;
 		if (!relinked)
 			xl_note("'%s' was not linked by this build (up to date, or not built through $CC/$CXX): "
-				"profiling it as it is", exe);
+				"profiling it as it is",
+				exe);
 	}
 	xl_projbuild_release(&pb);
 	if (rc != 0)
@@ -161,11 +162,14 @@ static int run_project(int argc, const char **argv, struct xl_ctx *ctx)
 int cmd_run(int argc, const char **argv, struct xl_ctx *ctx)
 {
 	static const struct xl_usage usage = {
-		"run", "[build options] INPUT... [program args...]\n"
-		       "   or: exaloop --profile run -- BUILD-COMMAND [args...] :: PROGRAM [program args...]",
+		"run",
+		"[build options] INPUT... [program args...]\n"
+		"   or: exaloop --profile run -- BUILD-COMMAND [args...] :: PROGRAM [program args...]",
 		"Build a program with clang and run it with its arguments, capturing under --profile.\n"
 		"Everything after the inputs goes to the program ('--' ends the inputs). The second\n"
-		"form runs a project's own build with exaloop's compiler wrappers, then PROGRAM.", NULL, NULL,
+		"form runs a project's own build with exaloop's compiler wrappers, then PROGRAM.",
+		NULL,
+		NULL,
 		xl_build_options_help};
 	if (xl_help_requested(&usage, argc, argv))
 		return XL_EXIT_OK;

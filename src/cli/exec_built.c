@@ -30,7 +30,8 @@ static int read_build_mode(const char *path, char *build_id, size_t len)
 	if (!json_is_object(o)) {
 		if (access(path, F_OK) != 0)
 			xl_error("'%s' is missing: the executable was not built with 'exaloop --profile ... build', "
-				 "or its sidecar files were not kept with it", path);
+				 "or its sidecar files were not kept with it",
+				 path);
 		else
 			xl_error("'%s' is not a valid build sidecar: %s (line %d)", path, jerr.text, jerr.line);
 		json_decref(o);
@@ -41,7 +42,8 @@ static int read_build_mode(const char *path, char *build_id, size_t len)
 	uint32_t parsed;
 	int m = xl_mode_parse(mode, &parsed) == 0 ? (int)parsed : -1;
 	if (m < 0 || !id)
-		xl_error("'%s' is not a valid build sidecar: %s", path, m < 0 ? "missing or unknown 'mode'" : "missing 'build_id'");
+		xl_error("'%s' is not a valid build sidecar: %s", path,
+			 m < 0 ? "missing or unknown 'mode'" : "missing 'build_id'");
 	else
 		snprintf(build_id, len, "%s", id);
 	json_decref(o);
@@ -86,8 +88,8 @@ int xl_exec_built(const char *exe, const char *const *args, const struct xl_sett
 		return xl_exit_for(rc, XL_EXIT_USAGE);
 	}
 	if (strcmp(tab.build_id, exe_id) != 0) {
-		xl_error("'%s' does not belong to '%s' (different build id): keep the sidecars of the same build",
-			 path, exe);
+		xl_error("'%s' does not belong to '%s' (different build id): keep the sidecars of the same build", path,
+			 exe);
 		xl_symtab_release(&tab);
 		return XL_EXIT_USAGE;
 	}
@@ -118,4 +120,3 @@ int xl_exec_built(const char *exe, const char *const *args, const struct xl_sett
 	free(untraced);
 	return rc;
 }
-

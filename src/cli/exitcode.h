@@ -10,13 +10,13 @@
 
 enum {
 	XL_EXIT_OK = 0,
-	XL_EXIT_FAIL = 1,          /* an operation failed (I/O, report) */
-	XL_EXIT_USAGE = 2,         /* bad command line or configuration */
-	XL_EXIT_CAPTURE = 3,       /* capture missing, corrupt or too new */
-	XL_EXIT_DOCTOR = 4,        /* doctor found a blocker */
-	XL_EXIT_BUILD = 125,       /* compile/link failed, toolchain missing */
-	XL_EXIT_NOEXEC = 126,      /* program found but could not be run */
-	XL_EXIT_NOTFOUND = 127,    /* program not found */
+	XL_EXIT_FAIL = 1,       /* an operation failed (I/O, report) */
+	XL_EXIT_USAGE = 2,      /* bad command line or configuration */
+	XL_EXIT_CAPTURE = 3,    /* capture missing, corrupt or too new */
+	XL_EXIT_DOCTOR = 4,     /* doctor found a blocker */
+	XL_EXIT_BUILD = 125,    /* compile/link failed, toolchain missing */
+	XL_EXIT_NOEXEC = 126,   /* program found but could not be run */
+	XL_EXIT_NOTFOUND = 127, /* program not found */
 };
 
 #include "xl_errors.h"

@@ -33,7 +33,8 @@ static int parse_profile(const char *mode, void *dest)
 static const struct xl_subcommand commands[] = {
 	{"run", cmd_run, "build a program and run it (with capture under --profile)"},
 	{"build", cmd_build, "build a program (for profiling under --profile)"},
-	{"profile", cmd_profile, "exec | report | export | diff: capture from a built program, read and compare captures"},
+	{"profile", cmd_profile,
+	 "exec | report | export | diff: capture from a built program, read and compare captures"},
 	{"pgo", cmd_pgo, "train | evaluate: build with clang's profile-guided optimisation and measure it"},
 	{"doctor", cmd_doctor, "check the toolchain and, with --profiling, the native capture path"},
 	{"plugin", cmd_plugin, "add | list | remove: register an installed profiling SDK"},
@@ -66,7 +67,10 @@ int main(int argc, char **argv_)
 		XL_OPT_END(),
 	};
 	const struct xl_usage usage = {
-		"", NULL, "Profile C and C++ programs built with LLVM XRay. Options go before the command.", opts,
+		"",
+		NULL,
+		"Profile C and C++ programs built with LLVM XRay. Options go before the command.",
+		opts,
 		commands,
 		"examples:\n"
 		"  exaloop --profile run -release app.c input.json\n"

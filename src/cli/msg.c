@@ -30,7 +30,7 @@ __attribute__((format(printf, 2, 0))) static void emit(const char *prefix, const
 		if (text)
 			vsnprintf(text, (size_t)n + 1, fmt, ap);
 		else
-			text = small;   /* cut, still one line */
+			text = small; /* cut, still one line */
 	}
 	fputs(prefix, stderr);
 	for (const unsigned char *c = (const unsigned char *)text; *c; c++) {

@@ -25,7 +25,7 @@ struct hash {
 
 static void hash_init(struct hash *h)
 {
-	h->a = 0xcbf29ce484222325ull;   /* FNV-1a offset basis */
+	h->a = 0xcbf29ce484222325ull; /* FNV-1a offset basis */
 	h->b = 0x84222325cbf29ce4ull;
 }
 
@@ -33,15 +33,15 @@ static void hash_bytes(struct hash *h, const void *data, size_t n)
 {
 	const unsigned char *p = data;
 	for (size_t i = 0; i < n; i++) {
-		h->a = (h->a ^ p[i]) * 0x100000001b3ull;            /* FNV-1a 64 */
-		h->b = (h->b ^ p[i]) * 0x9e3779b97f4a7c15ull;       /* a second, independent mix */
+		h->a = (h->a ^ p[i]) * 0x100000001b3ull;      /* FNV-1a 64 */
+		h->b = (h->b ^ p[i]) * 0x9e3779b97f4a7c15ull; /* a second, independent mix */
 		h->b ^= h->b >> 29;
 	}
 }
 
 static void hash_str(struct hash *h, const char *s)
 {
-	hash_bytes(h, s, strlen(s) + 1);   /* with the NUL: "ab","c" differs from "a","bc" */
+	hash_bytes(h, s, strlen(s) + 1); /* with the NUL: "ab","c" differs from "a","bc" */
 }
 
 /* Hash a file's content (and its length).  Returns 0, or -1 when it
@@ -141,7 +141,7 @@ static int each_dep(const char *path, int (*fn)(const char *dep, void *arg), voi
 		if (c == '\\') {
 			int d = fgetc(f);
 			if (d == '\n' || d == EOF)
-				c = ' ';   /* continuation */
+				c = ' '; /* continuation */
 			else if (d == ' ' || d == '\\' || d == '#')
 				c = d;
 			else {
@@ -292,12 +292,12 @@ static pid_t start(const struct xl_compile_job *j, struct slot *s)
 	argv[n] = NULL;
 	/* The signal policy is this loop's (several compilers at a time):
 	 * each one gets the default dispositions back. */
-	struct xl_process p = {.argv = (char *const *)argv, .signals = XL_SIGNALS_KEEP, .setup = child_setup,
-			       .setup_arg = (void *)j};
+	struct xl_process p = {
+		.argv = (char *const *)argv, .signals = XL_SIGNALS_KEEP, .setup = child_setup, .setup_arg = (void *)j};
 	int rc = xl_process_start(&p);
 	int e = errno;
 	pid_t pid = p.pid;
-	xl_process_end(&p);   /* (KEEP: nothing to undo; the child stays ours to wait for) */
+	xl_process_end(&p); /* (KEEP: nothing to undo; the child stays ours to wait for) */
 	free(argv);
 	if (rc != 0 || pid <= 0) {
 		errno = rc != 0 ? e : ECHILD;
@@ -332,13 +332,12 @@ static int finish(struct xl_objcache *c, struct xl_compile_job *j, struct slot *
 	return 0;
 }
 
-int xl_objcache_compile(struct xl_objcache *c, struct xl_compile_job *jobs, size_t n, int parallel,
-			const char *version)
+int xl_objcache_compile(struct xl_objcache *c, struct xl_compile_job *jobs, size_t n, int parallel, const char *version)
 {
 	if (parallel < 1)
 		parallel = 1;
 	struct slot *slots = calloc((size_t)parallel, sizeof(struct slot));
-	char (*keys)[33] = calloc(n ? n : 1, 33);
+	char(*keys)[33] = calloc(n ? n : 1, 33);
 	if (!slots || !keys) {
 		free(slots);
 		free(keys);
@@ -384,8 +383,10 @@ int xl_objcache_compile(struct xl_objcache *c, struct xl_compile_job *jobs, size
 			s->job = next;
 			memcpy(s->key, keys[next], 33);
 			unsigned id = serial++;
-			snprintf(s->tmp_obj, sizeof(s->tmp_obj), "%s/%s.%d.%u.o.tmp", c->dir, s->key, (int)getpid(), id);
-			snprintf(s->tmp_dep, sizeof(s->tmp_dep), "%s/%s.%d.%u.d.tmp", c->dir, s->key, (int)getpid(), id);
+			snprintf(s->tmp_obj, sizeof(s->tmp_obj), "%s/%s.%d.%u.o.tmp", c->dir, s->key, (int)getpid(),
+				 id);
+			snprintf(s->tmp_dep, sizeof(s->tmp_dep), "%s/%s.%d.%u.d.tmp", c->dir, s->key, (int)getpid(),
+				 id);
 			pid_t pid = start(j, s);
 			if (pid < 0) {
 				err = errno;
@@ -410,7 +411,7 @@ int xl_objcache_compile(struct xl_objcache *c, struct xl_compile_job *jobs, size
 			if (slots[k].pid == pid)
 				s = &slots[k];
 		if (!s)
-			continue;   /* not ours */
+			continue; /* not ours */
 		s->pid = 0;
 		active--;
 		int status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);

@@ -28,8 +28,8 @@
 #include <stddef.h>
 
 struct xl_objcache {
-	char dir[PATH_MAX - 128];   /* room for entry names below it */
-	int temporary;           /* removed by xl_objcache_close */
+	char dir[PATH_MAX - 128]; /* room for entry names below it */
+	int temporary;            /* removed by xl_objcache_close */
 };
 
 struct xl_compile_job {

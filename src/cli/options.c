@@ -40,7 +40,10 @@ static void sub_list(const struct xl_subcommand *subs, char *buf, size_t len)
 		n++;
 	buf[0] = 0;
 	for (size_t i = 0; i < n && used < len; i++)
-		used += (size_t)snprintf(buf + used, len - used, "%s%s", i == 0 ? "" : i + 1 == n ? " or " : ", ",
+		used += (size_t)snprintf(buf + used, len - used, "%s%s",
+					 i == 0       ? ""
+					 : i + 1 == n ? " or "
+						      : ", ",
 					 subs[i].name);
 }
 
@@ -80,7 +83,8 @@ void xl_usage_print(const struct xl_usage *u, FILE *f)
 		fputs("\ncommands:\n", f);
 		for (const struct xl_subcommand *s = u->subs; s->name; s++)
 			fprintf(f, "  %-*s %s\n", USAGE_COLUMN - 3, s->name, s->summary);
-		fprintf(f, "\n'exaloop %s%s<command> --help' shows a command's usage.\n", u->name, u->name[0] ? " " : "");
+		fprintf(f, "\n'exaloop %s%s<command> --help' shows a command's usage.\n", u->name,
+			u->name[0] ? " " : "");
 	}
 	if (u->footer)
 		fprintf(f, "\n%s", u->footer);
@@ -106,8 +110,8 @@ static const struct xl_option *find_short(const struct xl_option *opts, char c)
 
 /* Store one option.  value: its attached value ("--x=v", "-ov") or NULL;
  * takes the next argument when the option needs one.  0 or -1 (printed). */
-static int apply(const struct xl_usage *u, const struct xl_option *o, const char *value, int argc,
-		 const char **argv, int *ip)
+static int apply(const struct xl_usage *u, const struct xl_option *o, const char *value, int argc, const char **argv,
+		 int *ip)
 {
 	char name[64];
 	option_name(o, name, sizeof(name));
@@ -123,8 +127,7 @@ static int apply(const struct xl_usage *u, const struct xl_option *o, const char
 		else
 			*(const char **)o->dest = o->set;
 		return 0;
-	case XL_OPT_KIND_OPTARG:
-		return o->parse(value, o->dest);
+	case XL_OPT_KIND_OPTARG: return o->parse(value, o->dest);
 	case XL_OPT_KIND_STRING:
 	case XL_OPT_KIND_PARSE:
 		if (!value) {
@@ -139,8 +142,7 @@ static int apply(const struct xl_usage *u, const struct xl_option *o, const char
 			return 0;
 		}
 		return o->parse(value, o->dest);
-	case XL_OPT_KIND_END:
-		break;
+	case XL_OPT_KIND_END: break;
 	}
 	return -1;
 }
@@ -162,7 +164,7 @@ static int parse_one(const struct xl_usage *u, int argc, const char **argv, int 
 		o = find_short(u->options, a[1]);
 		value = a[2] ? a + 2 : NULL;
 		if (o && value && !has_value(o))
-			o = NULL;  /* no bundling of flags: "-xy" is unknown */
+			o = NULL; /* no bundling of flags: "-xy" is unknown */
 	}
 	if (!o) {
 		if (u->name[0])
@@ -199,7 +201,7 @@ int xl_parse_options(const struct xl_usage *u, int argc, const char **argv, unsi
 			return XL_EXIT_USAGE;
 		}
 	}
-	argv[n + 1] = NULL;  /* argv[argc] is NULL: the positionals stay a NULL-terminated list */
+	argv[n + 1] = NULL; /* argv[argc] is NULL: the positionals stay a NULL-terminated list */
 	*nargs = n;
 	return XL_OPTS_PARSED;
 }

@@ -50,21 +50,21 @@ struct xl_ctx;
 
 enum xl_opt_kind {
 	XL_OPT_KIND_END,
-	XL_OPT_KIND_BOOL,    /* no value: *(int *)dest = 1 */
-	XL_OPT_KIND_SET,     /* no value: *(const char **)dest = set (one of several choices) */
-	XL_OPT_KIND_STRING,  /* a value: *(const char **)dest = it (the argv string) */
-	XL_OPT_KIND_PARSE,   /* a value: parse(value, dest) checks and stores it */
-	XL_OPT_KIND_OPTARG,  /* an optional value, attached only (--name[=VALUE]): parse(value or NULL, dest) */
+	XL_OPT_KIND_BOOL,   /* no value: *(int *)dest = 1 */
+	XL_OPT_KIND_SET,    /* no value: *(const char **)dest = set (one of several choices) */
+	XL_OPT_KIND_STRING, /* a value: *(const char **)dest = it (the argv string) */
+	XL_OPT_KIND_PARSE,  /* a value: parse(value, dest) checks and stores it */
+	XL_OPT_KIND_OPTARG, /* an optional value, attached only (--name[=VALUE]): parse(value or NULL, dest) */
 };
 
 struct xl_option {
 	enum xl_opt_kind kind;
-	char short_name;        /* 'o' for -o; 0 for none */
-	const char *long_name;  /* "sort" for --sort; NULL for none */
+	char short_name;       /* 'o' for -o; 0 for none */
+	const char *long_name; /* "sort" for --sort; NULL for none */
 	void *dest;
-	const char *arg;        /* the value's name in the usage ("KEY"); NULL without a value */
-	const char *help;       /* one line */
-	const char *set;        /* XL_OPT_KIND_SET: the string stored */
+	const char *arg;  /* the value's name in the usage ("KEY"); NULL without a value */
+	const char *help; /* one line */
+	const char *set;  /* XL_OPT_KIND_SET: the string stored */
 	/* XL_OPT_KIND_PARSE / _OPTARG: 0, or -1 after printing the error
 	 * (xl_error(), naming the option and what is expected). */
 	int (*parse)(const char *value, void *dest);
@@ -82,23 +82,25 @@ struct xl_option {
 struct xl_subcommand {
 	const char *name;
 	int (*run)(int argc, const char **argv, struct xl_ctx *ctx);
-	const char *summary;    /* one line, in the parent's usage */
+	const char *summary; /* one line, in the parent's usage */
 };
 
 struct xl_usage {
-	const char *name;       /* as typed after "exaloop" ("profile report"); "" for exaloop itself */
-	const char *args;       /* positional arguments in the synopsis ("CAPTURE"); NULL for none */
-	const char *about;      /* what the command does: one or more lines */
-	const struct xl_option *options;      /* table ended by XL_OPT_END(), or NULL */
-	const struct xl_subcommand *subs;     /* table ended by {NULL}, or NULL */
-	const char *footer;     /* printed last (examples, details), or NULL */
+	const char *name;                 /* as typed after "exaloop" ("profile report"); "" for exaloop itself */
+	const char *args;                 /* positional arguments in the synopsis ("CAPTURE"); NULL for none */
+	const char *about;                /* what the command does: one or more lines */
+	const struct xl_option *options;  /* table ended by XL_OPT_END(), or NULL */
+	const struct xl_subcommand *subs; /* table ended by {NULL}, or NULL */
+	const char *footer;               /* printed last (examples, details), or NULL */
 };
 
 /* Returned by xl_parse_options() when the command goes on; anything else
  * is the exit code to return (help printed: 0; usage error: 2). */
 #define XL_OPTS_PARSED (-1)
 
-enum { XL_OPTS_STOP_AT_ARG = 1 };
+enum {
+	XL_OPTS_STOP_AT_ARG = 1
+};
 
 /* Parse argv[1..argc) (argv[0] is the command's name) against u->options.
  * argv[argc] must be NULL (as main's is).  On XL_OPTS_PARSED, argv[1..*nargs]

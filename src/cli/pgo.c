@@ -40,7 +40,9 @@ int xl_pgo_tools(char *cc, size_t cclen, char *profdata, size_t plen)
 		return XL_EXIT_BUILD;
 	}
 	if (xl_clang_runtime(cc, "profile", rt, sizeof(rt)) != 0) {
-		xl_error("PGO training builds need clang's profile runtime (libclang_rt.profile), which '%s' cannot find", cc);
+		xl_error(
+			"PGO training builds need clang's profile runtime (libclang_rt.profile), which '%s' cannot find",
+			cc);
 		xl_hint("install it: apt-get install libclang-rt-14-dev");
 		return XL_EXIT_BUILD;
 	}
@@ -74,8 +76,8 @@ int xl_pgo_merge(const char *profdata, char *const *raw, const char *out)
 	free(argv);
 	if (rc != 0 || rename(tmp, out) != 0) {
 		unlink(tmp);
-		xl_error("cannot merge %zu raw profile%s into '%s' (%s exited with status %d)", n, n == 1 ? "" : "s", out,
-			 profdata, rc);
+		xl_error("cannot merge %zu raw profile%s into '%s' (%s exited with status %d)", n, n == 1 ? "" : "s",
+			 out, profdata, rc);
 		return -1;
 	}
 	return 0;

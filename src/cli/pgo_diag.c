@@ -37,10 +37,12 @@ void xl_pgo_relay_diagnostics(const char *log, const char *profile)
 		/* "warning: profile data may be out of date: of 30 functions, 1 has mismatched data
 		 * that will be ignored [-Wprofile-instr-out-of-date]"; "... may be incomplete: of 30
 		 * functions, 29 have no data [-Wprofile-instr-missing]" */
-		if (p && strstr(line, "[-Wprofile-instr-out-of-date]") && sscanf(p, ": of %ld functions, %ld", &a, &b) == 2) {
+		if (p && strstr(line, "[-Wprofile-instr-out-of-date]") &&
+		    sscanf(p, ": of %ld functions, %ld", &a, &b) == 2) {
 			stale_of += a;
 			stale += b;
-		} else if (p && strstr(line, "[-Wprofile-instr-missing]") && sscanf(p, ": of %ld functions, %ld", &a, &b) == 2) {
+		} else if (p && strstr(line, "[-Wprofile-instr-missing]") &&
+			   sscanf(p, ": of %ld functions, %ld", &a, &b) == 2) {
 			missing_of += a;
 			missing += b;
 		} else if (strstr(line, "[-Wprofile-instr-missing]") && (p = strchr(line, '"'))) {
@@ -50,7 +52,7 @@ void xl_pgo_relay_diagnostics(const char *log, const char *profile)
 				strbuf_addf(&files, ", ");
 			strbuf_addf(&files, "%.*s", q ? (int)(q - p - 1) : (int)strcspn(p + 1, "\n"), p + 1);
 		} else if (strstr(line, " generated.\n") && strspn(line, "0123456789") > 0) {
-			strbuf_addf(&generated, "%s", line);   /* "1 warning generated.": kept only for other warnings */
+			strbuf_addf(&generated, "%s", line); /* "1 warning generated.": kept only for other warnings */
 		} else {
 			other_warnings += strstr(line, "warning:") != NULL;
 			fputs(line, stderr);
@@ -61,10 +63,12 @@ void xl_pgo_relay_diagnostics(const char *log, const char *profile)
 		fputs(generated.buf, stderr);
 	if (stale)
 		xl_warn("the PGO profile '%s' is out of date for %ld of %ld functions (changed since training): their "
-			"counts are ignored; retrain with 'exaloop pgo train'", profile, stale, stale_of);
+			"counts are ignored; retrain with 'exaloop pgo train'",
+			profile, stale, stale_of);
 	if (missing)
 		xl_warn("the PGO profile '%s' has no data for %ld of %ld functions (a profile of another program, or "
-			"sources renamed since training?): they are built without PGO", profile, missing, missing_of);
+			"sources renamed since training?): they are built without PGO",
+			profile, missing, missing_of);
 	if (files.len)
 		xl_warn("the PGO profile '%s' has no data for %s (a profile of another program?): built without PGO there",
 			profile, files.buf);

@@ -19,12 +19,12 @@
 /* What XL_SIGNALS_FORWARD passes on.  Not SIGTTIN/SIGTTOU: the kernel
  * sends those to exaloop itself when it touches the terminal from the
  * background, and a caught SIGTTOU would restart the write forever. */
-static const int forwarded[] = {SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2,
-				SIGALRM, SIGWINCH, SIGCONT, SIGTSTP};
+static const int forwarded[] = {SIGHUP,  SIGINT,  SIGQUIT,  SIGTERM, SIGUSR1,
+				SIGUSR2, SIGALRM, SIGWINCH, SIGCONT, SIGTSTP};
 #define NFWD (sizeof(forwarded) / sizeof(forwarded[0]))
 
-static struct sigaction saved[NFWD];       /* exaloop's own dispositions */
-static volatile sig_atomic_t job_pgid;    /* the child's group; 0: none */
+static struct sigaction saved[NFWD];   /* exaloop's own dispositions */
+static volatile sig_atomic_t job_pgid; /* the child's group; 0: none */
 static volatile sig_atomic_t job_tty = -1;
 
 /* Did the child's group (or exaloop itself) send this?  Then it is not
@@ -113,8 +113,7 @@ int xl_which(const char *name, char *out, size_t len)
 		path = "/usr/bin:/bin";
 	while (*path) {
 		size_t n = strcspn(path, ":");
-		if ((size_t)snprintf(out, len, "%.*s/%s", (int)n, n ? path : ".", name) < len &&
-		    access(out, X_OK) == 0)
+		if ((size_t)snprintf(out, len, "%.*s/%s", (int)n, n ? path : ".", name) < len && access(out, X_OK) == 0)
 			return 0;
 		path += n;
 		if (*path == ':')
@@ -182,7 +181,7 @@ int xl_process_start(struct xl_process *p)
 	if (p->signals == XL_SIGNALS_FORWARD) {
 		p->tty = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC);
 		if (p->tty >= 0 && tcgetpgrp(p->tty) != getpgrp()) {
-			close(p->tty);   /* exaloop is in the background: leave the terminal alone */
+			close(p->tty); /* exaloop is in the background: leave the terminal alone */
 			p->tty = -1;
 		}
 		/* Blocked until job_pgid names the child's group, so a signal
@@ -191,7 +190,7 @@ int xl_process_start(struct xl_process *p)
 		sigemptyset(&block);
 		for (size_t i = 0; i < NFWD; i++)
 			sigaddset(&block, forwarded[i]);
-		sigaddset(&block, SIGTTOU);   /* tcsetpgrp from a background group */
+		sigaddset(&block, SIGTTOU); /* tcsetpgrp from a background group */
 		sigprocmask(SIG_BLOCK, &block, NULL);
 		struct sigaction fwd;
 		memset(&fwd, 0, sizeof(fwd));
@@ -208,7 +207,7 @@ int xl_process_start(struct xl_process *p)
 		errno = e;
 		return -1;
 	}
-	fflush(NULL);  /* nothing buffered is written twice */
+	fflush(NULL); /* nothing buffered is written twice */
 	pid_t pid = fork();
 	if (pid == 0)
 		child(p, fds[1]);
@@ -228,7 +227,7 @@ int xl_process_start(struct xl_process *p)
 		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 			;
 		if (p->tty >= 0 && tcgetpgrp(p->tty) == pid)
-			take_tty(p->tty);   /* the child had taken it before its exec failed */
+			take_tty(p->tty); /* the child had taken it before its exec failed */
 		pid = e ? -1 : 0;
 	}
 	if (pid > 0) {
@@ -261,7 +260,7 @@ pid_t xl_process_wait(struct xl_process *p, int *status, struct rusage *ru, int 
 			int sig = WSTOPSIG(*status);
 			if (sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU)
 				mirror_stop(p, sig);
-			continue;   /* a plain SIGSTOP (a debugger) is not exaloop's business */
+			continue; /* a plain SIGSTOP (a debugger) is not exaloop's business */
 		}
 		if (r > 0)
 			p->ended = 1;

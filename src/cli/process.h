@@ -45,31 +45,31 @@
 #include <sys/types.h>
 
 enum xl_signal_policy {
-	XL_SIGNALS_KEEP,      /* exaloop's dispositions stay as they are */
-	XL_SIGNALS_FORWARD,   /* a job of its own: own process group, terminal, signals passed on once */
+	XL_SIGNALS_KEEP,    /* exaloop's dispositions stay as they are */
+	XL_SIGNALS_FORWARD, /* a job of its own: own process group, terminal, signals passed on once */
 };
 
 enum xl_stdio_policy {
-	XL_STDIO_INHERIT,     /* the child writes where exaloop writes */
-	XL_STDIO_QUIET,       /* stdout and stderr to /dev/null */
-	XL_STDIO_DETACHED,    /* stdin, stdout, stderr on /dev/null; a new session, not our child */
+	XL_STDIO_INHERIT,  /* the child writes where exaloop writes */
+	XL_STDIO_QUIET,    /* stdout and stderr to /dev/null */
+	XL_STDIO_DETACHED, /* stdin, stdout, stderr on /dev/null; a new session, not our child */
 };
 
 struct xl_process {
 	/* request */
-	char *const *argv;              /* NULL-terminated; argv[0] is searched in PATH unless it has a '/' */
+	char *const *argv; /* NULL-terminated; argv[0] is searched in PATH unless it has a '/' */
 	enum xl_signal_policy signals;
 	enum xl_stdio_policy stdio;
 	/* Runs in the child just before exec (e.g. the capture environment);
 	 * async-signal-safe work only beyond setenv/unsetenv. */
 	void (*setup)(void *arg);
 	void *setup_arg;
-	int out_fd;                     /* > 0: the child's stdout goes there (after stdio's policy) */
+	int out_fd; /* > 0: the child's stdout goes there (after stdio's policy) */
 	/* state */
-	pid_t pid;                      /* the child, 0 when none */
+	pid_t pid; /* the child, 0 when none */
 	int started;
-	int tty;                        /* /dev/tty while the child has it (FORWARD), else -1 */
-	int ended;                      /* the child was reaped */
+	int tty;   /* /dev/tty while the child has it (FORWARD), else -1 */
+	int ended; /* the child was reaped */
 	sigset_t old_mask;
 };
 

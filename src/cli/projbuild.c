@@ -72,7 +72,7 @@ static void read_log(const char *log, struct xl_projbuild *pb)
 			continue;
 		*path++ = 0;
 		if (access(path, F_OK) != 0)
-			continue;   /* removed again by the build (a probe, a temporary) */
+			continue; /* removed again by the build (a probe, a temporary) */
 		if (strcmp(line, "exe") == 0)
 			add_unique(&pb->exes, &pb->nexes, path);
 		else if (strcmp(line, "shared") == 0)
@@ -94,8 +94,8 @@ int xl_projbuild_run(const char *const *argv, uint32_t mode, const char *dir_in,
 	snprintf(cc, sizeof(cc), "%s/exaloop-cc", self);
 	snprintf(cxx, sizeof(cxx), "%s/exaloop-c++", self);
 	if (access(cc, X_OK) != 0 || access(cxx, X_OK) != 0) {
-		xl_error("the compiler wrappers '%s' and '%s' are missing: reinstall exaloop (they are links to it)", cc,
-			 cxx);
+		xl_error("the compiler wrappers '%s' and '%s' are missing: reinstall exaloop (they are links to it)",
+			 cc, cxx);
 		return XL_EXIT_BUILD;
 	}
 	char dir[] = "/tmp/exaloop-build-XXXXXX", log[sizeof(dir) + 16];
@@ -132,7 +132,8 @@ int xl_projbuild_run(const char *const *argv, uint32_t mode, const char *dir_in,
 		rmdir(dir);
 		return XL_EXIT_BUILD;
 	}
-	struct xl_process p = {.argv = (char *const *)argv, .signals = XL_SIGNALS_FORWARD,
+	struct xl_process p = {.argv = (char *const *)argv,
+			       .signals = XL_SIGNALS_FORWARD,
 			       .setup = quiet_stdout ? stdout_to_stderr : NULL};
 	rc = xl_process_run(&p);
 	err = errno;

@@ -15,9 +15,9 @@
 #include <stdint.h>
 
 struct xl_projbuild {
-	char **exes;     /* executables linked (absolute, existing, each once, in link order), NULL-terminated */
+	char **exes; /* executables linked (absolute, existing, each once, in link order), NULL-terminated */
 	size_t nexes;
-	char **shared;   /* shared libraries linked, likewise */
+	char **shared; /* shared libraries linked, likewise */
 	size_t nshared;
 	int64_t build_ns;
 };

@@ -16,8 +16,8 @@
 
 /* Limits of exaloop.toml's settings (the defaults are the runtime's, in
  * xl_capture.h). */
-#define MAX_BUFFER_SIZE (64ull << 30)  /* 64 GiB */
-#define MIN_INTERVAL_NS 1000000u       /* 1 ms */
+#define MAX_BUFFER_SIZE (64ull << 30) /* 64 GiB */
+#define MIN_INTERVAL_NS 1000000u      /* 1 ms */
 
 void xl_settings_defaults(struct xl_settings *s)
 {
@@ -113,8 +113,8 @@ static int check_keys(struct ctx *c, const struct xl_toml_value *table, const ch
 			strncat(list, k ? ", " : "", sizeof(list) - strlen(list) - 1);
 			strncat(list, valid[k], sizeof(list) - strlen(list) - 1);
 		}
-		xl_toml_error_set(&c->err, c->file, e.key_pos, "unknown key '%s' in %s (valid keys: %s)", e.key,
-				  where, list);
+		xl_toml_error_set(&c->err, c->file, e.key_pos, "unknown key '%s' in %s (valid keys: %s)", e.key, where,
+				  list);
 		return -1;
 	}
 	return 0;
@@ -125,8 +125,7 @@ static int get_string(struct ctx *c, const struct xl_toml_value *v, const char *
 	const char *s;
 	size_t n;
 	if (!xl_toml_as_string(v, &s, &n))
-		return fail(c, v, "expected a string for '%s', found %s", key,
-			    xl_toml_type_name(xl_toml_type_of(v)));
+		return fail(c, v, "expected a string for '%s', found %s", key, xl_toml_type_name(xl_toml_type_of(v)));
 	if (strlen(s) != n)
 		return fail(c, v, "'%s' must not contain NUL characters", key);
 	*out = strdup(s);
@@ -176,8 +175,8 @@ static int get_unit(struct ctx *c, const struct xl_toml_value *v, const char *ke
 
 static int load_profile(struct ctx *c, const struct xl_toml_value *p, struct xl_settings *s)
 {
-	static const char *const valid[] = {"mode", "delay", "duration", "memory_interval", "buffer_size",
-					    "include", NULL};
+	static const char *const valid[] = {"mode",        "delay",   "duration", "memory_interval",
+					    "buffer_size", "include", NULL};
 	if (xl_toml_type_of(p) != XL_TOML_TABLE)
 		return fail(c, p, "expected a table for 'profile', found %s", xl_toml_type_name(xl_toml_type_of(p)));
 	if (check_keys(c, p, "[targets.*.profile]", valid) != 0)
@@ -235,8 +234,10 @@ static int load_pgo(struct ctx *c, const struct xl_toml_value *p, struct xl_targ
 	if (!(v = xl_toml_table_get(p, "inputs")))
 		return 0;
 	if (xl_toml_type_of(v) != XL_TOML_ARRAY)
-		return fail(c, v, "expected a list of argument lists for 'inputs' (inputs = [[\"--in\", \"a.json\"]]), found %s",
-			    xl_toml_type_name(xl_toml_type_of(v)));
+		return fail(
+			c, v,
+			"expected a list of argument lists for 'inputs' (inputs = [[\"--in\", \"a.json\"]]), found %s",
+			xl_toml_type_name(xl_toml_type_of(v)));
 	size_t n = xl_toml_array_len(v);
 	t->pgo_inputs = calloc(n + 1, sizeof(char **));
 	if (!t->pgo_inputs)
@@ -249,11 +250,12 @@ static int load_pgo(struct ctx *c, const struct xl_toml_value *p, struct xl_targ
 
 static int load_target(struct ctx *c, const struct xl_toml_value *tv, const char *name, struct xl_target *t)
 {
-	static const char *const valid[] = {"kind", "source", "codon_args", "build_args", "build", "binary", "args",
-					    "profile", "pgo", NULL};
+	static const char *const valid[] = {"kind",   "source", "codon_args", "build_args", "build",
+					    "binary", "args",   "profile",    "pgo",        NULL};
 	static const char *const kinds[] = {"app", "service", "kafka-consumer", NULL};
 	if (xl_toml_type_of(tv) != XL_TOML_TABLE)
-		return fail(c, tv, "expected a table for target '%s', found %s", name, xl_toml_type_name(xl_toml_type_of(tv)));
+		return fail(c, tv, "expected a table for target '%s', found %s", name,
+			    xl_toml_type_name(xl_toml_type_of(tv)));
 	if (check_keys(c, tv, "a target", valid) != 0)
 		return -1;
 	const struct xl_toml_value *v;
@@ -276,17 +278,25 @@ static int load_target(struct ctx *c, const struct xl_toml_value *tv, const char
 	const struct xl_toml_value *ca = xl_toml_table_get(tv, "codon_args"), *ba = xl_toml_table_get(tv, "build_args");
 	if (bld || bin) {
 		if (src)
-			return fail(c, src, "target '%s' has both 'source' and 'build': give sources for exaloop to "
-				    "build, or the project's build command and its 'binary'", name);
+			return fail(c, src,
+				    "target '%s' has both 'source' and 'build': give sources for exaloop to "
+				    "build, or the project's build command and its 'binary'",
+				    name);
 		if (ca || ba)
-			return fail(c, ca ? ca : ba, "'%s' applies to 'source' targets; a target with 'build' takes "
-				    "its flags from its own build", ca ? "codon_args" : "build_args");
+			return fail(c, ca ? ca : ba,
+				    "'%s' applies to 'source' targets; a target with 'build' takes "
+				    "its flags from its own build",
+				    ca ? "codon_args" : "build_args");
 		if (!bld)
-			return fail(c, bin, "target '%s' has 'binary' but no 'build' (the command that builds it, "
-				    "e.g. build = [\"make\", \"-j2\"])", name);
+			return fail(c, bin,
+				    "target '%s' has 'binary' but no 'build' (the command that builds it, "
+				    "e.g. build = [\"make\", \"-j2\"])",
+				    name);
 		if (!bin)
-			return fail(c, bld, "target '%s' has 'build' but no 'binary' (the executable it produces, "
-				    "relative to exaloop.toml)", name);
+			return fail(c, bld,
+				    "target '%s' has 'build' but no 'binary' (the executable it produces, "
+				    "relative to exaloop.toml)",
+				    name);
 		if (get_strings(c, bld, "build", 0, &t->build) != 0)
 			return -1;
 		if (!t->build[0])

@@ -33,13 +33,13 @@
 
 /* Capture settings: defaults, then exaloop.toml, then the command line. */
 struct xl_settings {
-	int mode_set;                /* mode came from a file or flag */
-	uint32_t mode;               /* XL_MODE_* */
+	int mode_set;  /* mode came from a file or flag */
+	uint32_t mode; /* XL_MODE_* */
 	uint64_t buffer_size;
 	uint64_t memory_interval_ns;
 	uint64_t delay_ns;
 	uint64_t duration_ns;
-	char **include;              /* NULL-terminated, owned */
+	char **include; /* NULL-terminated, owned */
 };
 
 void xl_settings_defaults(struct xl_settings *s);
@@ -47,17 +47,17 @@ void xl_settings_release(struct xl_settings *s);
 
 struct xl_target {
 	char *name;
-	char *kind;                  /* "app" unless set */
-	int long_running;            /* kind is not "app" */
-	char *dir;                   /* directory of exaloop.toml */
-	char **sources;              /* NULL-terminated, as written (relative to dir) */
+	char *kind;       /* "app" unless set */
+	int long_running; /* kind is not "app" */
+	char *dir;        /* directory of exaloop.toml */
+	char **sources;   /* NULL-terminated, as written (relative to dir) */
 	char **build_args;
 	char **args;
-	char **build;                /* the project's build command (or NULL: sources) */
-	char *binary;                /* with build: the executable, as written */
+	char **build; /* the project's build command (or NULL: sources) */
+	char *binary; /* with build: the executable, as written */
 	struct xl_settings profile;
-	char *pgo_profile;           /* NULL unless set; as written (relative to dir) */
-	char ***pgo_inputs;          /* NULL-terminated list of NULL-terminated argument lists, or NULL */
+	char *pgo_profile;  /* NULL unless set; as written (relative to dir) */
+	char ***pgo_inputs; /* NULL-terminated list of NULL-terminated argument lists, or NULL */
 };
 
 /* Find exaloop.toml in the current directory or its parents.  Returns 0
@@ -66,8 +66,7 @@ int xl_project_find(char *path, size_t len);
 
 /* Load target `name` from the file at path.  Returns 0, or -1 with a
  * one-line message in err. */
-int xl_project_load_target(const char *path, const char *name, struct xl_target *t, char *err,
-			   size_t errlen);
+int xl_project_load_target(const char *path, const char *name, struct xl_target *t, char *err, size_t errlen);
 void xl_target_release(struct xl_target *t);
 
 #endif

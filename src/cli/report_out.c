@@ -62,8 +62,7 @@ static int write_in_place(const char *path, int (*fn)(FILE *f, const void *arg),
 	return 0;
 }
 
-static int write_to(const char *path, const char *what, int (*fn)(FILE *f, const void *arg), const void *arg,
-		    int named)
+static int write_to(const char *path, const char *what, int (*fn)(FILE *f, const void *arg), const void *arg, int named)
 {
 	if (strcmp(path, "-") == 0) {
 		int rc = fn(stdout, arg);
@@ -122,8 +121,8 @@ static int write_model(FILE *f, const void *arg)
 	return x->fn(x->m, f, x->o);
 }
 
-int xl_write_output(const struct xl_model *m, const char *format, const struct xl_emit_opts *o,
-		    const char *path, int named)
+int xl_write_output(const struct xl_model *m, const char *format, const struct xl_emit_opts *o, const char *path,
+		    int named)
 {
 	xl_emit_fn fn = xl_emitter(format);
 	if (!fn) {

@@ -15,8 +15,8 @@
  * exaloop chose itself (a capture's index.html) is always replaced, so that
  * a link planted there is not followed.  Returns 0, or -1 after printing a
  * one-line error. */
-int xl_write_output(const struct xl_model *m, const char *format, const struct xl_emit_opts *o,
-		    const char *path, int named);
+int xl_write_output(const struct xl_model *m, const char *format, const struct xl_emit_opts *o, const char *path,
+		    int named);
 
 /* The same for any writer: fn writes the whole output to f (what names
  * it in messages); path "-" is stdout; an existing path is always

@@ -90,14 +90,15 @@ int xl_sdk_check(const char *dir, const char *cc_version, struct xl_sdk *sdk, ch
 		return -1;
 	}
 	if (strcmp(sdk->compiler, "clang") != 0) {
-		snprintf(err, errlen, "profiling SDK '%s' is for the compiler '%s'; exaloop builds with clang", sdk->dir,
-			 sdk->compiler);
+		snprintf(err, errlen, "profiling SDK '%s' is for the compiler '%s'; exaloop builds with clang",
+			 sdk->dir, sdk->compiler);
 		return -1;
 	}
 	if (cc_version && xl_major_version(cc_version) != xl_major_version(sdk->compiler_version)) {
 		snprintf(err, errlen,
 			 "profiling SDK '%s' was built for clang %s, but the installed clang is %s: use an SDK built "
-			 "for clang %d", sdk->dir, sdk->compiler_version, cc_version, xl_major_version(cc_version));
+			 "for clang %d",
+			 sdk->dir, sdk->compiler_version, cc_version, xl_major_version(cc_version));
 		return -1;
 	}
 	/* The capture format and runtime interface change with minor versions
@@ -140,7 +141,8 @@ int xl_sdk_find(struct xl_sdk *sdk, char *err, size_t errlen)
 	if (xl_sdk_builtin_dir(dir, sizeof(dir)) != 0 || access(dir, F_OK) != 0) {
 		snprintf(err, errlen,
 			 "no profiling SDK found beside exaloop ('%s'): build exaloop with CMake, or register one with "
-			 "'exaloop plugin add profiling --path DIR'", dir);
+			 "'exaloop plugin add profiling --path DIR'",
+			 dir);
 		return -1;
 	}
 	return xl_sdk_check(dir, ccv, sdk, err, errlen);
@@ -232,8 +234,8 @@ int xl_config_set_sdk(const char *dir, const char *version, char *err, size_t er
 		size_t n = xl_toml_table_len(root);
 		const struct xl_toml_value *plugins = xl_toml_table_get(root, "plugins");
 		int other = n > 1 || (n == 1 && !plugins) ||
-			    (plugins && (xl_toml_table_len(plugins) > 1 ||
-					 (xl_toml_table_len(plugins) == 1 && !xl_toml_table_get(plugins, "profiling"))));
+			    (plugins && (xl_toml_table_len(plugins) > 1 || (xl_toml_table_len(plugins) == 1 &&
+									    !xl_toml_table_get(plugins, "profiling"))));
 		xl_toml_free(root);
 		if (other) {
 			snprintf(err, errlen, "'%s' holds settings exaloop does not know; edit it by hand", path);

@@ -22,11 +22,11 @@
 
 struct xl_sdk {
 	char dir[PATH_MAX];
-	char runtime[PATH_MAX + 256 + 2];  /* dir + "/" + the manifest's runtime name */
+	char runtime[PATH_MAX + 256 + 2]; /* dir + "/" + the manifest's runtime name */
 	char version[64];
 	char compiler[64];
 	char compiler_version[64];
-	int registered;            /* came from the user's config */
+	int registered; /* came from the user's config */
 };
 
 /* Validate the SDK in dir: manifest, runtime, report assets, and the

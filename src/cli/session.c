@@ -97,13 +97,13 @@ static void set_env_u64(const char *name, uint64_t v)
 	setenv(name, buf, 1);
 }
 
-static const char *const capture_env[] = {XL_ENV_DIR, XL_ENV_PID, XL_ENV_MODE, XL_ENV_BUFFER,
-					    XL_ENV_INTERVAL, XL_ENV_DELAY, XL_ENV_DURATION, XL_ENV_INCLUDE};
+static const char *const capture_env[] = {XL_ENV_DIR,      XL_ENV_PID,   XL_ENV_MODE,     XL_ENV_BUFFER,
+					  XL_ENV_INTERVAL, XL_ENV_DELAY, XL_ENV_DURATION, XL_ENV_INCLUDE};
 
 struct child_env {
 	const struct xl_session *s;
-	const char *dir;   /* capture directory, NULL without capture */
-	const char *ids;   /* include ids, or NULL */
+	const char *dir; /* capture directory, NULL without capture */
+	const char *ids; /* include ids, or NULL */
 };
 
 /* In the child, before exec: the capture environment names the child's
@@ -217,7 +217,11 @@ static json_t *text_json(const char *s)
 	struct strbuf b;
 	strbuf_init(&b);
 	for (const unsigned char *p = (const unsigned char *)s; *p;) {
-		size_t n = *p < 0x80 ? 1 : (*p & 0xe0) == 0xc0 ? 2 : (*p & 0xf0) == 0xe0 ? 3 : (*p & 0xf8) == 0xf0 ? 4 : 0;
+		size_t n = *p < 0x80             ? 1
+			   : (*p & 0xe0) == 0xc0 ? 2
+			   : (*p & 0xf0) == 0xe0 ? 3
+			   : (*p & 0xf8) == 0xf0 ? 4
+						 : 0;
 		size_t k = 1;
 		while (n && k < n && (p[k] & 0xc0) == 0x80)
 			k++;
@@ -227,7 +231,7 @@ static json_t *text_json(const char *s)
 			json_decref(one);
 			p += n;
 		} else {
-			strbuf_addf(&b, "\xef\xbf\xbd");   /* U+FFFD for one bad byte */
+			strbuf_addf(&b, "\xef\xbf\xbd"); /* U+FFFD for one bad byte */
 			p++;
 		}
 	}
@@ -245,8 +249,8 @@ static json_t *strv_json(const char *const *v)
 }
 
 /* finished == 0: the program is still running (long-running targets). */
-static void write_run_json(const struct xl_session *s, const char *dir, int finished, int status,
-			   int64_t app_ns, const char *started_at, long maxrss_kb)
+static void write_run_json(const struct xl_session *s, const char *dir, int finished, int status, int64_t app_ns,
+			   const char *started_at, long maxrss_kb)
 {
 	json_t *o = json_object();
 	json_object_set_new(o, "schema", json_string("exaloop.run/1"));
@@ -370,8 +374,9 @@ static int prepare(const struct xl_session **sp, struct xl_session *no_capture, 
 			xl_warn("the file-size limit (ulimit -f) is %s, below the capture's %s: capture buffer reduced to %s",
 				lim, want, got);
 		} else {
-			xl_error("the file-size limit (ulimit -f) is %s, below the smallest capture: running without capture (raise it with 'ulimit -f unlimited')",
-				 lim);
+			xl_error(
+				"the file-size limit (ulimit -f) is %s, below the smallest capture: running without capture (raise it with 'ulimit -f unlimited')",
+				lim);
 			remove_capture_dir(dir);
 			no_capture->capture = 0;
 		}
@@ -445,11 +450,13 @@ static int finish(const struct xl_session *s, const char *dir, int status, int64
 		 * --profile.) */
 		struct stat st;
 		if (stat(dir, &st) != 0)
-			xl_error("the capture directory '%s' was removed while the program ran (%s): its capture is lost",
-				 dir, strerror(errno));
+			xl_error(
+				"the capture directory '%s' was removed while the program ran (%s): its capture is lost",
+				dir, strerror(errno));
 		else if (!print_runtime_notes(dir))
 			xl_error("the program left no capture in '%s': its profiling runtime did not start or the "
-				 "program removed '%s'", dir, XL_CAP_FILE);
+				 "program removed '%s'",
+				 dir, XL_CAP_FILE);
 		remove_capture_dir(dir);
 		return xl_exit_status(status);
 	}
@@ -461,7 +468,7 @@ static int finish(const struct xl_session *s, const char *dir, int status, int64
 
 int xl_session_run(const struct xl_session *s)
 {
-	struct xl_session no_capture;   /* s without capture (full disk) */
+	struct xl_session no_capture; /* s without capture (full disk) */
 	char dir[PATH_MAX] = "";
 	struct strbuf ids;
 	strbuf_init(&ids);

@@ -16,20 +16,20 @@
 #include "symbols.h"
 
 struct xl_session {
-	const char *exe;               /* executable to run */
-	const char *const *args;       /* program arguments, NULL-terminated */
-	int capture;                   /* 0: run without capture */
-	uint32_t mode;                 /* XL_MODE_* */
+	const char *exe;         /* executable to run */
+	const char *const *args; /* program arguments, NULL-terminated */
+	int capture;             /* 0: run without capture */
+	uint32_t mode;           /* XL_MODE_* */
 	uint64_t buffer_size, interval_ns, delay_ns, duration_ns;
-	const char *const *include;    /* glob patterns, NULL-terminated (or NULL) */
-	const struct xl_symtab *symtab;   /* functions of exe (copied into the capture) */
-	const char *program;           /* what the user profiled (source or exe) */
-	const char *const *command;    /* exaloop's own argv, NULL-terminated */
-	int64_t compile_ns;            /* -1 when exaloop did not compile */
+	const char *const *include;     /* glob patterns, NULL-terminated (or NULL) */
+	const struct xl_symtab *symtab; /* functions of exe (copied into the capture) */
+	const char *program;            /* what the user profiled (source or exe) */
+	const char *const *command;     /* exaloop's own argv, NULL-terminated */
+	int64_t compile_ns;             /* -1 when exaloop did not compile */
 	int no_open;
-	int long_running;              /* write the report when the window closes */
-	const char *profiles_dir;      /* default "profiles" */
-	const char *const *untraced_libs;   /* shared libraries not traced (run.json), or NULL */
+	int long_running;                 /* write the report when the window closes */
+	const char *profiles_dir;         /* default "profiles" */
+	const char *const *untraced_libs; /* shared libraries not traced (run.json), or NULL */
 };
 
 int xl_session_run(const struct xl_session *s);

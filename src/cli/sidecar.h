@@ -13,14 +13,14 @@
 #include <stdint.h>
 
 struct xl_sidecar {
-	uint32_t mode;                  /* XL_MODE_* */
-	int release;                    /* 1/0, or -1 when the build's own flags decide (wrappers) */
-	const char *built_by;           /* "exaloop build", "exaloop cc", ... */
+	uint32_t mode;        /* XL_MODE_* */
+	int release;          /* 1/0, or -1 when the build's own flags decide (wrappers) */
+	const char *built_by; /* "exaloop build", "exaloop cc", ... */
 	const char *compiler, *compiler_version;
 	const char *sdk_dir;
-	const char *const *sources;     /* NULL-terminated (or NULL) */
-	const char *const *flags;       /* NULL-terminated (or NULL) */
-	const char *command;            /* the compiler command line */
+	const char *const *sources; /* NULL-terminated (or NULL) */
+	const char *const *flags;   /* NULL-terminated (or NULL) */
+	const char *command;        /* the compiler command line */
 	int64_t build_ns;
 	int xray_threshold;
 	/* Shared libraries of the project the executable loads: clang 14's

@@ -25,14 +25,15 @@
 #include "srcbuild.h"
 #include "tailcall.h"
 
-void xl_build_init(struct xl_build *b, const struct xl_build_args *a, int profile, uint32_t mode,
-		   const char *runtime, const char *output, const char *outdir)
+void xl_build_init(struct xl_build *b, const struct xl_build_args *a, int profile, uint32_t mode, const char *runtime,
+		   const char *output, const char *outdir)
 {
 	memset(b, 0, sizeof(*b));
 	b->args = a;
-	b->mode = !profile ? XL_BUILD_PLAIN
+	b->mode = !profile                 ? XL_BUILD_PLAIN
 		  : mode == XL_MODE_MEMORY ? XL_BUILD_MEMORY
-		  : mode == XL_MODE_XRAY ? XL_BUILD_XRAY : XL_BUILD_ALL;
+		  : mode == XL_MODE_XRAY   ? XL_BUILD_XRAY
+					   : XL_BUILD_ALL;
 	b->runtime = profile ? runtime : NULL;
 	b->output = output;
 	b->outdir = outdir;
@@ -47,7 +48,13 @@ static int64_t now_ns(void)
 }
 
 /* Where a build option applies. */
-enum { TO_BOTH, TO_COMPILE, TO_LINK, TO_C, TO_CXX };
+enum {
+	TO_BOTH,
+	TO_COMPILE,
+	TO_LINK,
+	TO_C,
+	TO_CXX
+};
 
 static int flag_target(const char *f)
 {
@@ -67,7 +74,7 @@ static int flag_target(const char *f)
 			return TO_COMPILE;
 	if (!strncmp(f, "-W", 2))
 		return TO_COMPILE;
-	return TO_BOTH;   /* -O -g -f -m -pthread */
+	return TO_BOTH; /* -O -g -f -m -pthread */
 }
 
 /* Options stored with their value in the next entry (args.c). */
@@ -88,8 +95,8 @@ static size_t add_flags(const struct xl_build_args *a, enum xl_lang lang, const 
 		const char *f = a->flags[i];
 		int t = flag_target(f), with = takes_value(f) && i + 1 < a->nflags;
 		int yes = lang == XL_LANG_NONE ? (t == TO_BOTH || t == TO_LINK)
-			  : t == TO_BOTH || t == TO_COMPILE || (t == TO_C && lang == XL_LANG_C) ||
-				    (t == TO_CXX && lang == XL_LANG_CXX);
+					       : t == TO_BOTH || t == TO_COMPILE || (t == TO_C && lang == XL_LANG_C) ||
+							 (t == TO_CXX && lang == XL_LANG_CXX);
 		if (yes) {
 			argv[n++] = f;
 			if (with)
@@ -205,7 +212,8 @@ static int prepare(struct xl_build *b, int *any_cxx, char (*cc)[256])
 		 * the hint scan reads them). */
 		struct stat st;
 		if (stat(a->sources[i], &st) == 0 && !S_ISREG(st.st_mode)) {
-			xl_error("%s '%s' is not a regular file", l == XL_LANG_OBJECT ? "input" : "source", a->sources[i]);
+			xl_error("%s '%s' is not a regular file", l == XL_LANG_OBJECT ? "input" : "source",
+				 a->sources[i]);
 			return XL_EXIT_BUILD;
 		}
 	}
@@ -240,11 +248,11 @@ static int prepare(struct xl_build *b, int *any_cxx, char (*cc)[256])
 struct unit {
 	const char **argv;
 	char threshold[64];
-	char never[PATH_MAX];        /* musttail exclusion list (tailcall.h), or "" */
+	char never[PATH_MAX]; /* musttail exclusion list (tailcall.h), or "" */
 	char attr[PATH_MAX + 32];
 	char pgo_use[PATH_MAX + 32];
-	char pgo_log[32];            /* the compile's stderr with a PGO profile (pgo_diag.h), or "" */
-	int scan_failed;             /* the musttail scan failed: warn if the compile succeeds */
+	char pgo_log[32]; /* the compile's stderr with a PGO profile (pgo_diag.h), or "" */
+	int scan_failed;  /* the musttail scan failed: warn if the compile succeeds */
 };
 
 static int compile_all(struct xl_build *b, char (*cc)[256], struct xl_compile_job *jobs, struct unit *units,
@@ -289,11 +297,11 @@ static int compile_all(struct xl_build *b, char (*cc)[256], struct xl_compile_jo
 			if (u->never[0])
 				snprintf(u->attr, sizeof(u->attr), "-fxray-attr-list=%s", u->never);
 		}
-		n = xl_xray_compile_flags(b->mode, b->xray_threshold, tailcall, u->never[0] ? u->attr : NULL, u->argv, n,
-					  u->threshold, sizeof(u->threshold));
+		n = xl_xray_compile_flags(b->mode, b->xray_threshold, tailcall, u->never[0] ? u->attr : NULL, u->argv,
+					  n, u->threshold, sizeof(u->threshold));
 		if (b->pgo_generate)
 			u->argv[n++] = "-fprofile-instr-generate";
-		if (a->pgo) {   /* clang's diagnostics about the profile are summarised (pgo_diag.h) */
+		if (a->pgo) { /* clang's diagnostics about the profile are summarised (pgo_diag.h) */
 			snprintf(u->pgo_use, sizeof(u->pgo_use), "-fprofile-instr-use=%s", a->pgo);
 			u->argv[n++] = u->pgo_use;
 			u->argv[n++] = "-Wprofile-instr-missing";
@@ -304,7 +312,7 @@ static int compile_all(struct xl_build *b, char (*cc)[256], struct xl_compile_jo
 			else
 				u->pgo_log[0] = 0;
 			jobs[nj].stderr_log = u->pgo_log[0] ? u->pgo_log : NULL;
-			jobs[nj].key_file = a->pgo;   /* a retrained profile rebuilds */
+			jobs[nj].key_file = a->pgo; /* a retrained profile rebuilds */
 		}
 		n = add_flags(a, l, u->argv, n);
 		u->argv[n] = NULL;
@@ -406,7 +414,7 @@ int xl_build_run(struct xl_build *b)
 	argv[n++] = "-o";
 	argv[n++] = b->output;
 	if (b->pgo_generate)
-		argv[n++] = "-fprofile-instr-generate";   /* its runtime */
+		argv[n++] = "-fprofile-instr-generate"; /* its runtime */
 	n = xl_profile_link_flags(b->mode, b->runtime, argv, n, tramp, sizeof(tramp));
 	n = add_flags(a, XL_LANG_NONE, argv, n);
 	if (b->mode != XL_BUILD_PLAIN)

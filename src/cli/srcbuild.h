@@ -25,11 +25,11 @@
 struct xl_build {
 	const struct xl_build_args *args;
 	enum xl_build_mode mode;
-	const char *runtime;     /* libexaloop_rt.a (profiling builds) */
-	const char *output;      /* executable to write; NULL: named after the sources, in outdir */
-	const char *outdir;      /* with output NULL: where (NULL: the current directory) */
-	int xray_threshold;      /* -fxray-instruction-threshold */
-	int pgo_generate;        /* -fprofile-instr-generate (exaloop pgo train) */
+	const char *runtime; /* libexaloop_rt.a (profiling builds) */
+	const char *output;  /* executable to write; NULL: named after the sources, in outdir */
+	const char *outdir;  /* with output NULL: where (NULL: the current directory) */
+	int xray_threshold;  /* -fxray-instruction-threshold */
+	int pgo_generate;    /* -fprofile-instr-generate (exaloop pgo train) */
 	/* results */
 	int64_t compile_ns;      /* compiles and link, wall time */
 	size_t nsources;         /* C and C++ sources */
@@ -37,7 +37,7 @@ struct xl_build {
 	const char *main_source; /* the source defining main (or the first input) */
 	char compiler[256];      /* the link driver */
 	char compiler_version[128];
-	char command[8192];      /* the compile commands and the link's, for sidecars ("...; ...") */
+	char command[8192]; /* the compile commands and the link's, for sidecars ("...; ...") */
 	char out_buf[PATH_MAX];
 };
 
@@ -45,8 +45,8 @@ struct xl_build {
  * (no profiling, or the capture mode's instrumentation), the runtime to
  * link when profiling, and the output (NULL: named after the source that
  * defines main, in outdir). */
-void xl_build_init(struct xl_build *b, const struct xl_build_args *a, int profile, uint32_t mode,
-		   const char *runtime, const char *output, const char *outdir);
+void xl_build_init(struct xl_build *b, const struct xl_build_args *a, int profile, uint32_t mode, const char *runtime,
+		   const char *output, const char *outdir);
 
 /* Compile and link.  Returns 0 with b->output set, or an exit code
  * (XL_EXIT_BUILD, 128+N when interrupted) after printing what failed. */

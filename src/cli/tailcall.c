@@ -119,7 +119,8 @@ static int scan_ir(const char *ir, const char *source, FILE *list)
 			fputc('\n', list);
 			char *shown = xl_demangle(fn);
 			xl_warn("%s: '%s' makes musttail calls: excluded from XRay tracing on this architecture "
-				"(its time shows in its callers)", source, shown ? shown : fn);
+				"(its time shows in its callers)",
+				source, shown ? shown : fn);
 			free(shown);
 		}
 	}
@@ -188,8 +189,8 @@ int xl_musttail_exclusions(const char *compiler, const struct xl_build_args *a, 
 		argv[n++] = ir;
 		argv[n++] = a->sources[i];
 		argv[n] = NULL;
-		struct xl_process cc = {.argv = (char *const *)argv, .signals = XL_SIGNALS_FORWARD,
-					.stdio = XL_STDIO_QUIET};
+		struct xl_process cc = {
+			.argv = (char *const *)argv, .signals = XL_SIGNALS_FORWARD, .stdio = XL_STDIO_QUIET};
 		int st = xl_process_run(&cc);
 		if (st != 0) {
 			rc = -1;

@@ -95,7 +95,7 @@ size_t xl_xray_compile_flags(enum xl_build_mode mode, int threshold, int tailcal
 	snprintf(buf, len, "-fxray-instruction-threshold=%d", threshold > 0 ? threshold : 1);
 	argv[n++] = buf;
 	if (tailcall)
-		argv[n++] = "-fno-optimize-sibling-calls";   /* tailcall.h */
+		argv[n++] = "-fno-optimize-sibling-calls"; /* tailcall.h */
 	if (attr_list)
 		argv[n++] = attr_list;
 	return n;

@@ -15,10 +15,10 @@
 #include "args.h"
 
 enum xl_build_mode {
-	XL_BUILD_PLAIN,      /* no profiling */
-	XL_BUILD_ALL,        /* XRay + runtime */
-	XL_BUILD_MEMORY,     /* runtime only */
-	XL_BUILD_XRAY,       /* XRay + runtime */
+	XL_BUILD_PLAIN,  /* no profiling */
+	XL_BUILD_ALL,    /* XRay + runtime */
+	XL_BUILD_MEMORY, /* runtime only */
+	XL_BUILD_XRAY,   /* XRay + runtime */
 };
 
 /* Find a driver for a language: "clang-14" or "clang" (C), "clang++-14" or

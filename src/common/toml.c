@@ -42,11 +42,11 @@ enum origin {
 	ORIGIN_SCALAR = 0,
 	TAB_ROOT,
 	TAB_IMPLICIT, /* intermediate of a header path ([a.b] creates a): may still get its own [a] */
-	TAB_HEADER, /* defined by [a] or as an element of [[a]]: closed to dotted keys from outside */
-	TAB_DOTTED, /* created by a.b = 1: closed to [a] headers, open to more dotted keys and [a.x] */
-	TAB_INLINE, /* { ... }: complete as written, nothing may extend it */
-	ARR_STATIC, /* [ ... ] value: nothing may append to it */
-	ARR_TABLES, /* built by [[a]] headers: appendable, headers descend into its last element */
+	TAB_HEADER,   /* defined by [a] or as an element of [[a]]: closed to dotted keys from outside */
+	TAB_DOTTED,   /* created by a.b = 1: closed to [a] headers, open to more dotted keys and [a.x] */
+	TAB_INLINE,   /* { ... }: complete as written, nothing may extend it */
+	ARR_STATIC,   /* [ ... ] value: nothing may append to it */
+	ARR_TABLES,   /* built by [[a]] headers: appendable, headers descend into its last element */
 };
 
 struct entry {
@@ -78,8 +78,7 @@ struct xl_toml_value {
 		bool b;
 		struct xl_toml_datetime dt;
 		struct {
-			struct xl_toml_value *
-				*items; /* owned vector; elements owned by the chain */
+			struct xl_toml_value **items; /* owned vector; elements owned by the chain */
 			size_t len, cap;
 		} arr;
 		struct {
@@ -149,18 +148,16 @@ static void compose_text(struct xl_toml_error *err, const char *name)
 		snprintf(err->text, sizeof err->text, "%s: %s", name, err->message);
 }
 
-static void error_vset(struct xl_toml_error *err, const char *name, struct xl_toml_pos pos,
-		       const char *fmt, va_list ap) __attribute__((format(printf, 4, 0)));
-static void error_vset(struct xl_toml_error *err, const char *name, struct xl_toml_pos pos,
-		       const char *fmt, va_list ap)
+static void error_vset(struct xl_toml_error *err, const char *name, struct xl_toml_pos pos, const char *fmt, va_list ap)
+	__attribute__((format(printf, 4, 0)));
+static void error_vset(struct xl_toml_error *err, const char *name, struct xl_toml_pos pos, const char *fmt, va_list ap)
 {
 	err->pos = pos;
 	vsnprintf(err->message, sizeof err->message, fmt, ap);
 	compose_text(err, name);
 }
 
-void xl_toml_error_set(struct xl_toml_error *err, const char *name, struct xl_toml_pos pos,
-		       const char *fmt, ...)
+void xl_toml_error_set(struct xl_toml_error *err, const char *name, struct xl_toml_pos pos, const char *fmt, ...)
 {
 	if (!err)
 		return;
@@ -175,15 +172,15 @@ void xl_toml_error_set(struct xl_toml_error *err, const char *name, struct xl_to
 struct parser {
 	const unsigned char *s;
 	size_t n;
-	size_t i;	    /* cursor (byte offset) */
+	size_t i;           /* cursor (byte offset) */
 	uint32_t line, col; /* position of s[i] */
 	const char *name;
 	struct xl_toml_error *err;
 	bool failed;
 	struct doc *d;
 	struct xl_toml_value *section; /* table that key/value lines go to */
-	locale_t c_locale;	       /* created on the first float, for strtod_l */
-	int depth;		       /* current array / inline-table nesting */
+	locale_t c_locale;             /* created on the first float, for strtod_l */
+	int depth;                     /* current array / inline-table nesting */
 };
 
 static struct xl_toml_pos here(const struct parser *p)
@@ -254,8 +251,7 @@ static bool is_hex(int c)
 
 static bool is_bare(int c)
 {
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || is_digit(c) || c == '_' ||
-	       c == '-';
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || is_digit(c) || c == '_' || c == '-';
 }
 
 /* Control characters TOML never allows unescaped (tab is the exception). */
@@ -278,10 +274,9 @@ static uint32_t decode_at(const struct parser *p, size_t i)
 	if (s[0] < 0xE0)
 		return ((uint32_t)(s[0] & 0x1F) << 6) | (s[1] & 0x3F);
 	if (s[0] < 0xF0)
-		return ((uint32_t)(s[0] & 0x0F) << 12) | ((uint32_t)(s[1] & 0x3F) << 6) |
-		       (s[2] & 0x3F);
-	return ((uint32_t)(s[0] & 0x07) << 18) | ((uint32_t)(s[1] & 0x3F) << 12) |
-	       ((uint32_t)(s[2] & 0x3F) << 6) | (s[3] & 0x3F);
+		return ((uint32_t)(s[0] & 0x0F) << 12) | ((uint32_t)(s[1] & 0x3F) << 6) | (s[2] & 0x3F);
+	return ((uint32_t)(s[0] & 0x07) << 18) | ((uint32_t)(s[1] & 0x3F) << 12) | ((uint32_t)(s[2] & 0x3F) << 6) |
+	       (s[3] & 0x3F);
 }
 
 /* Describes the character at the cursor for "found X" in messages.  Never
@@ -357,9 +352,8 @@ static bool shown_part(struct keyname *out, size_t *w, const struct keypart *kp)
 		unsigned char c = (unsigned char)kp->str[j];
 		char esc[8];
 		if (c == '"' || c == '\\' || c < 0x20 || c == 0x7F) {
-			int n = c < 0x20 || c == 0x7F
-					? snprintf(esc, sizeof esc, "\\u%04X", (unsigned)c)
-					: snprintf(esc, sizeof esc, "\\%c", c);
+			int n = c < 0x20 || c == 0x7F ? snprintf(esc, sizeof esc, "\\u%04X", (unsigned)c)
+						      : snprintf(esc, sizeof esc, "\\%c", c);
 			if (!shown_put(out, w, esc, (size_t)n))
 				return false;
 			j++;
@@ -434,8 +428,8 @@ static char *sb_take(struct parser *p, struct strbuf *b, size_t *len)
 
 /* ---- Node construction ------------------------------------------------ */
 
-static struct xl_toml_value *new_value(struct parser *p, enum xl_toml_type type,
-				       unsigned char origin, struct xl_toml_pos pos)
+static struct xl_toml_value *new_value(struct parser *p, enum xl_toml_type type, unsigned char origin,
+				       struct xl_toml_pos pos)
 {
 	struct xl_toml_value *v = calloc(1, sizeof *v);
 	if (!v) {
@@ -521,8 +515,7 @@ static void index_update(struct xl_toml_value *t)
 
 /* Appends key -> value; the table takes ownership of kp's string on
  * success (kp->str stays valid for as long as the document). */
-static bool tab_add(struct parser *p, struct xl_toml_value *t, struct keypart *kp,
-		    struct xl_toml_value *value)
+static bool tab_add(struct parser *p, struct xl_toml_value *t, struct keypart *kp, struct xl_toml_value *value)
 {
 	if (t->u.tab.len == t->u.tab.cap) {
 		size_t cap = t->u.tab.cap ? t->u.tab.cap * 2 : 4;
@@ -571,14 +564,10 @@ static bool skip_comment(struct parser *p)
 		if (c == '\r') {
 			if (peek_at(p, 1) == '\n')
 				return true;
-			return fail_at(
-				p, here(p),
-				"carriage return in a comment must be followed by a line feed");
+			return fail_at(p, here(p), "carriage return in a comment must be followed by a line feed");
 		}
 		if (is_forbidden_ctl(c))
-			return fail_at(p, here(p),
-				       "control character U+%04X is not allowed in a comment",
-				       (unsigned)c);
+			return fail_at(p, here(p), "control character U+%04X is not allowed in a comment", (unsigned)c);
 		adv(p);
 	}
 }
@@ -612,8 +601,7 @@ static bool end_of_line(struct parser *p, const char *after, const struct keypat
 	if (k)
 		return fail_at(p, here(p), "expected end of line after the value of '%s', found %s",
 			       show_key(k, k->n, &kn), describe_here(p, buf, sizeof buf));
-	return fail_at(p, here(p), "expected end of line after %s, found %s", after,
-		       describe_here(p, buf, sizeof buf));
+	return fail_at(p, here(p), "expected end of line after %s, found %s", after, describe_here(p, buf, sizeof buf));
 }
 
 /* Inside arrays values may be spread over lines with comments between. */
@@ -628,8 +616,7 @@ static bool skip_ws_comments_newlines(struct parser *p)
 		} else if (at_newline(p)) {
 			skip_newline(p);
 		} else if (c == '\r') {
-			return fail_at(p, here(p),
-				       "carriage return must be followed by a line feed");
+			return fail_at(p, here(p), "carriage return must be followed by a line feed");
 		} else {
 			return true;
 		}
@@ -685,8 +672,7 @@ static bool validate_utf8(struct parser *p)
 		/* Rare path: walk the cursor there to report an exact position. */
 		while (p->i < i)
 			adv(p);
-		return fail_at(p, here(p),
-			       "invalid UTF-8 (byte 0x%02X); TOML files must be UTF-8 encoded",
+		return fail_at(p, here(p), "invalid UTF-8 (byte 0x%02X); TOML files must be UTF-8 encoded",
 			       (unsigned)p->s[i]);
 	}
 	return true;
@@ -752,15 +738,12 @@ static bool parse_escape(struct parser *p, struct strbuf *b)
 		adv(p);
 		for (int k = 0; k < digits; k++) {
 			if (!is_hex(peek(p)))
-				return fail_at(p, at,
-					       "escape \\%c needs exactly %d hexadecimal digits", c,
-					       digits);
+				return fail_at(p, at, "escape \\%c needs exactly %d hexadecimal digits", c, digits);
 			cp = cp * 16 + (uint32_t)hexval(peek(p));
 			adv(p);
 		}
 		if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-			return fail_at(p, at, "escape \\%c%0*X is not a Unicode scalar value", c,
-				       digits, (unsigned)cp);
+			return fail_at(p, at, "escape \\%c%0*X is not a Unicode scalar value", c, digits, (unsigned)cp);
 		return put_utf8(p, b, cp);
 	}
 	default: {
@@ -782,11 +765,8 @@ static bool string_char(struct parser *p, struct strbuf *b, const char *kind, bo
 	int c = peek(p);
 	if (is_forbidden_ctl(c)) {
 		if (c == '\r' && multiline)
-			return fail_at(p, here(p),
-				       "carriage return in a %s must be followed by a line feed",
-				       kind);
-		return fail_at(p, here(p), "control character U+%04X must be escaped in a %s",
-			       (unsigned)c, kind);
+			return fail_at(p, here(p), "carriage return in a %s must be followed by a line feed", kind);
+		return fail_at(p, here(p), "control character U+%04X must be escaped in a %s", (unsigned)c, kind);
 	}
 	size_t len = utf8_len(p->s, p->n, p->i);
 	if (!sb_put(p, b, p->s + p->i, len))
@@ -808,8 +788,7 @@ static bool parse_line_string(struct parser *p, struct strbuf *b, int quote)
 			return true;
 		}
 		if (c < 0)
-			return fail_at(p, start, "unterminated %s (missing closing %c)", kind,
-				       quote);
+			return fail_at(p, start, "unterminated %s (missing closing %c)", kind, quote);
 		if (at_newline(p))
 			return fail_at(p, start,
 				       "unterminated %s: it must end on the same line (use %c%c%c "
@@ -837,8 +816,7 @@ static bool parse_ml_string(struct parser *p, struct strbuf *b, int quote)
 	for (;;) {
 		int c = peek(p);
 		if (c < 0)
-			return fail_at(p, start, "unterminated %s (missing closing %c%c%c)", kind,
-				       quote, quote, quote);
+			return fail_at(p, start, "unterminated %s (missing closing %c%c%c)", kind, quote, quote, quote);
 		if (c == quote) {
 			size_t q = 0;
 			while (peek_at(p, q) == quote)
@@ -918,8 +896,7 @@ static bool parse_simple_key(struct parser *p, struct keypart *out)
 		ok = parse_line_string(p, &b, c);
 	} else {
 		char buf[48];
-		return fail_at(p, here(p), "expected a key, found %s",
-			       describe_here(p, buf, sizeof buf));
+		return fail_at(p, here(p), "expected a key, found %s", describe_here(p, buf, sizeof buf));
 	}
 	if (!ok) {
 		strbuf_release(&b);
@@ -938,8 +915,7 @@ static bool parse_key(struct parser *p, struct keypath *k)
 	for (;;) {
 		skip_ws(p);
 		if (k->n == XL_TOML_MAX_DEPTH)
-			return fail_at(p, here(p), "key has more than %d dotted components",
-				       XL_TOML_MAX_DEPTH);
+			return fail_at(p, here(p), "key has more than %d dotted components", XL_TOML_MAX_DEPTH);
 		if (k->n == k->cap) {
 			size_t cap = k->cap ? k->cap * 2 : 4;
 			struct keypart *np = realloc(k->parts, cap * sizeof *np);
@@ -985,8 +961,8 @@ static const char *show_token(const char *t, size_t n, struct token_text *out)
 /* Reads a run of digits of `base` starting at t[*j], with '_' allowed only
  * between two digits.  Sets *count to the number of digits; false after
  * reporting a misplaced '_'. */
-static bool digit_run(struct parser *p, const char *t, size_t n, size_t *j, int base,
-		      struct xl_toml_pos tokpos, size_t *count)
+static bool digit_run(struct parser *p, const char *t, size_t n, size_t *j, int base, struct xl_toml_pos tokpos,
+		      size_t *count)
 {
 	size_t digits = 0;
 	while (*j < n) {
@@ -994,8 +970,7 @@ static bool digit_run(struct parser *p, const char *t, size_t n, size_t *j, int 
 		if (is_base_digit(c, base)) {
 			digits++;
 		} else if (c == '_') {
-			if (!digits || *j + 1 >= n ||
-			    !is_base_digit((unsigned char)t[*j + 1], base)) {
+			if (!digits || *j + 1 >= n || !is_base_digit((unsigned char)t[*j + 1], base)) {
 				struct xl_toml_pos at = {tokpos.line, tokpos.column + (uint32_t)*j};
 				return fail_at(p, at, "'_' in a number must be between two digits");
 			}
@@ -1008,8 +983,7 @@ static bool digit_run(struct parser *p, const char *t, size_t n, size_t *j, int 
 	return true;
 }
 
-static bool make_float(struct parser *p, const char *t, size_t n, struct xl_toml_pos pos,
-		       double *out)
+static bool make_float(struct parser *p, const char *t, size_t n, struct xl_toml_pos pos, double *out)
 {
 	char small[64];
 	char *buf = n < sizeof small ? small : malloc(n + 1);
@@ -1078,8 +1052,7 @@ static struct xl_toml_value *parse_number(struct parser *p)
 	if (t[j] == '0' && j + 1 < n && (t[j + 1] == 'x' || t[j + 1] == 'o' || t[j + 1] == 'b')) {
 		base = t[j + 1] == 'x' ? 16 : t[j + 1] == 'o' ? 8 : 2;
 		if (sign) {
-			fail_at(p, pos,
-				"hexadecimal, octal and binary integers cannot have a sign");
+			fail_at(p, pos, "hexadecimal, octal and binary integers cannot have a sign");
 			return NULL;
 		}
 		j += 2;
@@ -1124,8 +1097,7 @@ static struct xl_toml_value *parse_number(struct parser *p)
 		if (base != 10 && is_bare((unsigned char)t[j]))
 			fail_at(p, AT(j), "invalid digit '%c' in a base-%d integer", t[j], base);
 		else
-			fail_at(p, AT(j), "unexpected '%c' in number '%s'", t[j],
-				show_token(t, n, &tt));
+			fail_at(p, AT(j), "unexpected '%c' in number '%s'", t[j], show_token(t, n, &tt));
 		return NULL;
 	}
 	if (is_float) {
@@ -1142,8 +1114,7 @@ static struct xl_toml_value *parse_number(struct parser *p)
 			continue;
 		uint64_t d = (uint64_t)hexval((unsigned char)t[k]);
 		if (acc > (limit - d) / (uint64_t)base) {
-			fail_at(p, pos, "integer '%s' does not fit in 64 bits",
-				show_token(t, n, &tt));
+			fail_at(p, pos, "integer '%s' does not fit in 64 bits", show_token(t, n, &tt));
 			return NULL;
 		}
 		acc = acc * (uint64_t)base + d;
@@ -1151,8 +1122,7 @@ static struct xl_toml_value *parse_number(struct parser *p)
 #undef AT
 	struct xl_toml_value *v = new_value(p, XL_TOML_INTEGER, ORIGIN_SCALAR, pos);
 	if (v)
-		v->u.i = neg ? (acc == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)acc)
-			     : (int64_t)acc;
+		v->u.i = neg ? (acc == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)acc) : (int64_t)acc;
 	return v;
 }
 
@@ -1240,8 +1210,7 @@ static bool parse_date_part(struct parser *p, struct xl_toml_datetime *dt)
 	if (m < 1 || m > 12)
 		return fail_at(p, pos, "invalid date: month %02d is out of range (01-12)", m);
 	if (d < 1 || d > days_in_month(y, m))
-		return fail_at(p, pos, "invalid date: day %02d is out of range for %04d-%02d", d, y,
-			       m);
+		return fail_at(p, pos, "invalid date: day %02d is out of range for %04d-%02d", d, y, m);
 	dt->year = y;
 	dt->month = m;
 	dt->day = d;
@@ -1264,9 +1233,7 @@ static bool parse_offset(struct parser *p, struct xl_toml_datetime *dt)
 	if (om < 0)
 		return fail_at(p, pos, "invalid UTC offset: expected %cHH:MM", c);
 	if (oh > 23 || om > 59)
-		return fail_at(p, pos,
-			       "invalid UTC offset %c%02d:%02d (hours 00-23, minutes 00-59)", c, oh,
-			       om);
+		return fail_at(p, pos, "invalid UTC offset %c%02d:%02d (hours 00-23, minutes 00-59)", c, oh, om);
 	dt->offset_minutes = (c == '-' ? -1 : 1) * (oh * 60 + om);
 	return true;
 }
@@ -1278,8 +1245,7 @@ static bool time_follows(const struct parser *p)
 {
 	int c = peek(p);
 	return c == 'T' || c == 't' ||
-	       (c == ' ' && is_digit(peek_at(p, 1)) && is_digit(peek_at(p, 2)) &&
-		peek_at(p, 3) == ':');
+	       (c == ' ' && is_digit(peek_at(p, 1)) && is_digit(peek_at(p, 2)) && peek_at(p, 3) == ':');
 }
 
 /* At a digit known to start "YYYY-" (starts_with_date) or "HH:". */
@@ -1344,8 +1310,7 @@ static struct xl_toml_value *parse_string_value(struct parser *p)
 static bool enter_nesting(struct parser *p)
 {
 	if (p->depth >= XL_TOML_MAX_DEPTH)
-		return fail_at(p, here(p), "arrays and inline tables nested more than %d deep",
-			       XL_TOML_MAX_DEPTH);
+		return fail_at(p, here(p), "arrays and inline tables nested more than %d deep", XL_TOML_MAX_DEPTH);
 	p->depth++;
 	return true;
 }
@@ -1397,8 +1362,7 @@ static struct xl_toml_value *parse_array(struct parser *p)
 }
 
 /* TOML 1.0 inline tables cannot span lines (1.1 will allow it). */
-static const char inline_eol[] =
-	"expected '}' before the end of the line (TOML 1.0 inline tables are single-line)";
+static const char inline_eol[] = "expected '}' before the end of the line (TOML 1.0 inline tables are single-line)";
 
 static struct xl_toml_value *parse_inline_table(struct parser *p)
 {
@@ -1479,13 +1443,11 @@ static struct xl_toml_value *parse_value(struct parser *p, const struct keypath 
 		if (peek_at(p, nd) == ':' && nd == 2)
 			return parse_datetime(p, false);
 		if (peek_at(p, nd) == '-' && nd > 1 && nd != 4) {
-			fail_at(p, here(p),
-				"invalid date: the year must have exactly 4 digits (YYYY-MM-DD)");
+			fail_at(p, here(p), "invalid date: the year must have exactly 4 digits (YYYY-MM-DD)");
 			return NULL;
 		}
 		if (peek_at(p, nd) == ':') {
-			fail_at(p, here(p),
-				"invalid time: the hour must have exactly 2 digits (HH:MM:SS)");
+			fail_at(p, here(p), "invalid time: the hour must have exactly 2 digits (HH:MM:SS)");
 			return NULL;
 		}
 		return parse_number(p);
@@ -1498,8 +1460,7 @@ static struct xl_toml_value *parse_value(struct parser *p, const struct keypath 
 			n++;
 		const char *w = (const char *)p->s + p->i;
 		struct xl_toml_pos pos = here(p);
-		if ((n == 4 && memcmp(w, "true", 4) == 0) ||
-		    (n == 5 && memcmp(w, "false", 5) == 0)) {
+		if ((n == 4 && memcmp(w, "true", 4) == 0) || (n == 5 && memcmp(w, "false", 5) == 0)) {
 			adv_n(p, n);
 			struct xl_toml_value *v = new_value(p, XL_TOML_BOOL, ORIGIN_SCALAR, pos);
 			if (v)
@@ -1520,8 +1481,7 @@ static struct xl_toml_value *parse_value(struct parser *p, const struct keypath 
 		size_t n = 0;
 		while (is_bare(peek_at(p, n)))
 			n++;
-		fail_at(p, here(p),
-			"invalid value '%.*s' (strings must be quoted; booleans are true/false)",
+		fail_at(p, here(p), "invalid value '%.*s' (strings must be quoted; booleans are true/false)",
 			(int)(n > 40 ? 40 : n), (const char *)p->s + p->i);
 		return NULL;
 	}
@@ -1533,8 +1493,7 @@ static struct xl_toml_value *parse_value(struct parser *p, const struct keypath 
 
 /* Intermediate component of a dotted key in a key/value pair: continue into
  * (or create) a table that dotted keys are allowed to extend. */
-static struct xl_toml_value *descend_dotted(struct parser *p, struct xl_toml_value *t,
-					    struct keypath *k, size_t i)
+static struct xl_toml_value *descend_dotted(struct parser *p, struct xl_toml_value *t, struct keypath *k, size_t i)
 {
 	struct keypart *kp = &k->parts[i];
 	struct keyname kn;
@@ -1559,8 +1518,7 @@ static struct xl_toml_value *descend_dotted(struct parser *p, struct xl_toml_val
 			fail_at(p, kp->pos,
 				"cannot add to '%s': inline tables cannot be extended (defined at "
 				"%u:%u)",
-				show_key(k, i + 1, &kn), (unsigned)v->pos.line,
-				(unsigned)v->pos.column);
+				show_key(k, i + 1, &kn), (unsigned)v->pos.line, (unsigned)v->pos.column);
 			return NULL;
 		}
 		fail_at(p, kp->pos,
@@ -1569,17 +1527,15 @@ static struct xl_toml_value *descend_dotted(struct parser *p, struct xl_toml_val
 			show_key(k, i + 1, &kn), (unsigned)v->pos.line, (unsigned)v->pos.column);
 		return NULL;
 	}
-	fail_at(p, kp->pos, "key '%s' is already defined as %s at %u:%u, not a table",
-		show_key(k, i + 1, &kn), a_type(v), (unsigned)e->key_pos.line,
-		(unsigned)e->key_pos.column);
+	fail_at(p, kp->pos, "key '%s' is already defined as %s at %u:%u, not a table", show_key(k, i + 1, &kn),
+		a_type(v), (unsigned)e->key_pos.line, (unsigned)e->key_pos.column);
 	return NULL;
 }
 
 /* Intermediate component of a [header] or [[header]]: headers may pass
  * through any table except inline ones, and into the last element of an
  * array of tables. */
-static struct xl_toml_value *descend_header(struct parser *p, struct xl_toml_value *t,
-					    struct keypath *k, size_t i)
+static struct xl_toml_value *descend_header(struct parser *p, struct xl_toml_value *t, struct keypath *k, size_t i)
 {
 	struct keypart *kp = &k->parts[i];
 	struct keyname kn;
@@ -1596,8 +1552,7 @@ static struct xl_toml_value *descend_header(struct parser *p, struct xl_toml_val
 	if (v->type == XL_TOML_ARRAY && v->origin == ARR_TABLES)
 		return v->u.arr.items[v->u.arr.len - 1];
 	if (v->type == XL_TOML_TABLE)
-		fail_at(p, kp->pos,
-			"cannot add to '%s': inline tables cannot be extended (defined at %u:%u)",
+		fail_at(p, kp->pos, "cannot add to '%s': inline tables cannot be extended (defined at %u:%u)",
 			show_key(k, i + 1, &kn), (unsigned)v->pos.line, (unsigned)v->pos.column);
 	else if (v->type == XL_TOML_ARRAY)
 		fail_at(p, kp->pos,
@@ -1605,9 +1560,8 @@ static struct xl_toml_value *descend_header(struct parser *p, struct xl_toml_val
 			"of tables",
 			show_key(k, i + 1, &kn), (unsigned)v->pos.line, (unsigned)v->pos.column);
 	else
-		fail_at(p, kp->pos, "key '%s' is already defined as %s at %u:%u, not a table",
-			show_key(k, i + 1, &kn), a_type(v), (unsigned)e->key_pos.line,
-			(unsigned)e->key_pos.column);
+		fail_at(p, kp->pos, "key '%s' is already defined as %s at %u:%u, not a table", show_key(k, i + 1, &kn),
+			a_type(v), (unsigned)e->key_pos.line, (unsigned)e->key_pos.column);
 	return NULL;
 }
 
@@ -1627,8 +1581,8 @@ static bool parse_keyval(struct parser *p, struct xl_toml_value *table, bool in_
 				"value on the same line)",
 				show_key(&k, k.n, &kn));
 		else
-			fail_at(p, here(p), "expected '=' after key '%s', found %s",
-				show_key(&k, k.n, &kn), describe_here(p, buf, sizeof buf));
+			fail_at(p, here(p), "expected '=' after key '%s', found %s", show_key(&k, k.n, &kn),
+				describe_here(p, buf, sizeof buf));
 		goto out;
 	}
 	adv(p);
@@ -1640,9 +1594,8 @@ static bool parse_keyval(struct parser *p, struct xl_toml_value *table, bool in_
 	struct keypart *last = &k.parts[k.n - 1];
 	struct entry *e = tab_find(t, last->str, last->len);
 	if (e) {
-		fail_at(p, last->pos, "duplicate key '%s' (first defined at %u:%u)",
-			show_key(&k, k.n, &kn), (unsigned)e->key_pos.line,
-			(unsigned)e->key_pos.column);
+		fail_at(p, last->pos, "duplicate key '%s' (first defined at %u:%u)", show_key(&k, k.n, &kn),
+			(unsigned)e->key_pos.line, (unsigned)e->key_pos.column);
 		goto out;
 	}
 	struct xl_toml_value *v = parse_value(p, &k);
@@ -1671,9 +1624,8 @@ static bool parse_header(struct parser *p)
 	if (!parse_key(p, &k))
 		goto out;
 	if (peek(p) != ']' || (aot && peek_at(p, 1) != ']')) {
-		fail_at(p, here(p), "expected '%s' to close the header of '%s', found %s",
-			aot ? "]]" : "]", show_key(&k, k.n, &kn),
-			describe_here(p, buf, sizeof buf));
+		fail_at(p, here(p), "expected '%s' to close the header of '%s', found %s", aot ? "]]" : "]",
+			show_key(&k, k.n, &kn), describe_here(p, buf, sizeof buf));
 		goto out;
 	}
 	adv_n(p, aot ? 2 : 1);
@@ -1693,10 +1645,8 @@ static bool parse_header(struct parser *p)
 		} else if (e->value->type == XL_TOML_ARRAY && e->value->origin == ARR_TABLES) {
 			arr = e->value;
 		} else {
-			fail_at(p, last->pos,
-				"cannot use [[%s]]: '%s' is already defined as %s at %u:%u", name,
-				name, a_type(e->value), (unsigned)e->key_pos.line,
-				(unsigned)e->key_pos.column);
+			fail_at(p, last->pos, "cannot use [[%s]]: '%s' is already defined as %s at %u:%u", name, name,
+				a_type(e->value), (unsigned)e->key_pos.line, (unsigned)e->key_pos.column);
 			goto out;
 		}
 		struct xl_toml_value *elem = new_value(p, XL_TOML_TABLE, TAB_HEADER, pos);
@@ -1718,8 +1668,8 @@ static bool parse_header(struct parser *p)
 			e->key_pos = last->pos;
 			p->section = v;
 		} else if (v->type == XL_TOML_TABLE && v->origin == TAB_HEADER) {
-			fail_at(p, pos, "table [%s] is defined twice (first at %u:%u)", name,
-				(unsigned)v->pos.line, (unsigned)v->pos.column);
+			fail_at(p, pos, "table [%s] is defined twice (first at %u:%u)", name, (unsigned)v->pos.line,
+				(unsigned)v->pos.column);
 			goto out;
 		} else if (v->type == XL_TOML_TABLE && v->origin == TAB_DOTTED) {
 			fail_at(p, pos,
@@ -1728,9 +1678,7 @@ static bool parse_header(struct parser *p)
 				name, (unsigned)at.line, (unsigned)at.column);
 			goto out;
 		} else if (v->type == XL_TOML_ARRAY && v->origin == ARR_TABLES) {
-			fail_at(p, pos,
-				"cannot define table [%s]: it is an array of tables (use [[%s]])",
-				name, name);
+			fail_at(p, pos, "cannot define table [%s]: it is an array of tables (use [[%s]])", name, name);
 			goto out;
 		} else {
 			fail_at(p, pos,
@@ -1780,8 +1728,7 @@ static bool parse_document(struct parser *p)
 
 /* ---- Public entry points ------------------------------------------------ */
 
-struct xl_toml_value *xl_toml_parse(const char *data, size_t len, const char *name,
-				    struct xl_toml_error *err)
+struct xl_toml_value *xl_toml_parse(const char *data, size_t len, const char *name, struct xl_toml_error *err)
 {
 	struct xl_toml_error scratch;
 	if (!err)
@@ -1842,8 +1789,7 @@ struct xl_toml_value *xl_toml_parse_file(const char *path, struct xl_toml_error 
 			if (!nb) {
 				free(buf);
 				fclose(f);
-				xl_toml_error_set(err, path, (struct xl_toml_pos){0, 0},
-						  "out of memory");
+				xl_toml_error_set(err, path, (struct xl_toml_pos){0, 0}, "out of memory");
 				return NULL;
 			}
 			buf = nb;
@@ -1910,8 +1856,7 @@ static void fill_entry(const struct entry *e, struct xl_toml_entry *out)
 	out->value = e->value;
 }
 
-bool xl_toml_table_find(const struct xl_toml_value *t, const char *key, size_t key_len,
-			struct xl_toml_entry *out)
+bool xl_toml_table_find(const struct xl_toml_value *t, const char *key, size_t key_len, struct xl_toml_entry *out)
 {
 	if (!t || t->type != XL_TOML_TABLE || (!key && key_len))
 		return false;
@@ -1923,8 +1868,7 @@ bool xl_toml_table_find(const struct xl_toml_value *t, const char *key, size_t k
 	return true;
 }
 
-const struct xl_toml_value *xl_toml_table_getn(const struct xl_toml_value *t, const char *key,
-					       size_t key_len)
+const struct xl_toml_value *xl_toml_table_getn(const struct xl_toml_value *t, const char *key, size_t key_len)
 {
 	struct xl_toml_entry e;
 	return xl_toml_table_find(t, key, key_len, &e) ? e.value : NULL;

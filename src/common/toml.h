@@ -57,16 +57,16 @@ enum xl_toml_type {
 	XL_TOML_INTEGER,
 	XL_TOML_FLOAT,
 	XL_TOML_BOOL,
-	XL_TOML_DATETIME,	/* offset date-time  1979-05-27T07:32:00-08:00 */
+	XL_TOML_DATETIME,       /* offset date-time  1979-05-27T07:32:00-08:00 */
 	XL_TOML_LOCAL_DATETIME, /* local date-time   1979-05-27T07:32:00 */
-	XL_TOML_LOCAL_DATE,	/* local date        1979-05-27 */
-	XL_TOML_LOCAL_TIME,	/* local time        07:32:00 */
+	XL_TOML_LOCAL_DATE,     /* local date        1979-05-27 */
+	XL_TOML_LOCAL_TIME,     /* local time        07:32:00 */
 };
 
 /* A place in the source text.  {0, 0} means "not tied to the input"
  * (an I/O failure, out of memory). */
 struct xl_toml_pos {
-	uint32_t line;	 /* 1-based */
+	uint32_t line;   /* 1-based */
 	uint32_t column; /* 1-based, in code points */
 };
 
@@ -74,10 +74,10 @@ struct xl_toml_pos {
  * does not have are zero: a local date has no time fields, a local time no
  * date fields, and only XL_TOML_DATETIME has an offset. */
 struct xl_toml_datetime {
-	int year, month, day;	  /* 0000-9999, 1-12, 1-31 (validated per month) */
+	int year, month, day;     /* 0000-9999, 1-12, 1-31 (validated per month) */
 	int hour, minute, second; /* 0-23, 0-59, 0-60 (60 = leap second) */
-	int nanosecond;		  /* fractional second; digits past 9 are truncated */
-	int offset_minutes;	  /* east of UTC; "Z" is 0 */
+	int nanosecond;           /* fractional second; digits past 9 are truncated */
+	int offset_minutes;       /* east of UTC; "Z" is 0 */
 	bool has_date, has_time, has_offset;
 };
 
@@ -91,9 +91,9 @@ struct xl_toml_datetime {
  * line to show users: "exaloop.toml:7:12: expected '=' after key 'mode'", or
  * "exaloop.toml: cannot open: ..." when there is no position. */
 struct xl_toml_error {
-	struct xl_toml_pos pos;		   /* where the problem was found */
+	struct xl_toml_pos pos;            /* where the problem was found */
 	char message[XL_TOML_MESSAGE_MAX]; /* the message alone, no location */
-	char text[XL_TOML_TEXT_MAX];	   /* "<name>:<line>:<column>: <message>" */
+	char text[XL_TOML_TEXT_MAX];       /* "<name>:<line>:<column>: <message>" */
 };
 
 /* Opaque node of the parsed tree (table, array or scalar). */
@@ -122,8 +122,7 @@ struct xl_toml_entry {
  * NUL-terminated and is not referenced after the call.  `name` (may be NULL,
  * then "<input>") only appears in err->text.  A leading UTF-8 BOM is skipped.
  * Returns the root table, or NULL with *err filled (err may be NULL). */
-struct xl_toml_value *xl_toml_parse(const char *data, size_t len, const char *name,
-				    struct xl_toml_error *err);
+struct xl_toml_value *xl_toml_parse(const char *data, size_t len, const char *name, struct xl_toml_error *err);
 
 /* Reads and parses the file at `path`, which is also the name in messages.
  * I/O failures are reported with pos {0, 0} and the strerror() text. */
@@ -156,8 +155,7 @@ size_t xl_toml_table_len(const struct xl_toml_value *table);
 const struct xl_toml_value *xl_toml_table_get(const struct xl_toml_value *table, const char *key);
 
 /* Same, for a key given by pointer and length (may contain NUL bytes). */
-const struct xl_toml_value *xl_toml_table_getn(const struct xl_toml_value *table, const char *key,
-					       size_t key_len);
+const struct xl_toml_value *xl_toml_table_getn(const struct xl_toml_value *table, const char *key, size_t key_len);
 
 /* The i-th entry in document order (0 <= i < xl_toml_table_len()).
  * Returns false, and leaves *out untouched, if out of range or not a table. */
@@ -165,8 +163,7 @@ bool xl_toml_table_entry(const struct xl_toml_value *table, size_t i, struct xl_
 
 /* Like xl_toml_table_getn() but also reports the key's entry (for its
  * position).  Returns false if absent. */
-bool xl_toml_table_find(const struct xl_toml_value *table, const char *key, size_t key_len,
-			struct xl_toml_entry *out);
+bool xl_toml_table_find(const struct xl_toml_value *table, const char *key, size_t key_len, struct xl_toml_entry *out);
 
 /* Follows a '.'-separated path of keys from `table`: "build.mode".  Each
  * component is used verbatim (no quoting), so keys containing '.' cannot be
@@ -198,8 +195,8 @@ bool xl_toml_as_datetime(const struct xl_toml_value *v, struct xl_toml_datetime 
  *     xl_toml_error_set(err, "exaloop.toml", xl_toml_pos_of(v),
  *                       "expected a string for 'source', found %s", ...);
  * gives "exaloop.toml:3:10: expected a string for 'source', found ...". */
-void xl_toml_error_set(struct xl_toml_error *err, const char *name, struct xl_toml_pos pos,
-		       const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+void xl_toml_error_set(struct xl_toml_error *err, const char *name, struct xl_toml_pos pos, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 
 #ifdef __cplusplus
 }

@@ -15,13 +15,18 @@ struct unit {
 };
 
 static const struct unit duration_units[] = {
-	{"ns", 1}, {"us", 1000}, {"\xc2\xb5s", 1000}, {"ms", 1000000},
-	{"s", 1000000000ull}, {"m", 60000000000ull}, {"h", 3600000000000ull},
+	{"ns", 1},
+	{"us", 1000},
+	{"\xc2\xb5s", 1000},
+	{"ms", 1000000},
+	{"s", 1000000000ull},
+	{"m", 60000000000ull},
+	{"h", 3600000000000ull},
 };
 
 static const struct unit size_units[] = {
-	{"B", 1}, {"KiB", 1ull << 10}, {"MiB", 1ull << 20}, {"GiB", 1ull << 30}, {"TiB", 1ull << 40},
-	{"KB", 1000}, {"MB", 1000000}, {"GB", 1000000000ull}, {"TB", 1000000000000ull},
+	{"B", 1},     {"KiB", 1ull << 10}, {"MiB", 1ull << 20},   {"GiB", 1ull << 30},      {"TiB", 1ull << 40},
+	{"KB", 1000}, {"MB", 1000000},     {"GB", 1000000000ull}, {"TB", 1000000000000ull},
 };
 
 /* User text quoted in a message: control characters escaped as \xNN and
@@ -44,8 +49,8 @@ static const char *quote(const char *s, char *buf, size_t len)
 	return buf;
 }
 
-static int parse(const char *s, const struct unit *units, size_t nunits, const char *what,
-		 const char *example, uint64_t *out, char *err, size_t errlen)
+static int parse(const char *s, const struct unit *units, size_t nunits, const char *what, const char *example,
+		 uint64_t *out, char *err, size_t errlen)
 {
 	char qs[72], qu[40];
 	const char *p = s;
@@ -60,7 +65,7 @@ static int parse(const char *s, const struct unit *units, size_t nunits, const c
 	if (*p == '.') {
 		p++;
 		while (*p >= '0' && *p <= '9') {
-			if (fscale < 1000000000000000000ull) {   /* keep 18 decimals, ignore the rest */
+			if (fscale < 1000000000000000000ull) { /* keep 18 decimals, ignore the rest */
 				fp = fp * 10 + (unsigned)(*p - '0');
 				fscale *= 10;
 			}
@@ -83,8 +88,8 @@ static int parse(const char *s, const struct unit *units, size_t nunits, const c
 		return 0;
 	}
 	if (!*p)
-		snprintf(err, errlen, "invalid %s '%s': a unit is required, e.g. %s", what,
-			 quote(s, qs, sizeof(qs)), example);
+		snprintf(err, errlen, "invalid %s '%s': a unit is required, e.g. %s", what, quote(s, qs, sizeof(qs)),
+			 example);
 	else {
 		char list[128] = "";
 		for (size_t i = 0; i < nunits; i++) {
@@ -93,8 +98,8 @@ static int parse(const char *s, const struct unit *units, size_t nunits, const c
 			strncat(list, i ? ", " : "", sizeof(list) - strlen(list) - 1);
 			strncat(list, units[i].name, sizeof(list) - strlen(list) - 1);
 		}
-		snprintf(err, errlen, "invalid %s '%s': unknown unit '%s' (use %s)", what,
-			 quote(s, qs, sizeof(qs)), quote(p, qu, sizeof(qu)), list);
+		snprintf(err, errlen, "invalid %s '%s': unknown unit '%s' (use %s)", what, quote(s, qs, sizeof(qs)),
+			 quote(p, qu, sizeof(qu)), list);
 	}
 	return -1;
 range:
@@ -104,14 +109,13 @@ range:
 
 int xl_parse_duration(const char *s, uint64_t *ns, char *err, size_t errlen)
 {
-	return parse(s, duration_units, sizeof(duration_units) / sizeof(duration_units[0]),
-		     "duration", "'10s' or '250ms'", ns, err, errlen);
+	return parse(s, duration_units, sizeof(duration_units) / sizeof(duration_units[0]), "duration",
+		     "'10s' or '250ms'", ns, err, errlen);
 }
 
 int xl_parse_size(const char *s, uint64_t *bytes, char *err, size_t errlen)
 {
-	return parse(s, size_units, sizeof(size_units) / sizeof(size_units[0]),
-		     "size", "'64MiB'", bytes, err, errlen);
+	return parse(s, size_units, sizeof(size_units) / sizeof(size_units[0]), "size", "'64MiB'", bytes, err, errlen);
 }
 
 void xl_fmt_duration(int64_t ns, char *buf, size_t len)

@@ -7,8 +7,7 @@ const char *xl_error_message(int code)
 {
 	switch (code) {
 #define XL_ERROR_CASE(name, value, message) \
-	case (value):                      \
-		return (message);
+	case (value): return (message);
 		XL_ERRORS(XL_ERROR_CASE)
 #undef XL_ERROR_CASE
 	}

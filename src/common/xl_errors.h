@@ -11,13 +11,13 @@
 #define XL_ERRORS_H
 
 /* X(name, value, message) */
-#define XL_ERRORS(X)                                                                   \
-	X(OK, 0, "success")                                                            \
-	X(ENOENT, -1, "no such file or capture")                                       \
-	X(EIO, -2, "cannot open, read or write a file")                                \
+#define XL_ERRORS(X)                                                                  \
+	X(OK, 0, "success")                                                           \
+	X(ENOENT, -1, "no such file or capture")                                      \
+	X(EIO, -2, "cannot open, read or write a file")                               \
 	X(EFORMAT, -3, "malformed: corrupt, truncated or not in the expected format") \
-	X(EVERSION, -4, "written by a newer exaloop")                                  \
-	X(ENOMEM, -5, "out of memory")                                                 \
+	X(EVERSION, -4, "written by a newer exaloop")                                 \
+	X(ENOMEM, -5, "out of memory")                                                \
 	X(EINVAL, -6, "invalid argument")
 
 enum xl_error {

@@ -9,11 +9,8 @@ static const struct {
 	const char *name;
 	xl_emit_fn fn;
 } formats[] = {
-	{"html", xl_emit_html},
-	{"json", xl_emit_json},
-	{"text", xl_emit_text},
-	{"chrome", xl_emit_chrome},
-	{"folded", xl_emit_folded},
+	{"html", xl_emit_html},     {"json", xl_emit_json},     {"text", xl_emit_text},
+	{"chrome", xl_emit_chrome}, {"folded", xl_emit_folded},
 };
 
 void xl_emit_opts_init(struct xl_emit_opts *o)

@@ -13,11 +13,11 @@
 #include "analyze.h"
 
 struct xl_emit_opts {
-	enum xl_sort sort;      /* text: order of the function table */
-	size_t top;             /* text: rows (0 = all) */
-	int thread;             /* text/folded: one thread index, -1 = all merged */
-	int timeline;           /* json: include the "timeline" member */
-	size_t timeline_max;    /* json/html: complete calls kept (0 = default) */
+	enum xl_sort sort;   /* text: order of the function table */
+	size_t top;          /* text: rows (0 = all) */
+	int thread;          /* text/folded: one thread index, -1 = all merged */
+	int timeline;        /* json: include the "timeline" member */
+	size_t timeline_max; /* json/html: complete calls kept (0 = default) */
 };
 
 void xl_emit_opts_init(struct xl_emit_opts *o);

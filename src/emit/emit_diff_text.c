@@ -107,7 +107,8 @@ int xl_emit_diff_text(const struct xl_diff *d, FILE *f, const struct xl_diff_opt
 	side_line(f, "base:", d->side[XL_BASE]);
 	side_line(f, "new: ", d->side[XL_NEW]);
 	if (d->normalized)
-		fprintf(f, "times: normalized (base scaled by %.3f to new's thread time: changes are of shares)\n", d->scale);
+		fprintf(f, "times: normalized (base scaled by %.3f to new's thread time: changes are of shares)\n",
+			d->scale);
 	else
 		fputs("times: absolute (--normalize compares shares of the run instead)\n", f);
 	fprintf(f, "\n  %-16s %12s %12s %9s\n", "", "base", "new", "change");
@@ -123,8 +124,8 @@ int xl_emit_diff_text(const struct xl_diff *d, FILE *f, const struct xl_diff_opt
 	xl_diff_sorted(d, o->sort, idx);
 	fprintf(f, "\nfunctions by change in %s time%s:\n", sort_name(o->sort),
 		o->sort == XL_DSORT_CALLS ? " (calls)" : "");
-	fprintf(f, "%11s %11s %11s %8s %11s %11s %8s %12s %12s  %s\n", "self base", "self new", "self diff",
-		"self%", "total base", "total new", "total%", "calls base", "calls new", "function");
+	fprintf(f, "%11s %11s %11s %8s %11s %11s %8s %12s %12s  %s\n", "self base", "self new", "self diff", "self%",
+		"total base", "total new", "total%", "calls base", "calls new", "function");
 	size_t shown = 0, insignificant = 0;
 	for (size_t i = 0; i < d->nfuncs; i++) {
 		const struct xl_diff_func *fn = &d->funcs[idx[i]];

@@ -121,8 +121,10 @@ static void thread_functions(const struct xl_model *m, struct jsonw *w, const st
 		for (size_t f = 0; f < m->nfuncs; f++) {
 			if (!own[f].calls || m->funcs[f].more)
 				continue;
-			jw_int(w, c == 0 ? (int64_t)f : c == 1 ? (int64_t)own[f].calls
-					   : c == 2 ? own[f].self_ns : own[f].total_ns);
+			jw_int(w, c == 0   ? (int64_t)f
+				  : c == 1 ? (int64_t)own[f].calls
+				  : c == 2 ? own[f].self_ns
+					   : own[f].total_ns);
 		}
 		jw_arr_end(w);
 	}
@@ -246,8 +248,8 @@ static void memory_member(const struct xl_model *m, struct jsonw *w)
 	jw_kint(w, "interval_ns", (int64_t)m->memory_interval_ns);
 	jw_key(w, "samples");
 	jw_obj(w);
-	static const char *const cols[] = {"t_ns", "rss", "gc_heap", "gc_free", "gc_occupied",
-					   "gc_allocated", "gc_collections"};
+	static const char *const cols[] = {"t_ns",        "rss",          "gc_heap",       "gc_free",
+					   "gc_occupied", "gc_allocated", "gc_collections"};
 	for (size_t c = 0; c < sizeof(cols) / sizeof(cols[0]); c++) {
 		jw_key(w, cols[c]);
 		jw_arr(w);
@@ -408,8 +410,11 @@ static void timeline_member(const struct xl_model *m, struct jsonw *w, size_t ma
 			jw_arr(w);
 			for (size_t k = 0; k < cs.n; k++) {
 				const struct xl_call *x = &cs.v[k];
-				jw_int(w, c == 0 ? x->start_ns : c == 1 ? x->dur_ns : c == 2 ? x->func
-					 : c == 3 ? (int64_t)x->depth : x->open);
+				jw_int(w, c == 0   ? x->start_ns
+					  : c == 1 ? x->dur_ns
+					  : c == 2 ? x->func
+					  : c == 3 ? (int64_t)x->depth
+						   : x->open);
 			}
 			jw_arr_end(w);
 		}
@@ -434,7 +439,7 @@ void xl_json_document(const struct xl_model *m, struct jsonw *w, const struct xl
 	for (size_t i = 0; i < m->nthreads; i++)
 		thread_time += m->threads[i].total_ns;
 	jw_kint(w, "threads", (int64_t)m->nthreads);
-	size_t real = 0;     /* "(more call paths)" is not a function */
+	size_t real = 0; /* "(more call paths)" is not a function */
 	for (size_t i = 0; i < m->nfuncs; i++)
 		real += !m->funcs[i].more;
 	jw_kint(w, "functions", (int64_t)real);

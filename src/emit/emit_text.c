@@ -21,13 +21,13 @@ static void metric_line(FILE *f, const char *label, const struct xl_metric *x, i
 		fprintf(f, "unavailable (%s)\n", x->reason);
 		return;
 	}
-	if (kind == 2) {            /* a count */
+	if (kind == 2) { /* a count */
 		fprintf(f, "%lld (+%lld in the capture)\n", (long long)x->value, (long long)x->delta);
 		return;
 	}
 	xl_fmt_size(x->value, a, sizeof(a));
 	fprintf(f, "%s", a);
-	if (kind == 1) {            /* cumulative bytes */
+	if (kind == 1) { /* cumulative bytes */
 		xl_fmt_size(x->delta, b, sizeof(b));
 		xl_fmt_size((int64_t)x->rate_per_s, a, sizeof(a));
 		fprintf(f, " (+%s in the capture, %s/s)", b, a);
@@ -96,7 +96,8 @@ int xl_emit_text(const struct xl_model *m, FILE *f, const struct xl_emit_opts *o
 		snprintf(window, sizeof(window), "window never opened");
 	else
 		snprintf(window, sizeof(window), "window %s .. %s", a, b);
-	fprintf(f, " | mode %s | %s | %zu thread%s | %llu events%s\n", xl_mode_name(m->mode), window, m->nthreads, m->nthreads == 1 ? "" : "s", (unsigned long long)m->total_events,
+	fprintf(f, " | mode %s | %s | %zu thread%s | %llu events%s\n", xl_mode_name(m->mode), window, m->nthreads,
+		m->nthreads == 1 ? "" : "s", (unsigned long long)m->total_events,
 		m->finalized ? "" : " | NOT FINALIZED");
 
 	if (m->mode != XL_MODE_MEMORY) {
@@ -127,8 +128,8 @@ int xl_emit_text(const struct xl_model *m, FILE *f, const struct xl_emit_opts *o
 			return -1;
 		}
 		xl_funcs_sorted(funcs, m->nfuncs, o->sort, idx);
-		fprintf(f, "\n%14s %11s %7s %11s %7s %11s  %s\n", "calls", "self", "self%", "total", "total%",
-			"avg", "function");
+		fprintf(f, "\n%14s %11s %7s %11s %7s %11s  %s\n", "calls", "self", "self%", "total", "total%", "avg",
+			"function");
 		size_t shown = 0;
 		for (size_t k = 0; k < m->nfuncs; k++) {
 			const struct xl_func *fn = &funcs[idx[k]];

@@ -44,10 +44,22 @@ static void close_(struct jsonw *w, char c)
 		w->depth--;
 }
 
-void jw_obj(struct jsonw *w) { open_(w, '{'); }
-void jw_obj_end(struct jsonw *w) { close_(w, '}'); }
-void jw_arr(struct jsonw *w) { open_(w, '['); }
-void jw_arr_end(struct jsonw *w) { close_(w, ']'); }
+void jw_obj(struct jsonw *w)
+{
+	open_(w, '{');
+}
+void jw_obj_end(struct jsonw *w)
+{
+	close_(w, '}');
+}
+void jw_arr(struct jsonw *w)
+{
+	open_(w, '[');
+}
+void jw_arr_end(struct jsonw *w)
+{
+	close_(w, ']');
+}
 
 /* Length of a valid UTF-8 sequence at p, or 0 when invalid. */
 static int utf8_len(const unsigned char *p)
@@ -61,7 +73,7 @@ static int utf8_len(const unsigned char *p)
 		if ((p[1] & 0xc0) != 0x80 || (p[2] & 0xc0) != 0x80)
 			return 0;
 		if ((c == 0xe0 && p[1] < 0xa0) || (c == 0xed && p[1] >= 0xa0))
-			return 0;   /* overlong, or a UTF-16 surrogate */
+			return 0; /* overlong, or a UTF-16 surrogate */
 		return 3;
 	}
 	if (c >= 0xf0 && c <= 0xf4) {
@@ -194,6 +206,18 @@ void jw_metric(struct jsonw *w, int64_t v)
 		jw_int(w, v);
 }
 
-void jw_kstr(struct jsonw *w, const char *k, const char *s) { jw_key(w, k); jw_str(w, s); }
-void jw_kint(struct jsonw *w, const char *k, int64_t v) { jw_key(w, k); jw_int(w, v); }
-void jw_kbool(struct jsonw *w, const char *k, int v) { jw_key(w, k); jw_bool(w, v); }
+void jw_kstr(struct jsonw *w, const char *k, const char *s)
+{
+	jw_key(w, k);
+	jw_str(w, s);
+}
+void jw_kint(struct jsonw *w, const char *k, int64_t v)
+{
+	jw_key(w, k);
+	jw_int(w, v);
+}
+void jw_kbool(struct jsonw *w, const char *k, int v)
+{
+	jw_key(w, k);
+	jw_bool(w, v);
+}

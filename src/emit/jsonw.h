@@ -29,9 +29,9 @@ void jw_obj_end(struct jsonw *w);
 void jw_arr(struct jsonw *w);
 void jw_arr_end(struct jsonw *w);
 void jw_key(struct jsonw *w, const char *k);
-void jw_str(struct jsonw *w, const char *s);       /* NULL -> null */
+void jw_str(struct jsonw *w, const char *s); /* NULL -> null */
 void jw_int(struct jsonw *w, int64_t v);
-void jw_dbl(struct jsonw *w, double v);             /* non-finite -> null */
+void jw_dbl(struct jsonw *w, double v); /* non-finite -> null */
 /* With a fixed number of decimals ("12.345", not 12.345000000000001). */
 void jw_fixed(struct jsonw *w, double v, int decimals);
 void jw_bool(struct jsonw *w, int v);

@@ -17,8 +17,7 @@ int64_t xl_timeline_end(const struct xl_model *m, const struct xl_thread *t)
 	return t->end_ns > 0 ? t->end_ns : m->window_end_ns;
 }
 
-int64_t xl_calls_walk(const struct xl_model *m, const struct xl_thread *t, int64_t end_ns,
-		      xl_call_fn fn, void *ctx)
+int64_t xl_calls_walk(const struct xl_model *m, const struct xl_thread *t, int64_t end_ns, xl_call_fn fn, void *ctx)
 {
 	size_t cap = 256, depth = 0;
 	struct open_frame *stack = malloc(cap * sizeof(*stack));
@@ -50,8 +49,8 @@ int64_t xl_calls_walk(const struct xl_model *m, const struct xl_thread *t, int64
 		if (depth == 0 || stack[depth - 1].xray_id != ev.func)
 			continue;
 		depth--;
-		struct xl_call c = {stack[depth].start_ns, ts - stack[depth].start_ns,
-				    xl_func_index(m, ev.func), (uint32_t)depth, 0};
+		struct xl_call c = {stack[depth].start_ns, ts - stack[depth].start_ns, xl_func_index(m, ev.func),
+				    (uint32_t)depth, 0};
 		if (fn(&c, ctx)) {
 			free(stack);
 			return -1;
@@ -60,8 +59,8 @@ int64_t xl_calls_walk(const struct xl_model *m, const struct xl_thread *t, int64
 	while (depth > 0) {
 		depth--;
 		int64_t d = end_ns - stack[depth].start_ns;
-		struct xl_call c = {stack[depth].start_ns, d > 0 ? d : 0,
-				    xl_func_index(m, stack[depth].xray_id), (uint32_t)depth, 1};
+		struct xl_call c = {stack[depth].start_ns, d > 0 ? d : 0, xl_func_index(m, stack[depth].xray_id),
+				    (uint32_t)depth, 1};
 		if (fn(&c, ctx)) {
 			free(stack);
 			return -1;

@@ -14,16 +14,15 @@
 
 struct xl_call {
 	int64_t start_ns, dur_ns;
-	int32_t func;        /* index into funcs, XL_NONE if unknown */
+	int32_t func; /* index into funcs, XL_NONE if unknown */
 	uint32_t depth;
-	int open;            /* closed by the end of the timeline */
+	int open; /* closed by the end of the timeline */
 };
 
 typedef int (*xl_call_fn)(const struct xl_call *c, void *ctx);
 
 /* Returns the number of events read, or -1 if fn returned non-zero. */
-int64_t xl_calls_walk(const struct xl_model *m, const struct xl_thread *t, int64_t end_ns,
-		      xl_call_fn fn, void *ctx);
+int64_t xl_calls_walk(const struct xl_model *m, const struct xl_thread *t, int64_t end_ns, xl_call_fn fn, void *ctx);
 
 /* Where a thread's timeline ends: its drop point if it ran out of space,
  * else the end of the capture. */

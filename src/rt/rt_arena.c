@@ -9,17 +9,15 @@
  */
 #include "rt_internal.h"
 
-RT_NOINSTR struct xl_cap_block *rt__alloc_block(uint32_t kind, uint32_t owner,
-						uint64_t size, uint64_t limit)
+RT_NOINSTR struct xl_cap_block *rt__alloc_block(uint32_t kind, uint32_t owner, uint64_t size, uint64_t limit)
 {
-	size = (size + 63u) & ~(uint64_t)63u;   /* keep blocks cache-line aligned */
+	size = (size + 63u) & ~(uint64_t)63u; /* keep blocks cache-line aligned */
 	_Atomic uint64_t *cursor = (_Atomic uint64_t *)&rt__hdr->arena_cursor;
 	uint64_t at = atomic_load_explicit(cursor, memory_order_relaxed);
 	do {
 		if (at + size > limit)
 			return NULL;
-	} while (!atomic_compare_exchange_weak_explicit(cursor, &at, at + size,
-							memory_order_relaxed,
+	} while (!atomic_compare_exchange_weak_explicit(cursor, &at, at + size, memory_order_relaxed,
 							memory_order_relaxed));
 	struct xl_cap_block *b = (struct xl_cap_block *)(rt__base + at);
 	b->kind = kind;

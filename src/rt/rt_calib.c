@@ -28,9 +28,9 @@
 
 #include "rt_internal.h"
 
-#define CAL_CALLS (XL_EVENTS_PER_CHUNK / 2)  /* per round: one scratch timeline block */
+#define CAL_CALLS (XL_EVENTS_PER_CHUNK / 2) /* per round: one scratch timeline block */
 #define CAL_ROUNDS 20u
-#define CAL_FUNC 1                   /* any id: the scratch tree has its own nodes */
+#define CAL_FUNC 1 /* any id: the scratch tree has its own nodes */
 
 #if defined(__x86_64__)
 extern void __xray_FunctionEntry(void) __attribute__((weak));
@@ -41,26 +41,24 @@ extern void __xray_FunctionExit(void) __attribute__((weak));
  * exit trampoline's (where a function's `ret` would be).  The asm moves
  * %rsp below the red zone first and puts it back from rbx.  Everything a
  * handler may clobber is declared clobbered. */
-#define CALL_TRAMPOLINE(fn, id, pad)                                              \
-	__asm__ volatile("mov %%rsp, %%rbx\n\t"                                  \
-			 "and $-16, %%rsp\n\t"                                   \
-			 "sub $" pad ", %%rsp\n\t"                               \
-			 "mov %k1, %%r10d\n\t"                                   \
-			 "call *%0\n\t"                                          \
-			 "mov %%rbx, %%rsp"                                      \
-			 :                                                       \
-			 : "r"(fn), "r"(id)                                      \
-			 : "rbx", "rax", "rcx", "rdx", "rsi", "rdi", "r8", "r9", \
-			   "r10", "r11", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4",  \
-			   "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10",       \
-			   "xmm11", "xmm12", "xmm13", "xmm14", "xmm15", "cc",     \
-			   "memory")
+#define CALL_TRAMPOLINE(fn, id, pad)                                                                                   \
+	__asm__ volatile("mov %%rsp, %%rbx\n\t"                                                                        \
+			 "and $-16, %%rsp\n\t"                                                                         \
+			 "sub $" pad ", %%rsp\n\t"                                                                     \
+			 "mov %k1, %%r10d\n\t"                                                                         \
+			 "call *%0\n\t"                                                                                \
+			 "mov %%rbx, %%rsp"                                                                            \
+			 :                                                                                             \
+			 : "r"(fn), "r"(id)                                                                            \
+			 : "rbx", "rax", "rcx", "rdx", "rsi", "rdi", "r8", "r9", "r10", "r11", "xmm0", "xmm1", "xmm2", \
+			   "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", \
+			   "xmm14", "xmm15", "cc", "memory")
 
 static void __attribute__((noinline)) one_round(void (*entry)(void), void (*exit)(void))
 {
 	int32_t id = CAL_FUNC;
 	for (unsigned i = 0; i < CAL_CALLS; i++) {
-		CALL_TRAMPOLINE(entry, id, "136");   /* 128 red zone + 8 */
+		CALL_TRAMPOLINE(entry, id, "136"); /* 128 red zone + 8 */
 		CALL_TRAMPOLINE(exit, id, "128");
 	}
 }
@@ -79,7 +77,7 @@ void rt__calibrate(void)
 	rt__scratch_enter(mem, 2 * CAL_CALLS, CAL_FUNC, rt__ticks());
 	uint64_t best = UINT64_MAX;
 	for (unsigned r = 0; r < CAL_ROUNDS; r++) {
-		rt__scratch_calls(mem);              /* fresh timeline block */
+		rt__scratch_calls(mem); /* fresh timeline block */
 		uint64_t t0 = rt__ticks();
 		one_round(entry, exit);
 		uint64_t t = rt__ticks() - t0;

@@ -32,9 +32,9 @@ static int tsc_invariant(void)
 	if (!__get_cpuid(0x80000000u, &a, &b, &c, &d) || a < 0x80000007u)
 		return 0;
 	__get_cpuid(0x80000007u, &a, &b, &c, &d);
-	return (d >> 8) & 1u;    /* CPUID.80000007H:EDX[8] = invariant TSC */
+	return (d >> 8) & 1u; /* CPUID.80000007H:EDX[8] = invariant TSC */
 #elif defined(__aarch64__)
-	return 1;                /* the generic timer runs at a fixed rate */
+	return 1; /* the generic timer runs at a fixed rate */
 #else
 	return 0;
 #endif

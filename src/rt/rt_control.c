@@ -42,27 +42,27 @@
 
 static pthread_t ctl_thread;
 static int ctl_started;
-static sigset_t ctl_creator_mask;    /* the program's mask at start-up */
-static pthread_key_t main_key;       /* set on the main thread only */
-static _Atomic int main_exited;      /* main() called pthread_exit */
+static sigset_t ctl_creator_mask; /* the program's mask at start-up */
+static pthread_key_t main_key;    /* set on the main thread only */
+static _Atomic int main_exited;   /* main() called pthread_exit */
 static pthread_mutex_t ctl_mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t ctl_cv;
-static int ctl_stop;                 /* under ctl_mu */
-static int ctl_last;                 /* control thread: it is the last thread */
+static int ctl_stop; /* under ctl_mu */
+static int ctl_last; /* control thread: it is the last thread */
 static _Atomic int window_opened;
 static _Atomic int finalized;
 
-static struct xl_cap_block *mem_blk;     /* control thread (or destructor after join) */
+static struct xl_cap_block *mem_blk; /* control thread (or destructor after join) */
 static struct xl_mem_sample *mem_arr;
 
 #ifndef MADV_POPULATE_WRITE
 #define MADV_POPULATE_WRITE 23
 #endif
-#define PF_AHEAD (8u << 20)          /* populate this far past the cursor */
-#define PF_STEP (1u << 20)           /* one madvise call */
-#define PF_BUDGET (4u << 20)         /* at most this much per wake-up */
-#define PF_FAST_NS 1000000u          /* poll interval while writers advance */
-#define GC_PROBE_NS 5000000u         /* look for the collector's start */
+#define PF_AHEAD (8u << 20)  /* populate this far past the cursor */
+#define PF_STEP (1u << 20)   /* one madvise call */
+#define PF_BUDGET (4u << 20) /* at most this much per wake-up */
+#define PF_FAST_NS 1000000u  /* poll interval while writers advance */
+#define GC_PROBE_NS 5000000u /* look for the collector's start */
 
 /* Prefault state: control thread only. */
 static int pf_active;
@@ -92,7 +92,7 @@ static uint64_t prefault_step(uint64_t interval)
 	while (pf_done < want && budget) {
 		uint64_t len = want - pf_done < PF_STEP ? want - pf_done : PF_STEP;
 		if (madvise(rt__base + pf_done, len, MADV_POPULATE_WRITE) != 0) {
-			pf_active = 0;   /* unsupported (EINVAL) or failing: stop */
+			pf_active = 0; /* unsupported (EINVAL) or failing: stop */
 			return 0;
 		}
 		pf_done += len;
@@ -126,8 +126,8 @@ static void take_sample(void)
 	if (rt__cfg.mode == XL_MODE_XRAY)
 		return;
 	if (!mem_blk || mem_blk->count == mem_blk->capacity) {
-		struct xl_cap_block *b = rt__alloc_block(XL_BLOCK_MEMORY, 0,
-			sizeof(*b) + XL_SAMPLES_PER_CHUNK * sizeof(struct xl_mem_sample),
+		struct xl_cap_block *b = rt__alloc_block(
+			XL_BLOCK_MEMORY, 0, sizeof(*b) + XL_SAMPLES_PER_CHUNK * sizeof(struct xl_mem_sample),
 			rt__hdr->file_size);
 		if (!b) {
 			rt__hdr->mem_samples_missed++;
@@ -172,7 +172,7 @@ void rt__finalize(uint32_t reason)
 	if (atomic_exchange(&finalized, 1))
 		return;
 	if (atomic_load(&window_opened))
-		rt__calibrate();    /* needs the window still open */
+		rt__calibrate(); /* needs the window still open */
 	atomic_store(&rt__on, 0);
 	if (rt__cfg.mode != XL_MODE_MEMORY && atomic_load(&window_opened))
 		rt__unpatch();
@@ -255,14 +255,14 @@ static void *control_main(void *arg)
 		if (gc_waiting && atomic_load(&window_opened) && rt__gc_started()) {
 			gc_waiting = 0;
 			if (now < next_sample)
-				take_sample();   /* the GC series starts here */
+				take_sample(); /* the GC series starts here */
 		}
 		if (now >= next_sample) {
 			if (atomic_load(&window_opened))
 				take_sample();
 			calibrate();
 			next_sample += interval;
-			if (next_sample <= now) {   /* woke up late: count whole intervals lost */
+			if (next_sample <= now) { /* woke up late: count whole intervals lost */
 				uint64_t late = (now - next_sample) / interval + 1;
 				if (atomic_load(&window_opened))
 					rt__hdr->mem_samples_missed += late;
@@ -298,7 +298,7 @@ static void *control_main(void *arg)
 			pthread_cond_timedwait(&ctl_cv, &ctl_mu, &ts);
 	}
 	pthread_mutex_unlock(&ctl_mu);
-	if (ctl_last)      /* the program's threads are gone: exit(0) follows */
+	if (ctl_last) /* the program's threads are gone: exit(0) follows */
 		pthread_sigmask(SIG_SETMASK, &ctl_creator_mask, NULL);
 	return NULL;
 }
@@ -307,7 +307,7 @@ static void *control_main(void *arg)
 void rt__control_fork_child(void)
 {
 	pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
-	ctl_mu = mu;                 /* may have been held by the parent's thread */
+	ctl_mu = mu; /* may have been held by the parent's thread */
 	ctl_started = 0;
 	ctl_stop = 0;
 	ctl_last = 0;

@@ -81,7 +81,7 @@
 struct rt_thread {
 	struct xl_node *chunk[XL_MAX_NODE_CHUNKS];
 	uint32_t cache[CACHE_SIZE];
-	uint32_t sp[XL_MAX_DEPTH];   /* entry stack pointer of each open frame,
+	uint32_t sp[XL_MAX_DEPTH]; /* entry stack pointer of each open frame,
 				      * low 32 bits (see stale()) */
 };
 
@@ -140,11 +140,9 @@ static RT_NOINSTR void copy_words(void *to, const void *from, size_t bytes)
 		d[i] = s[i];
 }
 
-static RT_NOINSTR struct xl_cap_block *node_block(struct xl_thread_block *tb, uint32_t nodes,
-						   uint64_t reserve)
+static RT_NOINSTR struct xl_cap_block *node_block(struct xl_thread_block *tb, uint32_t nodes, uint64_t reserve)
 {
-	struct xl_cap_block *b = rt__alloc_block(XL_BLOCK_NODES, tb->slot,
-						 sizeof(*b) + nodes * sizeof(struct xl_node),
+	struct xl_cap_block *b = rt__alloc_block(XL_BLOCK_NODES, tb->slot, sizeof(*b) + nodes * sizeof(struct xl_node),
 						 rt__hdr->file_size - reserve);
 	if (b)
 		b->capacity = nodes;
@@ -163,8 +161,8 @@ static RT_NOINSTR struct xl_cap_block *node_block(struct xl_thread_block *tb, ui
  * before the node count goes past the small chunk's capacity.  Only this
  * thread writes its nodes, and node indices (cache, frames) do not change,
  * so nothing else needs to know. */
-static NOINLINE RT_NOINSTR uint32_t node_add(struct rt_thread *t, struct xl_thread_block *tb,
-					       uint32_t parent, int32_t func)
+static NOINLINE RT_NOINSTR uint32_t node_add(struct rt_thread *t, struct xl_thread_block *tb, uint32_t parent,
+					     int32_t func)
 {
 	int more = func == XL_FUNC_MORE;
 	if (!more && tb->tree_bounded)
@@ -213,8 +211,8 @@ static NOINLINE RT_NOINSTR uint32_t node_add(struct rt_thread *t, struct xl_thre
 }
 
 /* Cache miss: walk the parent's children, or add the path. */
-static NOINLINE RT_NOINSTR uint32_t child_slow(struct rt_thread *t, struct xl_thread_block *tb,
-						 uint32_t parent, int32_t func, uint32_t slot)
+static NOINLINE RT_NOINSTR uint32_t child_slow(struct rt_thread *t, struct xl_thread_block *tb, uint32_t parent,
+					       int32_t func, uint32_t slot)
 {
 	if (parent == RT_NO_NODE)
 		return RT_NO_NODE;
@@ -233,8 +231,8 @@ static NOINLINE RT_NOINSTR uint32_t child_slow(struct rt_thread *t, struct xl_th
  * not in the cache or new), or, once the tree is bounded and the path has
  * no node, the caller's "(more call paths)" node with XL_FRAME_MORE set,
  * or XL_FRAME_NONE when there is no room for that either. */
-static NOINLINE RT_NOINSTR uint32_t child_find(struct rt_thread *t, struct xl_thread_block *tb,
-						 uint32_t parent, int32_t func, uint32_t slot)
+static NOINLINE RT_NOINSTR uint32_t child_find(struct rt_thread *t, struct xl_thread_block *tb, uint32_t parent,
+					       int32_t func, uint32_t slot)
 {
 	uint32_t c = child_slow(t, tb, parent, func, slot);
 	if (c != RT_NO_NODE)
@@ -247,7 +245,9 @@ static NOINLINE RT_NOINSTR uint32_t child_find(struct rt_thread *t, struct xl_th
  * no timeline block (never written: the fast path only stores into a
  * block that has room). */
 static struct xl_cap_block tl_none = {
-	.kind = XL_BLOCK_TIMELINE, .count = XL_EVENTS_PER_CHUNK, .capacity = XL_EVENTS_PER_CHUNK,
+	.kind = XL_BLOCK_TIMELINE,
+	.count = XL_EVENTS_PER_CHUNK,
+	.capacity = XL_EVENTS_PER_CHUNK,
 };
 
 static inline RT_NOINSTR struct xl_event *tl_slot(struct xl_cap_block *b, uint32_t n)
@@ -270,17 +270,17 @@ static NOINLINE RT_NOINSTR int tl_grow(struct rt_hot *h, uint64_t now)
 	struct xl_thread_block *tb = h->tb;
 	if (h->tl_stopped)
 		return 0;
-	struct xl_cap_block *b = rt__alloc_block(XL_BLOCK_TIMELINE, tb->slot,
-						 sizeof(*b) + XL_EVENTS_PER_CHUNK * sizeof(struct xl_event),
-						 rt__hdr->timeline_limit);
+	struct xl_cap_block *b =
+		rt__alloc_block(XL_BLOCK_TIMELINE, tb->slot, sizeof(*b) + XL_EVENTS_PER_CHUNK * sizeof(struct xl_event),
+				rt__hdr->timeline_limit);
 	if (!b) {
 		h->tl_stopped = 1;
 		h->tl_blk = &tl_none;
 		tb->dropped_from_ticks = now;
 		flag_set(XL_FLAG_TIMELINE_FULL);
 		uint64_t zero = 0;
-		__atomic_compare_exchange_n(&rt__hdr->timeline_full_ticks, &zero, now, 0,
-					    __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+		__atomic_compare_exchange_n(&rt__hdr->timeline_full_ticks, &zero, now, 0, __ATOMIC_RELAXED,
+					    __ATOMIC_RELAXED);
 		return 0;
 	}
 	b->capacity = XL_EVENTS_PER_CHUNK;
@@ -435,7 +435,7 @@ static RT_NOINSTR void entry_at(struct rt_hot *h, int32_t func, uint64_t sp, uin
 		return;
 	}
 	uint32_t parent = d ? tb->stack[d - 1].node : 0;
-	uint32_t c = parent;     /* below a "(more call paths)" frame: the same node */
+	uint32_t c = parent; /* below a "(more call paths)" frame: the same node */
 	if (parent < XL_FRAME_MORE) {
 		uint64_t key = node_key(parent, func);
 		uint32_t slot = cache_slot(key);
@@ -488,17 +488,10 @@ void rt__hot_event_at(int32_t func, int type, uint64_t sp, uint64_t now)
 	struct rt_hot *h = &rt__hot;
 	switch (type) {
 	case 0: /* ENTRY */
-	case 3: /* LOG_ARGS_ENTRY */
-		entry_at(h, func, sp, now);
-		break;
-	case 1: /* EXIT */
-		exit_at(h, func, XL_EV_EXIT, now);
-		break;
-	case 2: /* TAIL: the function left through a tail call */
-		exit_at(h, func, XL_EV_TAIL, now);
-		break;
-	default:
-		break;
+	case 3: /* LOG_ARGS_ENTRY */ entry_at(h, func, sp, now); break;
+	case 1: /* EXIT */ exit_at(h, func, XL_EV_EXIT, now); break;
+	case 2: /* TAIL: the function left through a tail call */ exit_at(h, func, XL_EV_TAIL, now); break;
+	default: break;
 	}
 }
 
@@ -560,7 +553,7 @@ static inline RT_NOINSTR void keep_sp(uint64_t sp)
  * full handler (new thread, clock_gettime clock; `refused` runs first),
  * 0 = ignore it (window closed, re-entry, unregistered thread). */
 #define HOT_GATE(refused)                                                   \
-	if (UNLIKELY(!atomic_load_explicit(&rt__on, memory_order_relaxed)))  \
+	if (UNLIKELY(!atomic_load_explicit(&rt__on, memory_order_relaxed))) \
 		return 0;                                                   \
 	uint32_t g = rt__hot.gate;                                          \
 	if (UNLIKELY(g != RT_GATE_READY)) {                                 \
@@ -588,8 +581,9 @@ static inline RT_NOINSTR void keep_sp(uint64_t sp)
  * the slot with its {func, kind} word (NULL when the timeline has
  * stopped), then, after the depth store, the timestamp, the count that
  * publishes it, the counters and the gate. */
-static inline __attribute__((always_inline)) RT_NOINSTR struct xl_event *
-fast_slot(struct xl_cap_block *tl, uint32_t tl_n, int32_t func, uint32_t kind)
+static inline __attribute__((always_inline)) RT_NOINSTR struct xl_event *fast_slot(struct xl_cap_block *tl,
+										   uint32_t tl_n, int32_t func,
+										   uint32_t kind)
 {
 	if (UNLIKELY(tl_n == XL_EVENTS_PER_CHUNK))
 		return NULL;
@@ -598,9 +592,9 @@ fast_slot(struct xl_cap_block *tl, uint32_t tl_n, int32_t func, uint32_t kind)
 	return ev;
 }
 
-static inline __attribute__((always_inline)) RT_NOINSTR int
-fast_done(struct rt_hot *h, struct xl_thread_block *tb, struct xl_cap_block *tl, uint32_t tl_n,
-	  struct xl_event *ev, uint64_t now)
+static inline __attribute__((always_inline)) RT_NOINSTR int fast_done(struct rt_hot *h, struct xl_thread_block *tb,
+								      struct xl_cap_block *tl, uint32_t tl_n,
+								      struct xl_event *ev, uint64_t now)
 {
 	if (LIKELY(ev != NULL)) {
 		ev->ticks = now;
@@ -701,8 +695,7 @@ size_t rt__thread_private_size(void)
 }
 
 /* Called by registration (rt_xray.c) with the gate BUSY. */
-int rt__thread_init(struct xl_thread_block *tb, void *priv, struct xl_func_stat *ftab,
-		    uint32_t func_slots)
+int rt__thread_init(struct xl_thread_block *tb, void *priv, struct xl_func_stat *ftab, uint32_t func_slots)
 {
 	struct rt_hot *h = &rt__hot;
 	struct rt_thread *t = priv;
@@ -713,7 +706,7 @@ int rt__thread_init(struct xl_thread_block *tb, void *priv, struct xl_func_stat 
 	h->deep = 0;
 	h->tl_blk = &tl_none;
 	h->tl_stopped = 0;
-	return node_add(t, tb, 0, 0) == 0 ? 0 : -1;   /* the root */
+	return node_add(t, tb, 0, 0) == 0 ? 0 : -1; /* the root */
 }
 
 /* A scratch thread state for measuring the hot path (rt_calib.c): a thread
@@ -726,7 +719,7 @@ struct rt_scratch {
 	struct xl_thread_block tb;
 	struct rt_thread t;
 	struct xl_node nodes[3];
-	struct xl_cap_block tl;          /* followed by the events */
+	struct xl_cap_block tl; /* followed by the events */
 };
 
 size_t rt__scratch_size(uint32_t events)

@@ -28,7 +28,6 @@
 
 #include "rt_internal.h"
 
-
 /* Make rt__proc_page a private anonymous page of its own, wiped in every
  * child.  Called before anything is stored in it. */
 static void proc_page_setup(void)
@@ -38,7 +37,6 @@ static void proc_page_setup(void)
 	if (p != MAP_FAILED)
 		madvise(p, sizeof(rt__proc_page), MADV_WIPEONFORK);
 }
-
 
 static uint64_t env_u64(const char *name, uint64_t dflt)
 {
@@ -121,7 +119,7 @@ static void fork_child(void)
 	rt__control_fork_child();
 	rt__mem_fork_child();
 	atomic_store(&rt__child_state, 1);
-	atomic_store(&rt__on, 1);    /* events now reach rt__child_begin() */
+	atomic_store(&rt__on, 1); /* events now reach rt__child_begin() */
 }
 
 /*
@@ -169,14 +167,17 @@ static int map_capture(const char *dir)
 		uint64_t room = (uint64_t)fl.rlim_cur;
 		uint64_t fixed = XL_HDR_SIZE + XL_THREAD_TABLE_SIZE;
 		if (room < fixed + (1u << 20)) {
-			rt_note(dir, "capture disabled: the file-size limit (ulimit -f, %llu bytes) is below the "
-				"smallest capture (%llu bytes)", (unsigned long long)room,
-				(unsigned long long)(fixed + (1u << 20)));
+			rt_note(dir,
+				"capture disabled: the file-size limit (ulimit -f, %llu bytes) is below the "
+				"smallest capture (%llu bytes)",
+				(unsigned long long)room, (unsigned long long)(fixed + (1u << 20)));
 			return -1;
 		}
 		rt__cfg.buffer_size = (room - fixed) & ~(uint64_t)0xffff;
-		rt_note(dir, "capture buffer reduced to %llu bytes to stay within the file-size limit "
-			"(ulimit -f, %llu bytes)", (unsigned long long)rt__cfg.buffer_size, (unsigned long long)room);
+		rt_note(dir,
+			"capture buffer reduced to %llu bytes to stay within the file-size limit "
+			"(ulimit -f, %llu bytes)",
+			(unsigned long long)rt__cfg.buffer_size, (unsigned long long)room);
 		size = fixed + rt__cfg.buffer_size;
 	}
 	int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
@@ -190,8 +191,8 @@ static int map_capture(const char *dir)
 	if (rc == EOPNOTSUPP || rc == EINVAL)
 		rc = ftruncate(fd, (off_t)size) == 0 ? 0 : errno;
 	if (rc != 0) {
-		rt_note(dir, "capture disabled: cannot reserve %llu bytes for '%s': %s",
-			(unsigned long long)size, path, strerror(rc));
+		rt_note(dir, "capture disabled: cannot reserve %llu bytes for '%s': %s", (unsigned long long)size, path,
+			strerror(rc));
 		close(fd);
 		unlink(path);
 		return -1;
@@ -276,8 +277,8 @@ static uint32_t exec_takeover(const char *dir, char *mine, size_t len)
 		struct xl_cap_header h;
 		int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 		if (fd >= 0) {
-			if (pread(fd, &h, sizeof(h), 0) == (ssize_t)sizeof(h) && memcmp(h.magic, XL_CAP_MAGIC, 8) == 0 &&
-			    h.state != XL_STATE_FINALIZED)
+			if (pread(fd, &h, sizeof(h), 0) == (ssize_t)sizeof(h) &&
+			    memcmp(h.magic, XL_CAP_MAGIC, 8) == 0 && h.state != XL_STATE_FINALIZED)
 				memcpy(prev, path, sizeof(prev));
 			close(fd);
 		}
@@ -394,7 +395,6 @@ static int child_begin(void)
 	return ok ? 0 : -1;
 }
 
-
 /* The earliest constructor priority a program may use (101; lower ones
  * are the implementation's), so that calls the program makes in its own
  * constructors are recorded, whatever their priority (constructors of
@@ -436,7 +436,7 @@ __attribute__((constructor(101))) static void rt_init(void)
 		image = exec_takeover(dir, exec_dir, sizeof(exec_dir));
 		if (!image) {
 			rt_note(dir, "an image the program exec'd could not start its own capture "
-				"(exec-<n> directory): it ran uncaptured");
+				     "(exec-<n> directory): it ran uncaptured");
 			goto out;
 		}
 		dir = exec_dir;
@@ -453,14 +453,14 @@ __attribute__((constructor(101))) static void rt_init(void)
 	rt__thread_key_init();
 	rt__child_begin = child_begin;
 	pthread_atfork(NULL, NULL, fork_child);
-	memcpy(rt__hdr->magic, XL_CAP_MAGIC, 8);   /* the file is now readable */
+	memcpy(rt__hdr->magic, XL_CAP_MAGIC, 8); /* the file is now readable */
 	rt__owner_pid = getpid();
 	atomic_store(&rt__proc_page.s.owner, 1);
 	if (rt__cfg.delay_ns == 0)
 		rt__window_open();
 	if (rt__control_start() != 0)
 		rt_note(dir, "cannot start the capture's control thread: no memory samples, and the capture "
-			"window closes only at exit");
+			     "window closes only at exit");
 out:
 	errno = saved_errno;
 }
@@ -470,7 +470,7 @@ out:
 __attribute__((destructor(101))) static void rt_fini(void)
 {
 	if (!rt__owns_capture())
-		return;          /* not started, or a child: never touch the parent's data */
+		return; /* not started, or a child: never touch the parent's data */
 	int saved_errno = errno;
 	rt__control_stop();
 	rt__finalize(XL_END_EXIT);

@@ -40,13 +40,13 @@ extern RT_HIDDEN _Atomic int rt__on;
  * every child. */
 union rt_proc_page {
 	struct {
-		_Atomic int on;       /* rt__on (alias) */
-		_Atomic int owner;    /* 1 in the process that owns the capture */
+		_Atomic int on;    /* rt__on (alias) */
+		_Atomic int owner; /* 1 in the process that owns the capture */
 	} s;
 	char page[4096];
 };
 extern RT_HIDDEN union rt_proc_page rt__proc_page;
-extern RT_HIDDEN pid_t rt__owner_pid;         /* getpid() of the owner */
+extern RT_HIDDEN pid_t rt__owner_pid; /* getpid() of the owner */
 
 /* 1 in the process that owns the capture (not in any child), until
  * finalization: the slow paths' test before they touch shared state. */
@@ -61,22 +61,22 @@ static inline int rt__owns_capture(void)
  * registers the thread, and drops the event when that returns -1.  (A
  * pointer set by the constructor, so rt_xray.c does not call rt_init.c,
  * which calls it.) */
-extern RT_HIDDEN _Atomic int rt__child_state;   /* 1 armed, 2 being made, 0 off */
+extern RT_HIDDEN _Atomic int rt__child_state; /* 1 armed, 2 being made, 0 off */
 extern RT_HIDDEN int (*rt__child_begin)(void);
 /* Reset this process's copy of the parent's state in a fork child. */
-RT_HIDDEN void rt__threads_fork_child(void);   /* rt_xray.c */
-RT_HIDDEN void rt__control_fork_child(void);   /* rt_control.c */
-RT_HIDDEN void rt__mem_fork_child(void);       /* rt_mem.c */
-RT_HIDDEN void rt__child_window_open(void);    /* rt_control.c */
+RT_HIDDEN void rt__threads_fork_child(void); /* rt_xray.c */
+RT_HIDDEN void rt__control_fork_child(void); /* rt_control.c */
+RT_HIDDEN void rt__mem_fork_child(void);     /* rt_mem.c */
+RT_HIDDEN void rt__child_window_open(void);  /* rt_control.c */
 
 /* Capture settings, read from the environment once. */
 struct rt_config {
-	uint32_t mode;               /* enum xl_cap_mode */
+	uint32_t mode; /* enum xl_cap_mode */
 	uint64_t buffer_size;
 	uint64_t interval_ns;
 	uint64_t delay_ns;
 	uint64_t duration_ns;
-	int32_t *include_ids;        /* NULL: patch everything */
+	int32_t *include_ids; /* NULL: patch everything */
 	size_t include_count;
 };
 extern RT_HIDDEN struct rt_config rt__cfg;
@@ -103,8 +103,7 @@ static inline RT_NOINSTR uint64_t rt__ticks(void)
 
 /* rt_arena.c: bump allocation inside the capture file.  Returns the block
  * (header filled in) or NULL when the budget (`limit`) is spent. */
-RT_HIDDEN struct xl_cap_block *rt__alloc_block(uint32_t kind, uint32_t owner,
-					       uint64_t size, uint64_t limit);
+RT_HIDDEN struct xl_cap_block *rt__alloc_block(uint32_t kind, uint32_t owner, uint64_t size, uint64_t limit);
 
 /* Per-thread hot state (rt_hot.c), one initial-exec TLS block.
  *
@@ -116,18 +115,19 @@ RT_HIDDEN struct xl_cap_block *rt__alloc_block(uint32_t kind, uint32_t owner,
  *
  * Everything here is written by its own thread only. */
 #define RT_GATE_READY 0u
-#define RT_GATE_BUSY 1u          /* inside the handler (signal re-entry) */
-#define RT_GATE_NEW 2u           /* not registered yet */
-#define RT_GATE_OFF 4u           /* registration failed: ignore events */
-#define RT_GATE_SLOW 8u          /* registered; clock_gettime clock, so
+#define RT_GATE_BUSY 1u /* inside the handler (signal re-entry) */
+#define RT_GATE_NEW 2u  /* not registered yet */
+#define RT_GATE_OFF 4u  /* registration failed: ignore events */
+#define RT_GATE_SLOW \
+	8u /* registered; clock_gettime clock, so
 				  * every event takes the full handler */
 #define RT_NO_NODE UINT32_MAX
 
-struct rt_thread;                /* private per-thread tables, rt_hot.c */
+struct rt_thread; /* private per-thread tables, rt_hot.c */
 
 struct rt_hot {
 	uint32_t gate;
-	uint32_t deep;               /* open frames beyond XL_MAX_DEPTH (tb->depth
+	uint32_t deep; /* open frames beyond XL_MAX_DEPTH (tb->depth
 				      * stays at XL_MAX_DEPTH meanwhile) */
 	struct xl_thread_block *tb;
 	struct rt_thread *t;
@@ -141,7 +141,7 @@ struct rt_hot {
 	 * full, so the fast path needs one test for "no room". */
 	struct xl_cap_block *tl_blk;
 	uint32_t tl_stopped;
-	uint32_t unrecorded;         /* events of this unregistered (RT_GATE_OFF)
+	uint32_t unrecorded; /* events of this unregistered (RT_GATE_OFF)
 				      * thread not yet added to the header */
 	/* The stack pointer of an entry the hot path handed to the full
 	 * handler (sp_pending set): the full handler runs on a deeper stack,
@@ -175,8 +175,7 @@ RT_HIDDEN void rt__hot_event_at(int32_t func, int type, uint64_t sp, uint64_t no
  * their set-up (creates the root node).  Returns 0, or -1 when the arena
  * has no room for the root's node chunk. */
 RT_HIDDEN size_t rt__thread_private_size(void);
-RT_HIDDEN int rt__thread_init(struct xl_thread_block *tb, void *priv, struct xl_func_stat *ftab,
-			      uint32_t func_slots);
+RT_HIDDEN int rt__thread_init(struct xl_thread_block *tb, void *priv, struct xl_func_stat *ftab, uint32_t func_slots);
 
 /* Scratch thread state for rt_calib.c (see rt_hot.c).  The timeline block
  * holds `events` events, at most XL_EVENTS_PER_CHUNK (the fast path's
@@ -229,7 +228,7 @@ RT_HIDDEN void rt__mem_init(void);
 RT_HIDDEN void rt__mem_sample(struct xl_mem_sample *s);
 RT_HIDDEN int64_t rt__peak_rss(void);
 RT_HIDDEN int rt__gc_present(void);
-RT_HIDDEN int rt__gc_started(void);      /* linked and GC_init has run */
+RT_HIDDEN int rt__gc_started(void); /* linked and GC_init has run */
 /* Descriptors the runtime keeps open live at RT_FD_FLOOR or above,
  * close-on-exec, so the program never meets them (rt_mem.c). */
 #define RT_FD_FLOOR 900

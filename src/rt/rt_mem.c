@@ -102,8 +102,7 @@ void rt__mem_init(void)
 
 int rt__gc_present(void)
 {
-	return GC_is_init_called && GC_get_heap_size && GC_get_free_bytes &&
-	       GC_get_total_bytes && GC_get_gc_no;
+	return GC_is_init_called && GC_get_heap_size && GC_get_free_bytes && GC_get_total_bytes && GC_get_gc_no;
 }
 
 static int64_t read_rss(void)
@@ -166,14 +165,14 @@ int rt__fd_high(int fd)
 	struct rlimit rl;
 	long floor = RT_FD_FLOOR;
 	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && (long)rl.rlim_cur <= floor)
-		floor = (long)rl.rlim_cur / 2;   /* a tiny limit: still above the usual range */
+		floor = (long)rl.rlim_cur / 2; /* a tiny limit: still above the usual range */
 	int hi = floor > fd ? fcntl(fd, F_DUPFD_CLOEXEC, (int)floor) : -1;
 	if (hi < 0 && floor > fd) {
 		close(fd);
 		return -1;
 	}
 	if (hi < 0)
-		return fd;          /* already high */
+		return fd; /* already high */
 	close(fd);
 	return hi;
 }

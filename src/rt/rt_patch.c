@@ -14,12 +14,12 @@ extern int __xray_unpatch(void) __attribute__((weak));
 extern int __xray_patch_function(int32_t id) __attribute__((weak));
 extern size_t __xray_max_function_id(void) __attribute__((weak));
 
-#define XRAY_SUCCESS 1   /* XRayPatchingStatus::SUCCESS */
+#define XRAY_SUCCESS 1 /* XRayPatchingStatus::SUCCESS */
 
 int rt__xray_available(void)
 {
-	return __xray_set_handler && __xray_patch && __xray_unpatch &&
-	       __xray_patch_function && __xray_max_function_id && __xray_remove_handler;
+	return __xray_set_handler && __xray_patch && __xray_unpatch && __xray_patch_function &&
+	       __xray_max_function_id && __xray_remove_handler;
 }
 
 int rt__patch(void)

@@ -26,8 +26,15 @@
 /* Imports through which a program unwinds frames it did not return from. */
 static const char *const unwinders[] = {
 	"__cxa_begin_catch", /* catches: also what the C++ library throws */
-	"__cxa_throw", "__cxa_rethrow", "_Unwind_RaiseException", "_Unwind_Resume_or_Rethrow",
-	"longjmp", "_longjmp", "siglongjmp", "__longjmp_chk", NULL,
+	"__cxa_throw",
+	"__cxa_rethrow",
+	"_Unwind_RaiseException",
+	"_Unwind_Resume_or_Rethrow",
+	"longjmp",
+	"_longjmp",
+	"siglongjmp",
+	"__longjmp_chk",
+	NULL,
 };
 
 static int is_unwinder(const char *name, size_t max)
@@ -43,17 +50,17 @@ static int is_unwinder(const char *name, size_t max)
 static int image_may_unwind(const unsigned char *p, size_t size)
 {
 	const Elf64_Ehdr *eh = (const void *)p;
-	if (size < sizeof(*eh) || memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 ||
-	    eh->e_ident[EI_CLASS] != ELFCLASS64 || eh->e_shentsize != sizeof(Elf64_Shdr) ||
-	    eh->e_shoff > size || (size - eh->e_shoff) / sizeof(Elf64_Shdr) < eh->e_shnum)
+	if (size < sizeof(*eh) || memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 || eh->e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh->e_shentsize != sizeof(Elf64_Shdr) || eh->e_shoff > size ||
+	    (size - eh->e_shoff) / sizeof(Elf64_Shdr) < eh->e_shnum)
 		return 1;
 	const Elf64_Shdr *sh = (const void *)(p + eh->e_shoff);
 	for (unsigned i = 0; i < eh->e_shnum; i++) {
 		if (sh[i].sh_type != SHT_DYNSYM)
 			continue;
 		const Elf64_Shdr *sym = &sh[i];
-		if (sym->sh_link >= eh->e_shnum || sym->sh_entsize != sizeof(Elf64_Sym) ||
-		    sym->sh_offset > size || sym->sh_size > size - sym->sh_offset)
+		if (sym->sh_link >= eh->e_shnum || sym->sh_entsize != sizeof(Elf64_Sym) || sym->sh_offset > size ||
+		    sym->sh_size > size - sym->sh_offset)
 			return 1;
 		const Elf64_Shdr *str = &sh[sym->sh_link];
 		if (str->sh_offset > size || str->sh_size > size - str->sh_offset)
@@ -67,7 +74,7 @@ static int image_may_unwind(const unsigned char *p, size_t size)
 				return 1;
 		return 0;
 	}
-	return 1;    /* no dynamic symbols: a static executable, anything may be inside */
+	return 1; /* no dynamic symbols: a static executable, anything may be inside */
 }
 
 int rt__program_may_unwind(void)

@@ -60,9 +60,8 @@ static RT_NOINSTR int thread_register(uint64_t now)
 	uint32_t slots = rt__hdr->max_function_id + 1;
 	uint64_t head = (sizeof(struct xl_thread_block) + rt__thread_private_size() + 63) & ~(uint64_t)63;
 	struct xl_func_stat *ftab = NULL;
-	struct xl_cap_block *b = rt__alloc_block(XL_BLOCK_THREAD, slot,
-						 head + (uint64_t)slots * sizeof(struct xl_func_stat),
-						 rt__hdr->file_size);
+	struct xl_cap_block *b = rt__alloc_block(
+		XL_BLOCK_THREAD, slot, head + (uint64_t)slots * sizeof(struct xl_func_stat), rt__hdr->file_size);
 	if (b) {
 		ftab = (struct xl_func_stat *)((char *)b + head);
 	} else {
@@ -109,15 +108,15 @@ static NOINLINE RT_NOINSTR void slow_event(int32_t func, int type)
 		return;
 	uint32_t g = h->gate;
 	if (g != RT_GATE_NEW && g != RT_GATE_SLOW)
-		return;                  /* busy (re-entry) or disabled */
+		return; /* busy (re-entry) or disabled */
 	if (__builtin_expect(atomic_load_explicit(&rt__child_state, memory_order_relaxed) != 0, 0) &&
 	    rt__child_begin() != 0)
-		return;                  /* a forked child without a capture */
+		return; /* a forked child without a capture */
 	h->gate = RT_GATE_BUSY;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	uint64_t now = rt__ticks();
 	if (g == RT_GATE_NEW && !thread_register(now)) {
-		h->unrecorded++;             /* this event; later ones: rt_hot.c */
+		h->unrecorded++; /* this event; later ones: rt_hot.c */
 		__atomic_signal_fence(__ATOMIC_SEQ_CST);
 		h->gate = RT_GATE_OFF;
 		return;
@@ -136,17 +135,10 @@ RT_NOINSTR void rt__xray_event(int32_t func, int type, uint64_t sp)
 	int r;
 	switch (type) {
 	case 0: /* ENTRY */
-	case 3: /* LOG_ARGS_ENTRY */
-		r = rt__hot_entry(func, sp);
-		break;
-	case 1: /* EXIT */
-		r = rt__hot_exit(func);
-		break;
-	case 2: /* TAIL */
-		r = rt__hot_tail(func);
-		break;
-	default:
-		return;
+	case 3: /* LOG_ARGS_ENTRY */ r = rt__hot_entry(func, sp); break;
+	case 1: /* EXIT */ r = rt__hot_exit(func); break;
+	case 2: /* TAIL */ r = rt__hot_tail(func); break;
+	default: return;
 	}
 	if (__builtin_expect(r != 0, 0))
 		slow_event(func, type);
@@ -192,7 +184,7 @@ static void name_store(struct xl_thread_block *tb, const char *name)
 static void thread_gone(void *arg)
 {
 	if (!rt__owns_capture())
-		return;          /* a child's copy of the key: the capture is the parent's */
+		return; /* a child's copy of the key: the capture is the parent's */
 	if (arg == &unregistered) {
 		uint32_t n = rt__hot.unrecorded;
 		rt__hot.unrecorded = 0;
@@ -203,7 +195,7 @@ static void thread_gone(void *arg)
 	struct xl_thread_block *tb = arg;
 	int saved_errno = errno;
 	atomic_fetch_add(&gone_active, 1);
-	while (atomic_load(&renaming))      /* a refresh takes microseconds */
+	while (atomic_load(&renaming)) /* a refresh takes microseconds */
 		sched_yield();
 	if (!atomic_load(&finalizing)) {
 		char name[XL_THREAD_NAME_MAX] = {0};

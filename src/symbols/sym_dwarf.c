@@ -60,8 +60,7 @@ static void walk_dies(struct dwctx *c, Dwarf_Die *parent, int depth)
 			if (dwarf_haschildren(&child) > 0)
 				walk_dies(c, &child, depth + 1);
 			break;
-		default:
-			break;
+		default: break;
 		}
 	} while (dwarf_siblingof(&child, &child) == 0);
 }
@@ -177,11 +176,10 @@ const char *sym_die_decl_file(Dwarf_Die *die, const char **comp_dir)
 		return NULL;
 	Dwarf_Die cudie;
 	Dwarf_Half version = 0;
-	if (at.cu == NULL ||
-	    dwarf_cu_die(at.cu, &cudie, &version, NULL, NULL, NULL, NULL, NULL) == NULL)
+	if (at.cu == NULL || dwarf_cu_die(at.cu, &cudie, &version, NULL, NULL, NULL, NULL, NULL) == NULL)
 		return NULL;
 	if (idx == 0 && version < 5)
-		return NULL;   /* "no file" before DWARF 5 */
+		return NULL; /* "no file" before DWARF 5 */
 	Dwarf_Files *files;
 	size_t nfiles;
 	if (dwarf_getsrcfiles(&cudie, &files, &nfiles) != 0 || idx >= nfiles)

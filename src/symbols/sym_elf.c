@@ -22,8 +22,7 @@ void sym_elf_close(struct elf_file *ef)
 	ef->fd = -1;
 }
 
-int sym_elf_open(const char *path, struct elf_file *ef, char *err,
-			 size_t errlen)
+int sym_elf_open(const char *path, struct elf_file *ef, char *err, size_t errlen)
 {
 	memset(ef, 0, sizeof *ef);
 	ef->fd = -1;
@@ -100,15 +99,12 @@ static size_t build_id_in_notes(Elf_Data *data, unsigned char *id)
 	size_t off = 0, next;
 	GElf_Nhdr nh;
 	size_t name_off, desc_off;
-	while (off < data->d_size &&
-	       (next = gelf_getnote(data, off, &nh, &name_off, &desc_off)) > 0) {
+	while (off < data->d_size && (next = gelf_getnote(data, off, &nh, &name_off, &desc_off)) > 0) {
 		const char *nm = (const char *)data->d_buf + name_off;
-		if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
-		    memcmp(nm, "GNU", 4) == 0) {
+		if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 && memcmp(nm, "GNU", 4) == 0) {
 			if (nh.n_descsz == 0 || nh.n_descsz > XL_BUILD_ID_MAX_BYTES)
 				return 0;
-			memcpy(id, (const unsigned char *)data->d_buf + desc_off,
-			       nh.n_descsz);
+			memcpy(id, (const unsigned char *)data->d_buf + desc_off, nh.n_descsz);
 			return nh.n_descsz;
 		}
 		off = next;
@@ -142,8 +138,7 @@ size_t sym_find_build_id(struct elf_file *ef, unsigned char *id)
 		GElf_Phdr ph;
 		if (gelf_getphdr(ef->elf, (int)i, &ph) == NULL || ph.p_type != PT_NOTE)
 			continue;
-		Elf_Data *d = elf_getdata_rawchunk(ef->elf, (int64_t)ph.p_offset,
-						   ph.p_filesz,
+		Elf_Data *d = elf_getdata_rawchunk(ef->elf, (int64_t)ph.p_offset, ph.p_filesz,
 						   ph.p_align == 8 ? ELF_T_NHDR8 : ELF_T_NHDR);
 		if (d == NULL)
 			continue;
@@ -162,8 +157,7 @@ bool sym_has_debug_info(struct elf_file *ef)
 		if (gelf_getshdr(scn, &sh) == NULL || sh.sh_type == SHT_NOBITS)
 			continue;
 		const char *nm = sym_scn_name(ef, &sh);
-		if (nm != NULL && (strcmp(nm, ".debug_info") == 0 ||
-				   strcmp(nm, ".zdebug_info") == 0))
+		if (nm != NULL && (strcmp(nm, ".debug_info") == 0 || strcmp(nm, ".zdebug_info") == 0))
 			return true;
 	}
 	return false;

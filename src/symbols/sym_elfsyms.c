@@ -42,8 +42,8 @@ int sym_collect_elf_syms(struct elf_file *ef, struct esyms *es)
 				if (gelf_getsym(d, (int)i, &sym) == NULL)
 					break;
 				int type = GELF_ST_TYPE(sym.st_info);
-				if ((type != STT_FUNC && type != STT_GNU_IFUNC) ||
-				    sym.st_shndx == SHN_UNDEF || sym.st_value == 0)
+				if ((type != STT_FUNC && type != STT_GNU_IFUNC) || sym.st_shndx == SHN_UNDEF ||
+				    sym.st_value == 0)
 					continue;
 				const char *name = elf_strptr(ef->elf, sh.sh_link, sym.st_name);
 				if (name == NULL || name[0] == '\0')

@@ -28,11 +28,9 @@
 /* ---- sym_util.c */
 
 /* err[errlen] = the formatted message, control characters replaced (one line). */
-__attribute__((format(printf, 3, 4)))
-void sym_seterr(char *err, size_t errlen, const char *fmt, ...);
+__attribute__((format(printf, 3, 4))) void sym_seterr(char *err, size_t errlen, const char *fmt, ...);
 /* Append "; "-separated to tab->warning while it has room. */
-__attribute__((format(printf, 2, 3)))
-void sym_add_warning(struct xl_symtab *tab, const char *fmt, ...);
+__attribute__((format(printf, 2, 3))) void sym_add_warning(struct xl_symtab *tab, const char *fmt, ...);
 /* dir/file (file alone when absolute or dir empty), malloc'd; NULL if file is. */
 char *sym_path_join(const char *dir, const char *file);
 
@@ -44,7 +42,7 @@ struct elf_file {
 	GElf_Ehdr eh;
 	size_t shstrndx;
 	bool have_shstrndx;
-	int wordsize;      /* 4 or 8 */
+	int wordsize; /* 4 or 8 */
 	bool big_endian;
 };
 
@@ -62,27 +60,27 @@ bool sym_has_debug_info(struct elf_file *ef);
 
 struct fn_rec {
 	uint64_t addr;
-	size_t first;   /* index of its first sled */
+	size_t first; /* index of its first sled */
 	size_t nsleds;
 };
 
 struct xray_map {
 	bool present;
-	uint64_t vaddr;            /* section address */
-	const unsigned char *buf;  /* section bytes */
+	uint64_t vaddr;           /* section address */
+	const unsigned char *buf; /* section bytes */
 	size_t size;
 	size_t entsize;
 	size_t nsleds;
 	int max_version;
-	struct fn_rec *fns;        /* fns[id - 1]: the functions in id order */
+	struct fn_rec *fns; /* fns[id - 1]: the functions in id order */
 	size_t nfns, cap;
 };
 
 /* Find the XRay sections and walk the sleds: map->fns in id order, and the
  * informational sleds/sled_version of out, warnings about xray_fn_idx.
  * No xray_instr_map is not an error (map->nfns == 0). */
-int sym_xray_read(struct elf_file *ef, const char *path, struct xray_map *map, struct xl_symtab *out,
-		  char *err, size_t errlen);
+int sym_xray_read(struct elf_file *ef, const char *path, struct xray_map *map, struct xl_symtab *out, char *err,
+		  size_t errlen);
 void sym_xray_release(struct xray_map *map);
 
 /* ---- sym_elfsyms.c */
@@ -90,7 +88,7 @@ void sym_xray_release(struct xray_map *map);
 struct esym {
 	uint64_t value, size;
 	const char *name;
-	size_t order;   /* position in the symbol table */
+	size_t order; /* position in the symbol table */
 };
 
 struct esyms {
@@ -107,12 +105,12 @@ const char *sym_elf_name_at(const struct esyms *es, uint64_t addr);
 
 struct dw_fn {
 	uint64_t addr;
-	Dwarf_Off off;   /* DIE offset in .debug_info */
+	Dwarf_Off off; /* DIE offset in .debug_info */
 };
 
 struct dw_cu {
 	uint64_t lo, hi;
-	Dwarf_Off off;   /* CU DIE offset */
+	Dwarf_Off off; /* CU DIE offset */
 };
 
 struct dwctx {

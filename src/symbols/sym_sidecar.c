@@ -37,8 +37,11 @@ static char *utf8_clean(const char *s)
 	size_t i = 0;
 	while (i < n) {
 		unsigned c = p[i];
-		size_t len = c < 0x80 ? 1 : (c & 0xe0) == 0xc0 ? 2
-			   : (c & 0xf0) == 0xe0 ? 3 : (c & 0xf8) == 0xf0 ? 4 : 0;
+		size_t len = c < 0x80             ? 1
+			     : (c & 0xe0) == 0xc0 ? 2
+			     : (c & 0xf0) == 0xe0 ? 3
+			     : (c & 0xf8) == 0xf0 ? 4
+						  : 0;
 		bool ok = len > 0 && i + len <= n;
 		if (ok && len > 1) {
 			uint32_t cp = c & (0xffu >> (len + 1));
@@ -49,9 +52,8 @@ static char *utf8_clean(const char *s)
 				}
 				cp = (cp << 6) | (p[i + k] & 0x3f);
 			}
-			if (ok && ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) ||
-				   (len == 4 && cp < 0x10000) || cp > 0x10ffff ||
-				   (cp >= 0xd800 && cp <= 0xdfff)))
+			if (ok && ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
+				   cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)))
 				ok = false;
 		}
 		if (ok) {
@@ -103,7 +105,8 @@ static int write_body(const struct xl_symtab *tab, FILE *f)
 	    fputs(",\n \"build_id\": ", f) < 0 || dump_any(f, jstr(tab->build_id)) ||
 	    fputs(",\n \"executable\": ", f) < 0 || dump_any(f, jstr(tab->executable)))
 		return -1;
-	if (fprintf(f, ",\n \"xray\": {\"sleds\": %" PRIu64 ", \"sled_version\": %d, "
+	if (fprintf(f,
+		    ",\n \"xray\": {\"sleds\": %" PRIu64 ", \"sled_version\": %d, "
 		    "\"fn_idx\": %" PRIu64 "},\n \"functions\": [",
 		    tab->sleds, tab->sled_version, tab->fn_idx) < 0)
 		return -1;
@@ -120,8 +123,7 @@ static int write_body(const struct xl_symtab *tab, FILE *f)
 		bad |= json_object_set_new(o, "linkage_name", jstr(s->linkage_name));
 		bad |= json_object_set_new(o, "file", jstr(s->file));
 		bad |= json_object_set_new(o, "line", json_integer(s->line));
-		if (bad || fputs(i == 0 ? "\n  " : ",\n  ", f) < 0 ||
-		    json_dumpf(o, f, 0) != 0) {
+		if (bad || fputs(i == 0 ? "\n  " : ",\n  ", f) < 0 || json_dumpf(o, f, 0) != 0) {
 			json_decref(o);
 			return -1;
 		}
@@ -132,8 +134,7 @@ static int write_body(const struct xl_symtab *tab, FILE *f)
 	return 0;
 }
 
-int xl_symbols_write_json(const struct xl_symtab *tab, const char *path,
-			  char *err, size_t errlen)
+int xl_symbols_write_json(const struct xl_symtab *tab, const char *path, char *err, size_t errlen)
 {
 	if (err != NULL && errlen > 0)
 		err[0] = '\0';
@@ -147,10 +148,11 @@ int xl_symbols_write_json(const struct xl_symtab *tab, const char *path,
 	}
 	for (size_t i = 0; i < tab->count; i++) {
 		const struct xl_symbol *s = &tab->syms[i];
-		if ((uint64_t)s->id != i + 1 || s->name == NULL || s->name[0] == '\0' ||
-		    s->line < 0) {
-			sym_seterr(err, errlen, "%s: function table entry %zu is inconsistent "
-			       "(ids must be 1..N in order, names non-empty)", path, i);
+		if ((uint64_t)s->id != i + 1 || s->name == NULL || s->name[0] == '\0' || s->line < 0) {
+			sym_seterr(err, errlen,
+				   "%s: function table entry %zu is inconsistent "
+				   "(ids must be 1..N in order, names non-empty)",
+				   path, i);
 			return XL_EINVAL;
 		}
 	}
@@ -187,15 +189,13 @@ int xl_symbols_write_json(const struct xl_symtab *tab, const char *path,
 		saved = errno;
 	}
 	if (rc != 0) {
-		sym_seterr(err, errlen, "%s: write failed: %s", tmp,
-		       saved ? strerror(saved) : "encoding error");
+		sym_seterr(err, errlen, "%s: write failed: %s", tmp, saved ? strerror(saved) : "encoding error");
 		unlink(tmp);
 		free(tmp);
 		return XL_EIO;
 	}
 	if (rename(tmp, path) != 0) {
-		sym_seterr(err, errlen, "%s: cannot rename into place: %s", path,
-		       strerror(errno));
+		sym_seterr(err, errlen, "%s: cannot rename into place: %s", path, strerror(errno));
 		unlink(tmp);
 		free(tmp);
 		return XL_EIO;
@@ -251,18 +251,17 @@ static int opt_uint(json_t *obj, const char *key, json_int_t max, json_int_t *ds
 	json_t *v = json_object_get(obj, key);
 	if (v == NULL)
 		return 0;
-	if (!json_is_integer(v) || json_integer_value(v) < 0 ||
-	    json_integer_value(v) > max)
+	if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > max)
 		return -1;
 	*dst = json_integer_value(v);
 	return 0;
 }
 
 /* A failed check: the message, then return the code. */
-#define FAIL(code, ...)                                      \
-	do {                                                 \
-		sym_seterr(err, errlen, __VA_ARGS__);        \
-		return (code);                               \
+#define FAIL(code, ...)                               \
+	do {                                          \
+		sym_seterr(err, errlen, __VA_ARGS__); \
+		return (code);                        \
 	} while (0)
 
 /* The sidecar's JSON object, or NULL with *rc and the message. */
@@ -306,16 +305,15 @@ static int load_header(json_t *root, const char *path, struct xl_symtab *out, ch
 	if (!json_is_string(v))
 		FAIL(XL_EFORMAT, "%s: \"schema\" is not a string", path);
 	if (strcmp(json_string_value(v), XL_SYMBOLS_SCHEMA) != 0)
-		FAIL(XL_EFORMAT, "%s: unsupported schema \"%.64s\" (expected \"%s\")",
-			 path, json_string_value(v), XL_SYMBOLS_SCHEMA);
+		FAIL(XL_EFORMAT, "%s: unsupported schema \"%.64s\" (expected \"%s\")", path, json_string_value(v),
+		     XL_SYMBOLS_SCHEMA);
 
 	v = json_object_get(root, "build_id");
 	if (v == NULL)
 		FAIL(XL_EFORMAT, "%s: missing \"build_id\"", path);
 	if (!json_is_string(v) || !valid_hex_id(json_string_value(v)))
-		FAIL(XL_EFORMAT,
-			 "%s: \"build_id\" is not a lowercase hex string of at most %d bytes",
-			 path, XL_BUILD_ID_MAX_BYTES);
+		FAIL(XL_EFORMAT, "%s: \"build_id\" is not a lowercase hex string of at most %d bytes", path,
+		     XL_BUILD_ID_MAX_BYTES);
 	strcpy(out->build_id, json_string_value(v));
 
 	int sr = opt_string(root, "executable", &out->executable);
@@ -328,11 +326,11 @@ static int load_header(json_t *root, const char *path, struct xl_symtab *out, ch
 	if (v != NULL) {
 		json_int_t sleds = 0, ver = 0, idx = 0;
 		if (!json_is_object(v) || opt_uint(v, "sleds", XL_JSON_INT_MAX, &sleds) ||
-		    opt_uint(v, "sled_version", 255, &ver) ||
-		    opt_uint(v, "fn_idx", XL_JSON_INT_MAX, &idx))
+		    opt_uint(v, "sled_version", 255, &ver) || opt_uint(v, "fn_idx", XL_JSON_INT_MAX, &idx))
 			FAIL(XL_EFORMAT,
-				 "%s: \"xray\" must be an object of non-negative integers "
-				 "sleds, sled_version (<= 255), fn_idx", path);
+			     "%s: \"xray\" must be an object of non-negative integers "
+			     "sleds, sled_version (<= 255), fn_idx",
+			     path);
 		out->sleds = (uint64_t)sleds;
 		out->sled_version = (int)ver;
 		out->fn_idx = (uint64_t)idx;
@@ -356,49 +354,41 @@ static int load_function(json_t *o, size_t i, size_t n, const char *path, struct
 		FAIL(XL_EFORMAT, "%s: functions[%zu].id is not an integer", path, i);
 	json_int_t id = json_integer_value(v);
 	if (id < 1 || (uint64_t)id > n)
-		FAIL(XL_EFORMAT,
-			 "%s: functions[%zu].id %" JSON_INTEGER_FORMAT
-			 " is out of range 1..%zu", path, i, id, n);
+		FAIL(XL_EFORMAT, "%s: functions[%zu].id %" JSON_INTEGER_FORMAT " is out of range 1..%zu", path, i, id,
+		     n);
 	struct xl_symbol *s = &out->syms[id - 1];
 	if (s->id != 0)
-		FAIL(XL_EFORMAT, "%s: functions[%zu]: duplicate id %" JSON_INTEGER_FORMAT,
-			 path, i, id);
+		FAIL(XL_EFORMAT, "%s: functions[%zu]: duplicate id %" JSON_INTEGER_FORMAT, path, i, id);
 	s->id = (int32_t)id;
 
 	v = json_object_get(o, "addr");
 	if (v == NULL)
 		FAIL(XL_EFORMAT, "%s: functions[%zu]: missing \"addr\"", path, i);
 	if (!json_is_string(v) || !parse_addr(json_string_value(v), &s->addr))
-		FAIL(XL_EFORMAT,
-			 "%s: functions[%zu].addr is not a \"0x...\" hex string of at most 16 digits",
-			 path, i);
+		FAIL(XL_EFORMAT, "%s: functions[%zu].addr is not a \"0x...\" hex string of at most 16 digits", path, i);
 
 	v = json_object_get(o, "name");
 	if (v == NULL)
 		FAIL(XL_EFORMAT, "%s: functions[%zu]: missing \"name\"", path, i);
 	if (!json_is_string(v) || json_string_length(v) == 0)
-		FAIL(XL_EFORMAT, "%s: functions[%zu].name is not a non-empty string",
-			 path, i);
+		FAIL(XL_EFORMAT, "%s: functions[%zu].name is not a non-empty string", path, i);
 	s->name = strdup(json_string_value(v));
 	if (s->name == NULL)
 		FAIL(XL_ENOMEM, "%s: out of memory", path);
 
 	sr = opt_string(o, "linkage_name", &s->linkage_name);
 	if (sr == -1)
-		FAIL(XL_EFORMAT, "%s: functions[%zu].linkage_name is not a string or null",
-			 path, i);
+		FAIL(XL_EFORMAT, "%s: functions[%zu].linkage_name is not a string or null", path, i);
 	if (sr == 0)
 		sr = opt_string(o, "file", &s->file);
 	if (sr == -1)
-		FAIL(XL_EFORMAT, "%s: functions[%zu].file is not a string or null",
-			 path, i);
+		FAIL(XL_EFORMAT, "%s: functions[%zu].file is not a string or null", path, i);
 	if (sr == -2)
 		FAIL(XL_ENOMEM, "%s: out of memory", path);
 
 	json_int_t line = 0;
 	if (opt_uint(o, "line", INT_MAX, &line))
-		FAIL(XL_EFORMAT, "%s: functions[%zu].line is not an integer 0..%d",
-			 path, i, INT_MAX);
+		FAIL(XL_EFORMAT, "%s: functions[%zu].line is not an integer 0..%d", path, i, INT_MAX);
 	s->line = (int)line;
 	return XL_OK;
 }
@@ -420,7 +410,7 @@ static int load_functions(json_t *root, const char *path, struct xl_symtab *out,
 		if (out->syms == NULL)
 			FAIL(XL_ENOMEM, "%s: out of memory", path);
 	}
-	out->count = n;   /* release() walks only filled slots (NULL-safe) */
+	out->count = n; /* release() walks only filled slots (NULL-safe) */
 
 	for (size_t i = 0; i < n; i++) {
 		int rc = load_function(json_array_get(fns, i), i, n, path, out, err, errlen);

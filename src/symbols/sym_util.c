@@ -11,8 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-__attribute__((format(printf, 3, 4)))
-void sym_seterr(char *err, size_t errlen, const char *fmt, ...)
+__attribute__((format(printf, 3, 4))) void sym_seterr(char *err, size_t errlen, const char *fmt, ...)
 {
 	if (err == NULL || errlen == 0)
 		return;
@@ -26,8 +25,7 @@ void sym_seterr(char *err, size_t errlen, const char *fmt, ...)
 			*p = '?';
 }
 
-__attribute__((format(printf, 2, 3)))
-void sym_add_warning(struct xl_symtab *tab, const char *fmt, ...)
+__attribute__((format(printf, 2, 3))) void sym_add_warning(struct xl_symtab *tab, const char *fmt, ...)
 {
 	size_t used = strlen(tab->warning);
 	if (used + 3 >= sizeof tab->warning)

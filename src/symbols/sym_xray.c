@@ -63,16 +63,11 @@ static int reloc_kind(unsigned machine, unsigned type)
 {
 	/* 1 = base-relative (value = addend), 2 = absolute (symbol + addend) */
 	switch (machine) {
-	case EM_X86_64:
-		return type == R_X86_64_RELATIVE ? 1 : type == R_X86_64_64 ? 2 : 0;
-	case EM_386:
-		return type == R_386_RELATIVE ? 1 : type == R_386_32 ? 2 : 0;
-	case EM_AARCH64:
-		return type == R_AARCH64_RELATIVE ? 1 : type == R_AARCH64_ABS64 ? 2 : 0;
-	case EM_PPC64:
-		return type == R_PPC64_RELATIVE ? 1 : type == R_PPC64_ADDR64 ? 2 : 0;
-	default:
-		return 0;
+	case EM_X86_64: return type == R_X86_64_RELATIVE ? 1 : type == R_X86_64_64 ? 2 : 0;
+	case EM_386: return type == R_386_RELATIVE ? 1 : type == R_386_32 ? 2 : 0;
+	case EM_AARCH64: return type == R_AARCH64_RELATIVE ? 1 : type == R_AARCH64_ABS64 ? 2 : 0;
+	case EM_PPC64: return type == R_PPC64_RELATIVE ? 1 : type == R_PPC64_ADDR64 ? 2 : 0;
+	default: return 0;
 	}
 }
 
@@ -82,8 +77,7 @@ static int cmp_reloc(const void *a, const void *b)
 	return x->off < y->off ? -1 : x->off > y->off;
 }
 
-static int collect_relocs(struct elf_file *ef, const struct vrange *rg,
-			  size_t nrg, struct reloc_map *rm)
+static int collect_relocs(struct elf_file *ef, const struct vrange *rg, size_t nrg, struct reloc_map *rm)
 {
 	Elf_Scn *scn = NULL;
 	while ((scn = elf_nextscn(ef->elf, scn)) != NULL) {
@@ -104,16 +98,14 @@ static int collect_relocs(struct elf_file *ef, const struct vrange *rg,
 				break;
 			if (!in_ranges(rg, nrg, ra.r_offset))
 				continue;
-			int k = reloc_kind(ef->eh.e_machine,
-					   (unsigned)GELF_R_TYPE(ra.r_info));
+			int k = reloc_kind(ef->eh.e_machine, (unsigned)GELF_R_TYPE(ra.r_info));
 			uint64_t v;
 			if (k == 1) {
 				v = (uint64_t)ra.r_addend;
 			} else if (k == 2) {
 				GElf_Sym s;
 				size_t si = GELF_R_SYM(ra.r_info);
-				if (si == 0 || symd == NULL ||
-				    gelf_getsym(symd, (int)si, &s) == NULL)
+				if (si == 0 || symd == NULL || gelf_getsym(symd, (int)si, &s) == NULL)
 					continue;
 				v = s.st_value + (uint64_t)ra.r_addend;
 			} else {
@@ -149,23 +141,22 @@ static bool reloc_lookup(const struct reloc_map *rm, uint64_t off, uint64_t *val
 
 /* The sled walk. */
 
-static int walk_sleds(struct elf_file *ef, const char *path, struct xray_map *m,
-		      const struct reloc_map *rm, char *err, size_t errlen)
+static int walk_sleds(struct elf_file *ef, const char *path, struct xray_map *m, const struct reloc_map *rm, char *err,
+		      size_t errlen)
 {
 	int w = ef->wordsize;
 	uint64_t mask = w == 8 ? UINT64_MAX : UINT32_MAX;
 	m->entsize = (size_t)w * 4;
 	if (m->size % m->entsize != 0) {
-		sym_seterr(err, errlen,
-		       "%s: %s size %zu is not a multiple of the %zu-byte sled entry",
-		       path, XRAY_MAP_SECTION, m->size, m->entsize);
+		sym_seterr(err, errlen, "%s: %s size %zu is not a multiple of the %zu-byte sled entry", path,
+			   XRAY_MAP_SECTION, m->size, m->entsize);
 		return XL_EFORMAT;
 	}
 	m->nsleds = m->size / m->entsize;
 	uint64_t cur = 0;
 	for (size_t i = 0; i < m->nsleds; i++) {
 		const unsigned char *e = m->buf + i * m->entsize;
-		uint64_t field = m->vaddr + i * m->entsize;  /* &Address */
+		uint64_t field = m->vaddr + i * m->entsize; /* &Address */
 		uint64_t f = sym_rd_word(e + w, w, ef->big_endian);
 		unsigned version = e[2 * w + 2];
 		if ((int)version > m->max_version)
@@ -180,17 +171,16 @@ static int walk_sleds(struct elf_file *ef, const char *path, struct xray_map *m,
 		}
 		if (fn == 0) {
 			sym_seterr(err, errlen,
-			       "%s: %s entry %zu (version %u) has an unresolved function "
-			       "address (absolute entry without a relocation)",
-			       path, XRAY_MAP_SECTION, i, version);
+				   "%s: %s entry %zu (version %u) has an unresolved function "
+				   "address (absolute entry without a relocation)",
+				   path, XRAY_MAP_SECTION, i, version);
 			return XL_EFORMAT;
 		}
 		/* Same rule as compiler-rt's controlPatching(): a new id whenever
 		 * the function differs from the previous sled's. */
 		if (i == 0 || fn != cur) {
 			if (m->nfns >= (size_t)INT32_MAX) {
-				sym_seterr(err, errlen, "%s: more than %d XRay functions", path,
-				       INT32_MAX);
+				sym_seterr(err, errlen, "%s: more than %d XRay functions", path, INT32_MAX);
 				return XL_EFORMAT;
 			}
 			if (xl_grow((void **)&m->fns, &m->cap, m->nfns + 1, sizeof *m->fns)) {
@@ -209,16 +199,14 @@ static int walk_sleds(struct elf_file *ef, const char *path, struct xray_map *m,
 }
 
 /* Compare xray_fn_idx with the walk; differences become a warning. */
-static void check_fn_idx(struct elf_file *ef, const struct xray_map *m,
-			 uint64_t idx_vaddr, const unsigned char *buf, size_t size,
-			 const struct reloc_map *rm, struct xl_symtab *tab)
+static void check_fn_idx(struct elf_file *ef, const struct xray_map *m, uint64_t idx_vaddr, const unsigned char *buf,
+			 size_t size, const struct reloc_map *rm, struct xl_symtab *tab)
 {
 	int w = ef->wordsize;
 	uint64_t mask = w == 8 ? UINT64_MAX : UINT32_MAX;
 	size_t es = 2 * (size_t)w;
 	if (size % es != 0) {
-		sym_add_warning(tab, "%s size %zu is not a multiple of %zu", XRAY_IDX_SECTION,
-			    size, es);
+		sym_add_warning(tab, "%s size %zu is not a multiple of %zu", XRAY_IDX_SECTION, size, es);
 		return;
 	}
 	size_t n = size / es;
@@ -250,31 +238,28 @@ static void check_fn_idx(struct elf_file *ef, const struct xray_map *m,
 				}
 				end = b + v1 * m->entsize;
 			}
-			if (b < map_lo || end > map_hi || end < b ||
-			    (b - map_lo) % m->entsize != 0 ||
+			if (b < map_lo || end > map_hi || end < b || (b - map_lo) % m->entsize != 0 ||
 			    (end - b) % m->entsize != 0) {
 				ok = false;
 				break;
 			}
 			size_t bi = (size_t)((b - map_lo) / m->entsize);
 			size_t cnt = (size_t)((end - b) / m->entsize);
-			if (first_bad == SIZE_MAX &&
-			    (k >= m->nfns || m->fns[k].first != bi ||
-			     m->fns[k].nsleds != cnt))
+			if (first_bad == SIZE_MAX && (k >= m->nfns || m->fns[k].first != bi || m->fns[k].nsleds != cnt))
 				first_bad = k;
 		}
 		if (!ok)
 			continue;
 		if (n != m->nfns)
 			sym_add_warning(tab,
-				    "%s lists %zu functions but the sled walk finds %zu; "
-				    "the runtime's __xray_max_function_id() will not match",
-				    XRAY_IDX_SECTION, n, m->nfns);
+					"%s lists %zu functions but the sled walk finds %zu; "
+					"the runtime's __xray_max_function_id() will not match",
+					XRAY_IDX_SECTION, n, m->nfns);
 		else if (first_bad != SIZE_MAX)
 			sym_add_warning(tab,
-				    "%s entry %zu disagrees with the sled walk; "
-				    "__xray_function_address() will not match the ids",
-				    XRAY_IDX_SECTION, first_bad);
+					"%s entry %zu disagrees with the sled walk; "
+					"__xray_function_address() will not match the ids",
+					XRAY_IDX_SECTION, first_bad);
 		return;
 	}
 	sym_add_warning(tab, "unrecognised %s layout (not checked)", XRAY_IDX_SECTION);
@@ -282,8 +267,8 @@ static void check_fn_idx(struct elf_file *ef, const struct xray_map *m,
 
 /* ------------------------------------------------------------------------ */
 
-int sym_xray_read(struct elf_file *ef, const char *exe_path, struct xray_map *map, struct xl_symtab *out,
-		  char *err, size_t errlen)
+int sym_xray_read(struct elf_file *ef, const char *exe_path, struct xray_map *map, struct xl_symtab *out, char *err,
+		  size_t errlen)
 {
 	struct reloc_map rm = {0};
 	int rc = XL_OK;
@@ -301,22 +286,20 @@ int sym_xray_read(struct elf_file *ef, const char *exe_path, struct xray_map *ma
 			continue;
 		if (strcmp(nm, XRAY_MAP_SECTION) == 0) {
 			if (map->present) {
-				sym_seterr(err, errlen, "%s: more than one %s section", exe_path,
-				       XRAY_MAP_SECTION);
+				sym_seterr(err, errlen, "%s: more than one %s section", exe_path, XRAY_MAP_SECTION);
 				rc = XL_EFORMAT;
 				goto out;
 			}
 			if (sh.sh_type == SHT_NOBITS) {
-				sym_seterr(err, errlen, "%s: %s has no contents (a debug-only file?)",
-				       exe_path, XRAY_MAP_SECTION);
+				sym_seterr(err, errlen, "%s: %s has no contents (a debug-only file?)", exe_path,
+					   XRAY_MAP_SECTION);
 				rc = XL_EFORMAT;
 				goto out;
 			}
 			Elf_Data *d = elf_getdata(scn, NULL);
-			if (sh.sh_size > 0 && (d == NULL || d->d_buf == NULL ||
-					       d->d_size != sh.sh_size)) {
-				sym_seterr(err, errlen, "%s: cannot read %s: %s", exe_path,
-				       XRAY_MAP_SECTION, elf_errmsg(-1));
+			if (sh.sh_size > 0 && (d == NULL || d->d_buf == NULL || d->d_size != sh.sh_size)) {
+				sym_seterr(err, errlen, "%s: cannot read %s: %s", exe_path, XRAY_MAP_SECTION,
+					   elf_errmsg(-1));
 				rc = XL_EFORMAT;
 				goto out;
 			}
@@ -348,8 +331,7 @@ int sym_xray_read(struct elf_file *ef, const char *exe_path, struct xray_map *ma
 		if (idx_scn != NULL) {
 			Elf_Data *d = elf_getdata(idx_scn, NULL);
 			if (d != NULL && d->d_buf != NULL && d->d_size == idx_sh.sh_size)
-				check_fn_idx(ef, map, idx_sh.sh_addr, d->d_buf, d->d_size,
-						     &rm, out);
+				check_fn_idx(ef, map, idx_sh.sh_addr, d->d_buf, d->d_size, &rm, out);
 			else
 				sym_add_warning(out, "cannot read %s", XRAY_IDX_SECTION);
 		}

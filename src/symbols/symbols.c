@@ -31,7 +31,6 @@ static char *demangle_dup(const char *name)
 	return d != NULL ? d : strdup(name);
 }
 
-
 void xl_symtab_release(struct xl_symtab *tab)
 {
 	if (tab == NULL)
@@ -46,8 +45,7 @@ void xl_symtab_release(struct xl_symtab *tab)
 	memset(tab, 0, sizeof *tab);
 }
 
-static int fill_symbol(struct xl_symbol *sym, uint64_t addr, const struct esyms *es,
-		       struct dwctx *dw)
+static int fill_symbol(struct xl_symbol *sym, uint64_t addr, const struct esyms *es, struct dwctx *dw)
 {
 	Dwarf_Die die;
 	bool have_die = dw->dbg != NULL && sym_dw_find_fn(dw, addr, &die);

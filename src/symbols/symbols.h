@@ -59,29 +59,28 @@ extern "C" {
 #define XL_BUILD_ID_MAX_BYTES 64
 #define XL_BUILD_ID_HEX_SIZE (2 * XL_BUILD_ID_MAX_BYTES + 1)
 
-
 struct xl_symbol {
-	int32_t id;          /* XRay function id: 1..count */
-	uint64_t addr;       /* function entry, file-relative virtual address */
-	char *name;          /* display name, demangled for C++; never NULL
+	int32_t id;         /* XRay function id: 1..count */
+	uint64_t addr;      /* function entry, file-relative virtual address */
+	char *name;         /* display name, demangled for C++; never NULL
 	                      * ("0x<addr>" when no symbol or DWARF name exists) */
-	char *linkage_name;  /* name as linked (mangled for C++); NULL if unknown */
-	char *file;          /* declaring source file (absolute when the compiler
+	char *linkage_name; /* name as linked (mangled for C++); NULL if unknown */
+	char *file;         /* declaring source file (absolute when the compiler
 	                      * recorded a comp_dir); NULL without debug info */
-	int line;            /* declaration line; 0 if unknown */
+	int line;           /* declaration line; 0 if unknown */
 };
 
 struct xl_symtab {
-	struct xl_symbol *syms;   /* syms[i].id == i + 1; NULL when count == 0 */
+	struct xl_symbol *syms; /* syms[i].id == i + 1; NULL when count == 0 */
 	size_t count;
-	char build_id[XL_BUILD_ID_HEX_SIZE];  /* lowercase hex, "" if none */
-	char *executable;         /* path of the executable (realpath when
+	char build_id[XL_BUILD_ID_HEX_SIZE]; /* lowercase hex, "" if none */
+	char *executable;                    /* path of the executable (realpath when
 	                           * known), or NULL */
 
 	/* Informational (sidecar "xray" member). */
-	uint64_t sleds;           /* entries of xray_instr_map */
-	int sled_version;         /* highest sled version seen; 0 if no sleds */
-	uint64_t fn_idx;          /* entries of xray_fn_idx; 0 when absent */
+	uint64_t sleds;   /* entries of xray_instr_map */
+	int sled_version; /* highest sled version seen; 0 if no sleds */
+	uint64_t fn_idx;  /* entries of xray_fn_idx; 0 when absent */
 
 	/* Non-fatal findings of xl_symbols_read(), "" if none: e.g. no DWARF, or
 	 * an xray_fn_idx that disagrees with the sled walk (the runtime then
@@ -94,20 +93,16 @@ struct xl_symtab {
  * result has count == 0 (memory-only build) but still the build id.
  * Missing DWARF leaves file == NULL, line == 0 and says so in warning.
  * On failure *out is left empty (safe to release). */
-int xl_symbols_read(const char *exe_path, struct xl_symtab *out, char *err,
-		    size_t errlen);
+int xl_symbols_read(const char *exe_path, struct xl_symtab *out, char *err, size_t errlen);
 
 /* Write the sidecar atomically (temporary file + rename). */
-int xl_symbols_write_json(const struct xl_symtab *tab, const char *path,
-			  char *err, size_t errlen);
+int xl_symbols_write_json(const struct xl_symtab *tab, const char *path, char *err, size_t errlen);
 
 /* Load and validate a sidecar.  On failure *out is left empty. */
-int xl_symbols_load_json(const char *path, struct xl_symtab *out, char *err,
-			 size_t errlen);
+int xl_symbols_load_json(const char *path, struct xl_symtab *out, char *err, size_t errlen);
 
 /* The function with that id, or NULL.  O(1). */
-const struct xl_symbol *xl_symtab_find(const struct xl_symtab *tab,
-				       int32_t id);
+const struct xl_symbol *xl_symtab_find(const struct xl_symtab *tab, int32_t id);
 
 /* Free everything *tab owns and reset it to empty.  NULL is fine. */
 void xl_symtab_release(struct xl_symtab *tab);

@@ -39,9 +39,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const char *run = NULL, *syms = NULL;
 	switch (size % 4) {
-	case 1: run = run_ok; syms = syms_ok; break;
-	case 2: run = run_bad; syms = syms_bad; break;
-	case 3: run = run_names; syms = syms_names; break;
+	case 1:
+		run = run_ok;
+		syms = syms_ok;
+		break;
+	case 2:
+		run = run_bad;
+		syms = syms_bad;
+		break;
+	case 3:
+		run = run_names;
+		syms = syms_names;
+		break;
 	default: break;
 	}
 	fz_put("run.json", run, run ? strlen(run) : 0);

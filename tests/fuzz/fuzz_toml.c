@@ -30,7 +30,7 @@ static void walk(const struct xl_toml_value *v, int depth)
 			if (!xl_toml_table_entry(v, k, &e))
 				abort();
 			if (xl_toml_table_getn(v, e.key, e.key_len) != e.value)
-				abort();   /* a key finds its own value */
+				abort(); /* a key finds its own value */
 			walk(e.value, depth + 1);
 		}
 		(void)xl_toml_lookup(v, "a.b.c");
@@ -45,18 +45,10 @@ static void walk(const struct xl_toml_value *v, int depth)
 		if (!xl_toml_as_string(v, &s, &len) || s[len] != 0)
 			abort();
 		break;
-	case XL_TOML_INTEGER:
-		(void)xl_toml_as_int(v, &i);
-		break;
-	case XL_TOML_FLOAT:
-		(void)xl_toml_as_float(v, &d);
-		break;
-	case XL_TOML_BOOL:
-		(void)xl_toml_as_bool(v, &b);
-		break;
-	default:
-		(void)xl_toml_as_datetime(v, &dt);
-		break;
+	case XL_TOML_INTEGER: (void)xl_toml_as_int(v, &i); break;
+	case XL_TOML_FLOAT: (void)xl_toml_as_float(v, &d); break;
+	case XL_TOML_BOOL: (void)xl_toml_as_bool(v, &b); break;
+	default: (void)xl_toml_as_datetime(v, &dt); break;
 	}
 }
 

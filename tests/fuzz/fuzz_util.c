@@ -151,9 +151,9 @@ const uint8_t *fz_small_capture(size_t *len)
 	nb->count = nb->capacity = 4;
 	struct xl_node *n = (void *)(nb + 1);
 	n[0] = (struct xl_node){0, 0, 1, 0, 0, 0};
-	n[1] = (struct xl_node){1, 0, 2, 0, 1, 70000};       /* main */
-	n[2] = (struct xl_node){2, 1, 0, 3, 2, 30000};       /* main > 2 */
-	n[3] = (struct xl_node){3, 1, 0, 0, 1, 10000};       /* main > 3 */
+	n[1] = (struct xl_node){1, 0, 2, 0, 1, 70000}; /* main */
+	n[2] = (struct xl_node){2, 1, 0, 3, 2, 30000}; /* main > 2 */
+	n[3] = (struct xl_node){3, 1, 0, 0, 1, 10000}; /* main > 3 */
 
 	struct xl_cap_block *tl = (void *)(buf.bytes + OFF_TIMELINE);
 	tl->kind = XL_BLOCK_TIMELINE;

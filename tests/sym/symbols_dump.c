@@ -22,15 +22,14 @@ int main(int argc, char **argv)
 	struct xl_symtab t;
 	char err[512];
 	int rc = ends_with(argv[1], ".json") ? xl_symbols_load_json(argv[1], &t, err, sizeof err)
-					      : xl_symbols_read(argv[1], &t, err, sizeof err);
+					     : xl_symbols_read(argv[1], &t, err, sizeof err);
 	if (rc != XL_OK) {
 		fprintf(stderr, "error: %s\n", err);
 		return 1;
 	}
-	printf("executable: %s\nbuild_id: %s\nfunctions: %zu  sleds: %" PRIu64
-	       "  sled_version: %d  fn_idx: %" PRIu64 "\n",
-	       t.executable ? t.executable : "(null)", t.build_id, t.count, t.sleds,
-	       t.sled_version, t.fn_idx);
+	printf("executable: %s\nbuild_id: %s\nfunctions: %zu  sleds: %" PRIu64 "  sled_version: %d  fn_idx: %" PRIu64
+	       "\n",
+	       t.executable ? t.executable : "(null)", t.build_id, t.count, t.sleds, t.sled_version, t.fn_idx);
 	if (t.warning[0] != '\0')
 		printf("warning: %s\n", t.warning);
 	for (size_t i = 0; i < t.count; i++) {

@@ -31,8 +31,15 @@
 #include "analyze.h"
 #include "rt_internal.h"
 
-enum { THREADS = 16, ITER = 12000 };
-enum { F_OUTER = 1, F_INNER = 2, F_LEAF0 = 3 };   /* leaf j is F_LEAF0 + j, j = 0..2 */
+enum {
+	THREADS = 16,
+	ITER = 12000
+};
+enum {
+	F_OUTER = 1,
+	F_INNER = 2,
+	F_LEAF0 = 3
+}; /* leaf j is F_LEAF0 + j, j = 0..2 */
 
 struct worker {
 	pthread_t thread;
@@ -45,13 +52,13 @@ static pthread_barrier_t start;
 static _Atomic int stop;
 static int failed;
 
-#define CHECK(cond, ...)                                     \
-	do {                                                 \
-		if (!(cond)) {                               \
+#define CHECK(cond, ...)                                       \
+	do {                                                   \
+		if (!(cond)) {                                 \
 			fprintf(stderr, "FAIL: " __VA_ARGS__); \
-			fputc('\n', stderr);                 \
-			failed = 1;                          \
-		}                                            \
+			fputc('\n', stderr);                   \
+			failed = 1;                            \
+		}                                              \
 	} while (0)
 
 #define SP0 0x7f0000100000ull
@@ -73,7 +80,7 @@ static void *work(void *arg)
 		rt__xray_event(F_INNER, 1, 0);
 		rt__xray_event(F_LEAF0 + leaf, 0, SP0 - 64);
 		w->leaf[leaf]++;
-		rt__xray_event(F_LEAF0 + leaf, i % 2 ? 2 : 1, 0);   /* EXIT or TAIL */
+		rt__xray_event(F_LEAF0 + leaf, i % 2 ? 2 : 1, 0); /* EXIT or TAIL */
 		rt__xray_event(F_OUTER, 1, 0);
 	}
 	return NULL;
@@ -117,7 +124,7 @@ static int scenario(int close_window)
 	/* The constructor opened the window; with no XRay in this executable
 	 * patching failed and turned events off: turn them on by hand, as
 	 * XRay's trampolines would deliver them. */
-	rt__hdr->max_function_id = F_LEAF0 + 2;   /* what rt_patch.c reads from XRay */
+	rt__hdr->max_function_id = F_LEAF0 + 2; /* what rt_patch.c reads from XRay */
 	/* With a duration the control thread opens the window: wait until its
 	 * patching failed (and cleared rt__on), or it would undo this. */
 	while (!(__atomic_load_n(&rt__hdr->flags, __ATOMIC_ACQUIRE) & XL_FLAG_PATCH_FAILED)) {
@@ -180,11 +187,11 @@ static int scenario(int close_window)
 		long did[5] = {w[i].outer, w[i].inner, w[i].leaf[0], w[i].leaf[1], w[i].leaf[2]};
 		for (int p = 0; p < 5; p++) {
 			if (close_window)
-				CHECK(got[p] <= did[p] && got[p] >= 0, "%s path %d: %ld recorded > %ld made",
-				      t->name, p, got[p], did[p]);
+				CHECK(got[p] <= did[p] && got[p] >= 0, "%s path %d: %ld recorded > %ld made", t->name,
+				      p, got[p], did[p]);
 			else
-				CHECK(got[p] == did[p], "%s path %d: %ld recorded, %ld made", t->name, p,
-				      got[p], did[p]);
+				CHECK(got[p] == did[p], "%s path %d: %ld recorded, %ld made", t->name, p, got[p],
+				      did[p]);
 		}
 		if (!close_window)
 			CHECK(t->events == 6u * ITER, "%s: %llu events", t->name, (unsigned long long)t->events);
@@ -210,7 +217,7 @@ static int run_child(char **argv, const char *which, const char *duration_ns)
 		setenv(XL_ENV_DIR, dir, 1);
 		setenv(XL_ENV_PID, p, 1);
 		setenv(XL_ENV_MODE, "all", 1);
-		setenv(XL_ENV_BUFFER, "16777216", 1);   /* 1/4 kept for 16 threads' trees */
+		setenv(XL_ENV_BUFFER, "16777216", 1); /* 1/4 kept for 16 threads' trees */
 		setenv(XL_ENV_INTERVAL, "100000", 1);
 		setenv(XL_ENV_DURATION, duration_ns, 1);
 		setenv("XL_TSAN_SCENARIO", which, 1);

@@ -56,7 +56,7 @@ static void several_sources_and_double_dash(void **state)
 	assert_int_equal(a.nsources, 2);
 	assert_string_equal(a.output, "app");
 	assert_int_equal(a.nflags, 1);
-	assert_int_equal(a.nprog, 0);   /* build: options may follow the sources */
+	assert_int_equal(a.nprog, 0); /* build: options may follow the sources */
 	xl_build_args_release(&a);
 	assert_int_equal(SPLIT(&a, 1, "build", "main.c", "input.json"), -1);
 	assert_non_null(strstr(err, "'build' takes no program arguments"));
@@ -139,7 +139,7 @@ static void objects_jobs_and_link_hint(void **state)
 	assert_int_equal(SPLIT(&a, 0, "run", "-j", "2", "a.c", "--", "x.o"), 0);
 	assert_int_equal(a.jobs, 2);
 	assert_true(a.dashdash);
-	assert_string_equal(xl_link_like_arg(&a), "x.o");   /* the caller skips the hint after -- */
+	assert_string_equal(xl_link_like_arg(&a), "x.o"); /* the caller skips the hint after -- */
 	xl_build_args_release(&a);
 	assert_int_equal(SPLIT(&a, 0, "run", "a.c", "input.txt"), 0);
 	assert_null(xl_link_like_arg(&a));

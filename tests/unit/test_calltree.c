@@ -19,13 +19,24 @@
 
 #include <cmocka.h>
 
-#include "analyze_internal.h"   /* xl_clamp_ns */
+#include "analyze_internal.h" /* xl_clamp_ns */
 #include "rt_capture_env.h"
 #include "rt_internal.h"
 
-enum { E = 0, X = 1, T = 2, UNWIND = 9 };   /* UNWIND: the program is back at depth `id` */
-#define SP0 0x7f0000100000ull       /* a synthetic stack top */
-enum { MAIN = 1, FIB = 2, MID = 3, LEAF = 4, TOP = 5 };
+enum {
+	E = 0,
+	X = 1,
+	T = 2,
+	UNWIND = 9
+};                            /* UNWIND: the program is back at depth `id` */
+#define SP0 0x7f0000100000ull /* a synthetic stack top */
+enum {
+	MAIN = 1,
+	FIB = 2,
+	MID = 3,
+	LEAF = 4,
+	TOP = 5
+};
 
 struct ev {
 	int32_t id;
@@ -36,37 +47,33 @@ struct scenario {
 	const char *name;
 	const struct ev *evs;
 	size_t n;
-	const char *tree;      /* expected tree, see render() */
+	const char *tree; /* expected tree, see render() */
 };
 
-#define SC(nm, tr, ...) {nm, (const struct ev[]){__VA_ARGS__}, \
-	sizeof((const struct ev[]){__VA_ARGS__}) / sizeof(struct ev), tr}
+#define SC(nm, tr, ...)                                                                                                \
+	{                                                                                                              \
+		nm, (const struct ev[]){__VA_ARGS__}, sizeof((const struct ev[]){__VA_ARGS__}) / sizeof(struct ev), tr \
+	}
 
 static const struct scenario scenarios[] = {
-	SC("recursion", "1x1(2x1(2x1(2x1)))",
-	   {MAIN, E}, {FIB, E}, {FIB, E}, {FIB, E}, {FIB, X}, {FIB, X}, {FIB, X}, {MAIN, X}),
-	SC("repeat", "1x1(2x5)",
-	   {MAIN, E}, {FIB, E}, {FIB, X}, {FIB, E}, {FIB, X}, {FIB, E}, {FIB, X}, {FIB, E}, {FIB, X},
-	   {FIB, E}, {FIB, X}, {MAIN, X}),
+	SC("recursion", "1x1(2x1(2x1(2x1)))", {MAIN, E}, {FIB, E}, {FIB, E}, {FIB, E}, {FIB, X}, {FIB, X}, {FIB, X},
+	   {MAIN, X}),
+	SC("repeat", "1x1(2x5)", {MAIN, E}, {FIB, E}, {FIB, X}, {FIB, E}, {FIB, X}, {FIB, E}, {FIB, X}, {FIB, E},
+	   {FIB, X}, {FIB, E}, {FIB, X}, {MAIN, X}),
 	/* mid ends in `jmp leaf`: XRay reports mid TAIL before leaf's entry,
 	 * and leaf's exit returns straight to top. */
-	SC("tail", "5x1(3x1,4x1)",
-	   {TOP, E}, {MID, E}, {MID, T}, {LEAF, E}, {LEAF, X}, {TOP, X}),
-	SC("two-parents", "1x1(3x1(4x2),5x1(4x3))",
-	   {MAIN, E}, {MID, E}, {LEAF, E}, {LEAF, X}, {LEAF, E}, {LEAF, X}, {MID, X},
-	   {TOP, E}, {LEAF, E}, {LEAF, X}, {LEAF, E}, {LEAF, X}, {LEAF, E}, {LEAF, X}, {TOP, X}, {MAIN, X}),
-	SC("unmatched-exit", "1x1",
-	   {FIB, X}, {MAIN, E}, {LEAF, X}, {MAIN, X}),
-	SC("unwind", "1x1(2x1(3x1))",
-	   {MAIN, E}, {FIB, E}, {MID, E}, {MAIN, X}),
-	SC("open-at-end", "1x1(2x1)",
-	   {MAIN, E}, {FIB, E}),
-	SC("mutual", "1x1(2x1(3x1(2x1(3x1))))",
-	   {MAIN, E}, {FIB, E}, {MID, E}, {FIB, E}, {MID, E}, {MID, X}, {FIB, X}, {MID, X}, {FIB, X}, {MAIN, X}),
+	SC("tail", "5x1(3x1,4x1)", {TOP, E}, {MID, E}, {MID, T}, {LEAF, E}, {LEAF, X}, {TOP, X}),
+	SC("two-parents", "1x1(3x1(4x2),5x1(4x3))", {MAIN, E}, {MID, E}, {LEAF, E}, {LEAF, X}, {LEAF, E}, {LEAF, X},
+	   {MID, X}, {TOP, E}, {LEAF, E}, {LEAF, X}, {LEAF, E}, {LEAF, X}, {LEAF, E}, {LEAF, X}, {TOP, X}, {MAIN, X}),
+	SC("unmatched-exit", "1x1", {FIB, X}, {MAIN, E}, {LEAF, X}, {MAIN, X}),
+	SC("unwind", "1x1(2x1(3x1))", {MAIN, E}, {FIB, E}, {MID, E}, {MAIN, X}),
+	SC("open-at-end", "1x1(2x1)", {MAIN, E}, {FIB, E}),
+	SC("mutual", "1x1(2x1(3x1(2x1(3x1))))", {MAIN, E}, {FIB, E}, {MID, E}, {FIB, E}, {MID, E}, {MID, X}, {FIB, X},
+	   {MID, X}, {FIB, X}, {MAIN, X}),
 	/* leaf throws, fib catches (mid and leaf never exit), then fib calls
 	 * top: top belongs under fib, found by its stack pointer. */
-	SC("exception", "1x1(2x1(3x1(4x1),5x1))",
-	   {MAIN, E}, {FIB, E}, {MID, E}, {LEAF, E}, {2, UNWIND}, {TOP, E}, {TOP, X}, {FIB, X}, {MAIN, X}),
+	SC("exception", "1x1(2x1(3x1(4x1),5x1))", {MAIN, E}, {FIB, E}, {MID, E}, {LEAF, E}, {2, UNWIND}, {TOP, E},
+	   {TOP, X}, {FIB, X}, {MAIN, X}),
 };
 #define NSC (sizeof(scenarios) / sizeof(scenarios[0]))
 
@@ -77,7 +84,7 @@ static const struct scenario scenarios[] = {
  * growing size (XL_FIRST_EVENTS, twice that, ...). */
 #define WIDE 1000
 #define WIDE_BASE 100
-#define WIDE_CALLS (WIDE + WIDE / 3 * 3)   /* sum of 1 + i % 3 over i < WIDE: 1999 */
+#define WIDE_CALLS (WIDE + WIDE / 3 * 3) /* sum of 1 + i % 3 over i < WIDE: 1999 */
 
 static void *wide(void *arg)
 {
@@ -100,15 +107,18 @@ static void *wide(void *arg)
  * table's times can be checked exactly against a simulation of the same
  * stream (exp_*: written by the test, not by the runtime). */
 #define BD 8
-#define B_BASE 21                 /* functions B_BASE .. B_BASE + 3 */
-#define B_PATHS 87380             /* 4 + 16 + ... + 4^8 */
+#define B_BASE 21     /* functions B_BASE .. B_BASE + 3 */
+#define B_PATHS 87380 /* 4 + 16 + ... + 4^8 */
 static uint64_t b_now;
 static uint64_t exp_calls[B_BASE + 4], exp_total[B_BASE + 4];
 static int64_t exp_self[B_BASE + 4];
-static struct { int32_t f; uint64_t at; } b_stack[BD + 2];
+static struct {
+	int32_t f;
+	uint64_t at;
+} b_stack[BD + 2];
 static int b_depth;
 
-#define B_STEP 1000                /* ticks between two events */
+#define B_STEP 1000 /* ticks between two events */
 
 static void b_event(int32_t f, int type)
 {
@@ -148,7 +158,7 @@ static void b_paths(int depth)
 static void *bounded(void *arg)
 {
 	(void)arg;
-	rt__xray_event(MAIN, E, SP0);       /* registers the thread */
+	rt__xray_event(MAIN, E, SP0); /* registers the thread */
 	b_now = rt__hot.tb->last_ticks;
 	b_stack[0].f = MAIN;
 	b_stack[0].at = b_now;
@@ -204,9 +214,9 @@ static int setup(void **state)
 	(void)state;
 	/* Run every scenario on its own thread, one after the other, so that
 	 * thread slot k holds scenario k. */
-	rt__hdr->max_function_id = 2000;   /* what rt_patch.c reads from XRay */
+	rt__hdr->max_function_id = 2000; /* what rt_patch.c reads from XRay */
 	atomic_store(&rt__on, 1);
-	rt__track_sp = 1;      /* the exception scenario (cmocka's longjmp turns it on anyway) */
+	rt__track_sp = 1; /* the exception scenario (cmocka's longjmp turns it on anyway) */
 	for (size_t i = 0; i < NSC; i++) {
 		pthread_t t;
 		pthread_create(&t, NULL, play, (void *)&scenarios[i]);
@@ -250,10 +260,10 @@ static void trees(void **state)
 static void repairs_and_open_frames(void **state)
 {
 	(void)state;
-	assert_int_equal(model->threads[4].repaired_exits, 2);  /* unmatched-exit */
-	assert_int_equal(model->threads[5].unwound_frames, 2);  /* unwind: mid and fib closed by main's exit */
-	assert_int_equal(model->threads[6].open_frames, 2);     /* open-at-end */
-	assert_int_equal(model->threads[8].unwound_frames, 2);  /* exception: mid and leaf, at top's entry */
+	assert_int_equal(model->threads[4].repaired_exits, 2); /* unmatched-exit */
+	assert_int_equal(model->threads[5].unwound_frames, 2); /* unwind: mid and fib closed by main's exit */
+	assert_int_equal(model->threads[6].open_frames, 2);    /* open-at-end */
+	assert_int_equal(model->threads[8].unwound_frames, 2); /* exception: mid and leaf, at top's entry */
 	assert_int_equal(model->threads[8].open_frames, 0);
 	assert_int_equal(model->threads[0].open_frames, 0);
 	assert_true(model->finalized);
@@ -329,7 +339,7 @@ static void wide_tree_and_timeline(void **state)
 		else if (ev.func != MAIN && ev.kind == XL_EV_ENTRY)
 			open = ev.func;
 		else if (ev.func != MAIN)
-			assert_int_equal(ev.func, open);   /* each exit follows its entry */
+			assert_int_equal(ev.func, open); /* each exit follows its entry */
 		n++;
 	}
 	assert_int_equal(n, 2 + 2 * WIDE_CALLS);

@@ -51,7 +51,7 @@ static void steps(void **state)
 	assert_int_equal(STEP("-dumpversion"), XL_CC_INFO);
 	assert_int_equal(STEP("-print-file-name=libc.so"), XL_CC_INFO);
 	assert_int_equal(STEP("-print-prog-name=ld"), XL_CC_INFO);
-	assert_int_equal(STEP("-O2"), XL_CC_INFO);   /* no input: the driver complains itself */
+	assert_int_equal(STEP("-O2"), XL_CC_INFO); /* no input: the driver complains itself */
 }
 
 static void values_are_not_inputs(void **state)
@@ -119,7 +119,7 @@ static void probes(void **state)
 	assert_int_equal(PARSE(&cl, "-o", "conftest", "conftest.c"), 0);
 	assert_true(xl_ccline_is_probe(&cl));
 	xl_ccline_release(&cl);
-	assert_int_equal(PARSE(&cl, "conftest.c", "-lm"), 0);   /* a.out of autoconf's first check */
+	assert_int_equal(PARSE(&cl, "conftest.c", "-lm"), 0); /* a.out of autoconf's first check */
 	assert_true(xl_ccline_is_probe(&cl));
 	xl_ccline_release(&cl);
 	assert_int_equal(PARSE(&cl, "-o", "cmTC_1a2b3", "x.o"), 0);

@@ -40,18 +40,31 @@ static struct xl_model *model(const struct fdef *f, size_t n, int64_t main_self)
 	for (size_t i = 0; i < n; i++)
 		sum += f[i].self;
 	/* funcs[0] = main, funcs[1..n] */
-	m->funcs[0] = (struct xl_func){.xray_id = 100, .name = "main", .calls = 1, .self_ns = main_self, .total_ns = sum};
-	m->nodes[0] = (struct xl_tnode){.parent = XL_NONE, .func = XL_NONE, .first_child = 1, .next_sibling = XL_NONE,
-					.total_ns = sum};
-	m->nodes[1] = (struct xl_tnode){.parent = 0, .func = 0, .first_child = n ? 2 : XL_NONE,
-					.next_sibling = XL_NONE, .calls = 1, .total_ns = sum, .self_ns = main_self};
+	m->funcs[0] =
+		(struct xl_func){.xray_id = 100, .name = "main", .calls = 1, .self_ns = main_self, .total_ns = sum};
+	m->nodes[0] = (struct xl_tnode){
+		.parent = XL_NONE, .func = XL_NONE, .first_child = 1, .next_sibling = XL_NONE, .total_ns = sum};
+	m->nodes[1] = (struct xl_tnode){.parent = 0,
+					.func = 0,
+					.first_child = n ? 2 : XL_NONE,
+					.next_sibling = XL_NONE,
+					.calls = 1,
+					.total_ns = sum,
+					.self_ns = main_self};
 	for (size_t i = 0; i < n; i++) {
-		m->funcs[i + 1] = (struct xl_func){.xray_id = (int32_t)(50 - i), .name = (char *)f[i].name,
-						   .file = (char *)f[i].file, .calls = i + 1, .self_ns = f[i].self,
+		m->funcs[i + 1] = (struct xl_func){.xray_id = (int32_t)(50 - i),
+						   .name = (char *)f[i].name,
+						   .file = (char *)f[i].file,
+						   .calls = i + 1,
+						   .self_ns = f[i].self,
 						   .total_ns = f[i].self};
-		m->nodes[i + 2] = (struct xl_tnode){.parent = 1, .func = (int32_t)(i + 1), .first_child = XL_NONE,
+		m->nodes[i + 2] = (struct xl_tnode){.parent = 1,
+						    .func = (int32_t)(i + 1),
+						    .first_child = XL_NONE,
 						    .next_sibling = i + 1 < n ? (int32_t)(i + 3) : XL_NONE,
-						    .calls = i + 1, .total_ns = f[i].self, .self_ns = f[i].self};
+						    .calls = i + 1,
+						    .total_ns = f[i].self,
+						    .self_ns = f[i].self};
 	}
 	m->threads[0].root = 0;
 	m->threads[0].total_ns = sum;
@@ -86,18 +99,19 @@ static void pairing(void **state)
 	struct xl_diff_side sb = {&mb, 1}, sn = {&mn, 1};
 	struct xl_diff d;
 	assert_int_equal(xl_diff_build(&sb, &sn, 0, &d), XL_OK);
-	assert_int_equal(d.nfuncs, 6);   /* main, step a, step b, old, moved, new */
+	assert_int_equal(d.nfuncs, 6); /* main, step a, step b, old, moved, new */
 	const struct xl_diff_func *sa = find(&d, "step", "a.c"), *sbf = find(&d, "step", "b.c");
 	assert_non_null(sa);
 	assert_non_null(sbf);
 	assert_true(sa->self_ns.v[XL_BASE] == 10 && sa->self_ns.v[XL_NEW] == 10);
 	assert_true(sbf->self_ns.v[XL_BASE] == 20 && sbf->self_ns.v[XL_NEW] == 60);
-	assert_true(fabs(xl_diff_rel(&sbf->self_ns) - 2.0) < 1e-12);   /* +200 % */
-	const struct xl_diff_func *o = find(&d, "old", NULL), *nw = find(&d, "new", NULL), *mv = find(&d, "moved", NULL);
+	assert_true(fabs(xl_diff_rel(&sbf->self_ns) - 2.0) < 1e-12); /* +200 % */
+	const struct xl_diff_func *o = find(&d, "old", NULL), *nw = find(&d, "new", NULL),
+				  *mv = find(&d, "moved", NULL);
 	assert_true(o->present[XL_BASE] && !o->present[XL_NEW]);
 	assert_true(!nw->present[XL_BASE] && nw->present[XL_NEW]);
 	assert_true(mv->present[XL_BASE] && mv->present[XL_NEW]);
-	assert_int_equal(mv->significant, -1);   /* one run per side */
+	assert_int_equal(mv->significant, -1); /* one run per side */
 	/* the tree: root > main > 5 distinct children (step a, step b, old, moved, new) */
 	assert_int_equal(d.nnodes, 1 + 1 + 5);
 	int32_t main_node = d.nodes[0].first_child;
@@ -139,7 +153,7 @@ static void runs_and_noise(void **state)
 	assert_int_equal(f->significant, 0);
 	/* run totals: thread time medians of the sums 150 (150, 170, 130) -> 355 (355, 375, 342) */
 	assert_true(d.thread_ns.v[XL_BASE] == 150 && d.thread_ns.v[XL_NEW] == 355);
-	assert_true(d.peak_rss.v[XL_BASE] < 0);   /* unavailable */
+	assert_true(d.peak_rss.v[XL_BASE] < 0); /* unavailable */
 	/* tree values are means over runs */
 	int32_t main_node = d.nodes[0].first_child;
 	assert_true(d.nodes[main_node].total_ns[XL_BASE] == 150 && d.nodes[main_node].calls[XL_NEW] == 1);

@@ -68,8 +68,9 @@ static int parse(struct parsed *p, unsigned flags, int argc, const char **in)
 	return rc;
 }
 
-#define PARSE(p, flags, ...) \
-	parse(p, flags, (int)(sizeof((const char *[]){__VA_ARGS__}) / sizeof(const char *)), (const char *[]){__VA_ARGS__})
+#define PARSE(p, flags, ...)                                                                 \
+	parse(p, flags, (int)(sizeof((const char *[]){__VA_ARGS__}) / sizeof(const char *)), \
+	      (const char *[]){__VA_ARGS__})
 
 static void attached_and_separate_values_agree(void **state)
 {
@@ -99,11 +100,11 @@ static void flags_set_and_positionals_in_order(void **state)
 	struct parsed p;
 	assert_int_equal(PARSE(&p, 0, "a", "-v", "b", "--json", "-", "--text", "c"), XL_OPTS_PARSED);
 	assert_int_equal(p.verbose, 1);
-	assert_string_equal(p.format, "text");  /* the last choice wins */
+	assert_string_equal(p.format, "text"); /* the last choice wins */
 	assert_int_equal(p.n, 4);
 	assert_string_equal(p.args[0], "a");
 	assert_string_equal(p.args[1], "b");
-	assert_string_equal(p.args[2], "-");    /* a lone '-' is an argument */
+	assert_string_equal(p.args[2], "-"); /* a lone '-' is an argument */
 	assert_string_equal(p.args[3], "c");
 }
 
@@ -150,10 +151,10 @@ static void errors_are_usage_errors(void **state)
 	struct parsed p;
 	assert_int_equal(PARSE(&p, 0, "--nope"), XL_EXIT_USAGE);
 	assert_int_equal(PARSE(&p, 0, "-x"), XL_EXIT_USAGE);
-	assert_int_equal(PARSE(&p, 0, "-vx"), XL_EXIT_USAGE);          /* no bundling */
-	assert_int_equal(PARSE(&p, 0, "--verb"), XL_EXIT_USAGE);       /* no abbreviations */
-	assert_int_equal(PARSE(&p, 0, "--output"), XL_EXIT_USAGE);     /* missing value */
-	assert_int_equal(PARSE(&p, 0, "--text=yes"), XL_EXIT_USAGE);   /* a flag takes no value */
+	assert_int_equal(PARSE(&p, 0, "-vx"), XL_EXIT_USAGE);        /* no bundling */
+	assert_int_equal(PARSE(&p, 0, "--verb"), XL_EXIT_USAGE);     /* no abbreviations */
+	assert_int_equal(PARSE(&p, 0, "--output"), XL_EXIT_USAGE);   /* missing value */
+	assert_int_equal(PARSE(&p, 0, "--text=yes"), XL_EXIT_USAGE); /* a flag takes no value */
 	assert_int_equal(PARSE(&p, 0, "--level", "bad"), XL_EXIT_USAGE);
 	assert_int_equal(PARSE(&p, 0, "--level=bad"), XL_EXIT_USAGE);
 }

@@ -136,7 +136,7 @@ static void quiet_and_detached(void **state)
 			buf[0] = 0;
 	}
 	assert_true(buf[0] != 0);
-	assert_int_not_equal(atoi(buf), getpid());  /* not our child */
+	assert_int_not_equal(atoi(buf), getpid()); /* not our child */
 	close(fd);
 	unlink(path);
 }
@@ -175,14 +175,10 @@ static void which_searches_path(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(exit_status_and_signals),
-		cmocka_unit_test(policies_are_undone),
-		cmocka_unit_test(sigterm_is_forwarded),
-		cmocka_unit_test(own_group_signals_are_not_returned),
-		cmocka_unit_test(not_found_and_not_executable),
-		cmocka_unit_test(setup_runs_in_the_child_only),
-		cmocka_unit_test(quiet_and_detached),
-		cmocka_unit_test(read_line_takes_the_first_line),
+		cmocka_unit_test(exit_status_and_signals),      cmocka_unit_test(policies_are_undone),
+		cmocka_unit_test(sigterm_is_forwarded),         cmocka_unit_test(own_group_signals_are_not_returned),
+		cmocka_unit_test(not_found_and_not_executable), cmocka_unit_test(setup_runs_in_the_child_only),
+		cmocka_unit_test(quiet_and_detached),           cmocka_unit_test(read_line_takes_the_first_line),
 		cmocka_unit_test(which_searches_path),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -14,7 +14,7 @@
  *    sidecar (round trip + malformed documents).
  * Set XL_KEEP_TMP=1 to keep the temporary directory. */
 #ifndef _GNU_SOURCE
-#define _GNU_SOURCE   /* nftw */
+#define _GNU_SOURCE /* nftw */
 #endif
 #include <stdarg.h>
 #include <stddef.h>
@@ -51,15 +51,19 @@ extern char **environ;
 /* ------------------------------------------------------------------------ */
 /* fixture: programs built once */
 
-enum prog { P_C, P_CXX, P_RT };
+enum prog {
+	P_C,
+	P_CXX,
+	P_RT
+};
 
 /* How sources are named when compiling.  The DWARF 5 file tables differ:
  * clang records the primary file as file 0 or as a later entry with a
  * directory, depending on the name and the working directory. */
 enum src_mode {
-	SRC_REL = 0,   /* "app.c" from its own directory (like `exaloop build app.c`) */
-	SRC_ABS = 1,   /* absolute name from an unrelated directory */
-	SRC_ANC = 2,   /* absolute name from an ancestor directory */
+	SRC_REL = 0, /* "app.c" from its own directory (like `exaloop build app.c`) */
+	SRC_ABS = 1, /* absolute name from an unrelated directory */
+	SRC_ANC = 2, /* absolute name from an ancestor directory */
 };
 
 struct variant {
@@ -68,7 +72,7 @@ struct variant {
 	const char *opt;
 	const char *extra[3];
 	bool need_lld;
-	int src_mode;   /* enum src_mode */
+	int src_mode; /* enum src_mode */
 	char path[PATH_MAX];
 	bool built;
 };
@@ -84,7 +88,14 @@ static struct variant variants[] = {
 	{"cxx-O0", P_CXX, "-O0", {NULL}, false, SRC_REL, "", false},
 	{"cxx-O3", P_CXX, "-O3", {NULL}, false, SRC_REL, "", false},
 	{"cxx-O0-lld", P_CXX, "-O0", {"-fuse-ld=lld", NULL}, true, SRC_REL, "", false},
-	{"cxx-O3-lld-fnidx", P_CXX, "-O3", {"-fuse-ld=lld", "-fno-xray-function-index", NULL}, true, SRC_REL, "", false},
+	{"cxx-O3-lld-fnidx",
+	 P_CXX,
+	 "-O3",
+	 {"-fuse-ld=lld", "-fno-xray-function-index", NULL},
+	 true,
+	 SRC_REL,
+	 "",
+	 false},
 	{"rt-O0", P_RT, "-O0", {NULL}, false, SRC_REL, "", false},
 	{"rt-O3", P_RT, "-O3", {NULL}, false, SRC_REL, "", false},
 	{"rt-O3-fnidx", P_RT, "-O3", {"-fno-xray-function-index", NULL}, false, SRC_REL, "", false},
@@ -125,10 +136,8 @@ static int run_in(const char *cwd, const char *out_path, const char *const argv[
 	snprintf(errp, sizeof errp, "%s.err", out_path ? out_path : "/tmp/xl-sym-run");
 	posix_spawn_file_actions_t fa;
 	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 1, out_path ? out_path : "/dev/null",
-					 O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	posix_spawn_file_actions_addopen(&fa, 2, out_path ? errp : "/dev/null",
-					 O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	posix_spawn_file_actions_addopen(&fa, 1, out_path ? out_path : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	posix_spawn_file_actions_addopen(&fa, 2, out_path ? errp : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	if (cwd != NULL)
 		posix_spawn_file_actions_addchdir_np(&fa, cwd);
 	pid_t pid;
@@ -183,8 +192,7 @@ static void write_file(const char *path, const char *data, size_t len)
 	assert_int_equal(fclose(f), 0);
 }
 
-static bool build(const char *out, enum prog prog, const char *opt,
-		  const char *const *extra, bool xray, int mode)
+static bool build(const char *out, enum prog prog, const char *opt, const char *const *extra, bool xray, int mode)
 {
 #define SRC(name) (mode != SRC_REL ? XL_TEST_PROGS_DIR "/" name : name)
 	const char *argv[24];
@@ -212,8 +220,7 @@ static bool build(const char *out, enum prog prog, const char *opt,
 	argv[n] = NULL;
 	char log[PATH_MAX + 8];
 	snprintf(log, sizeof log, "%s.log", out);
-	const char *cwd = mode == SRC_REL ? XL_TEST_PROGS_DIR
-			: mode == SRC_ABS ? tmpdir : XL_TEST_PROGS_DIR "/../..";
+	const char *cwd = mode == SRC_REL ? XL_TEST_PROGS_DIR : mode == SRC_ABS ? tmpdir : XL_TEST_PROGS_DIR "/../..";
 	int rc = run_in(cwd, log, argv);
 	if (rc != 0) {
 		char errp[PATH_MAX + 16];
@@ -247,7 +254,7 @@ static int group_setup(void **state)
 		if (!pjoin(v->path, sizeof v->path, tmpdir, v->key))
 			return -1;
 		if (v->need_lld && XL_TEST_LLD[0] == '\0')
-			continue;   /* tests using it skip */
+			continue; /* tests using it skip */
 		if (!build(v->path, v->prog, v->opt, v->extra, true, v->src_mode))
 			return -1;
 		v->built = true;
@@ -343,8 +350,8 @@ static void llvm_xray_extract(const char *exe, bool demangle, struct ymap *m)
 {
 	char out[PATH_MAX + 16];
 	snprintf(out, sizeof out, "%s.%s.yaml", exe, demangle ? "dem" : "raw");
-	const char *argv[] = {XL_TEST_LLVM_XRAY, "extract", "--symbolize",
-			      demangle ? "--demangle" : "--no-demangle", exe, NULL};
+	const char *argv[] = {
+		XL_TEST_LLVM_XRAY, "extract", "--symbolize", demangle ? "--demangle" : "--no-demangle", exe, NULL};
 	assert_int_equal(run(out, argv), 0);
 	char *text = slurp(out);
 	assert_non_null(text);
@@ -421,16 +428,16 @@ static void compare_with_llvm_xray(const char *key)
 		const struct xl_symbol *s = xl_symtab_find(&t, y->id);
 		assert_non_null(s);
 		if (s->addr != y->fn)
-			fail_msg("%s: id %d: our function 0x%" PRIx64 ", llvm-xray 0x%" PRIx64,
-				 key, y->id, s->addr, y->fn);
+			fail_msg("%s: id %d: our function 0x%" PRIx64 ", llvm-xray 0x%" PRIx64, key, y->id, s->addr,
+				 y->fn);
 		if (raw.s[i].name[0] != '\0' && strncmp(raw.s[i].name, "@(", 2) != 0) {
 			assert_non_null(s->linkage_name);
 			if (strcmp(s->linkage_name, raw.s[i].name) != 0)
-				fail_msg("%s: id %d: our linkage name '%s', llvm-xray '%s'", key,
-					 y->id, s->linkage_name, raw.s[i].name);
+				fail_msg("%s: id %d: our linkage name '%s', llvm-xray '%s'", key, y->id,
+					 s->linkage_name, raw.s[i].name);
 			if (strcmp(s->name, dem.s[i].name) != 0)
-				fail_msg("%s: id %d: our name '%s', llvm-xray '%s'", key, y->id,
-					 s->name, dem.s[i].name);
+				fail_msg("%s: id %d: our name '%s', llvm-xray '%s'", key, y->id, s->name,
+					 dem.s[i].name);
 			named++;
 		}
 		seen[y->id] = true;
@@ -444,27 +451,79 @@ static void compare_with_llvm_xray(const char *key)
 	assert_int_equal(named, raw.n);
 	/* ld.bfd: sha1 (20 bytes); lld: "fast" (8 bytes) */
 	assert_true(strlen(t.build_id) >= 16 && strlen(t.build_id) % 2 == 0);
-	print_message("%s: %zu functions, %zu sleds agree with llvm-xray%s%s\n", key,
-		      t.count, raw.n, t.warning[0] ? "; warning: " : "", t.warning);
+	print_message("%s: %zu functions, %zu sleds agree with llvm-xray%s%s\n", key, t.count, raw.n,
+		      t.warning[0] ? "; warning: " : "", t.warning);
 	free(seen);
 	ymap_free(&raw);
 	ymap_free(&dem);
 	xl_symtab_release(&t);
 }
 
-static void test_llvm_xray_c_O0(void **s) { (void)s; compare_with_llvm_xray("c-O0"); }
-static void test_llvm_xray_c_O0_abs(void **s) { (void)s; compare_with_llvm_xray("c-O0-abs"); }
-static void test_llvm_xray_c_O3_anc(void **s) { (void)s; compare_with_llvm_xray("c-O3-anc"); }
-static void test_llvm_xray_cxx_O3_abs(void **s) { (void)s; compare_with_llvm_xray("cxx-O3-abs"); }
-static void test_llvm_xray_cxx_O0_anc(void **s) { (void)s; compare_with_llvm_xray("cxx-O0-anc"); }
-static void test_llvm_xray_c_O3(void **s) { (void)s; compare_with_llvm_xray("c-O3"); }
-static void test_llvm_xray_c_O3_fnidx(void **s) { (void)s; compare_with_llvm_xray("c-O3-fnidx"); }
-static void test_llvm_xray_cxx_O0(void **s) { (void)s; compare_with_llvm_xray("cxx-O0"); }
-static void test_llvm_xray_cxx_O3(void **s) { (void)s; compare_with_llvm_xray("cxx-O3"); }
-static void test_llvm_xray_cxx_O0_lld(void **s) { (void)s; compare_with_llvm_xray("cxx-O0-lld"); }
-static void test_llvm_xray_cxx_O3_lld_fnidx(void **s) { (void)s; compare_with_llvm_xray("cxx-O3-lld-fnidx"); }
-static void test_llvm_xray_rt_O0(void **s) { (void)s; compare_with_llvm_xray("rt-O0"); }
-static void test_llvm_xray_rt_O3_fnidx(void **s) { (void)s; compare_with_llvm_xray("rt-O3-fnidx"); }
+static void test_llvm_xray_c_O0(void **s)
+{
+	(void)s;
+	compare_with_llvm_xray("c-O0");
+}
+static void test_llvm_xray_c_O0_abs(void **s)
+{
+	(void)s;
+	compare_with_llvm_xray("c-O0-abs");
+}
+static void test_llvm_xray_c_O3_anc(void **s)
+{
+	(void)s;
+	compare_with_llvm_xray("c-O3-anc");
+}
+static void test_llvm_xray_cxx_O3_abs(void **s)
+{
+	(void)s;
+	compare_with_llvm_xray("cxx-O3-abs");
+}
+static void test_llvm_xray_cxx_O0_anc(void **s)
+{
+	(void)s;
+	compare_with_llvm_xray("cxx-O0-anc");
+}
+static void test_llvm_xray_c_O3(void **s)
+{
+	(void)s;
+	compare_with_llvm_xray("c-O3");
+}
+static void test_llvm_xray_c_O3_fnidx(void **s)
+{
+	(void)s;
+	compare_with_llvm_xray("c-O3-fnidx");
+}
+static void test_llvm_xray_cxx_O0(void **s)
+{
+	(void)s;
+	compare_with_llvm_xray("cxx-O0");
+}
+static void test_llvm_xray_cxx_O3(void **s)
+{
+	(void)s;
+	compare_with_llvm_xray("cxx-O3");
+}
+static void test_llvm_xray_cxx_O0_lld(void **s)
+{
+	(void)s;
+	compare_with_llvm_xray("cxx-O0-lld");
+}
+static void test_llvm_xray_cxx_O3_lld_fnidx(void **s)
+{
+	(void)s;
+	compare_with_llvm_xray("cxx-O3-lld-fnidx");
+}
+static void test_llvm_xray_rt_O0(void **s)
+{
+	(void)s;
+	compare_with_llvm_xray("rt-O0");
+}
+static void test_llvm_xray_rt_O3_fnidx(void **s)
+{
+	(void)s;
+	compare_with_llvm_xray("rt-O3-fnidx");
+}
 
 /* ------------------------------------------------------------------------ */
 /* the runtime's own view */
@@ -511,8 +570,7 @@ static void compare_with_runtime(const char *key, bool expect_fn_idx)
 			const struct xl_symbol *s = xl_symtab_find(&t, (int32_t)id);
 			assert_non_null(s);
 			if (s->addr + bias != a)
-				fail_msg("%s: runtime id %zu at 0x%jx, ours 0x%" PRIx64 " + bias", key,
-					 id, a, s->addr);
+				fail_msg("%s: runtime id %zu at 0x%jx, ours 0x%" PRIx64 " + bias", key, id, a, s->addr);
 			addrs++;
 		} else if (sscanf(line, "event %63s %d", name, &eid) == 2) {
 			const struct xl_symbol *s = xl_symtab_find(&t, eid);
@@ -529,10 +587,26 @@ static void compare_with_runtime(const char *key, bool expect_fn_idx)
 	xl_symtab_release(&t);
 }
 
-static void test_runtime_O0(void **s) { (void)s; compare_with_runtime("rt-O0", false); }
-static void test_runtime_O3(void **s) { (void)s; compare_with_runtime("rt-O3", false); }
-static void test_runtime_O3_fnidx(void **s) { (void)s; compare_with_runtime("rt-O3-fnidx", true); }
-static void test_runtime_O0_lld_fnidx(void **s) { (void)s; compare_with_runtime("rt-O0-lld-fnidx", true); }
+static void test_runtime_O0(void **s)
+{
+	(void)s;
+	compare_with_runtime("rt-O0", false);
+}
+static void test_runtime_O3(void **s)
+{
+	(void)s;
+	compare_with_runtime("rt-O3", false);
+}
+static void test_runtime_O3_fnidx(void **s)
+{
+	(void)s;
+	compare_with_runtime("rt-O3-fnidx", true);
+}
+static void test_runtime_O0_lld_fnidx(void **s)
+{
+	(void)s;
+	compare_with_runtime("rt-O0-lld-fnidx", true);
+}
 
 /* ------------------------------------------------------------------------ */
 /* names, files, lines */
@@ -714,15 +788,14 @@ static void test_bad_inputs(void **s)
 	expect_read_error(object_path, XL_EFORMAT, "relocatable object");
 
 	char err[ERRLEN];
-	assert_int_equal(xl_symbols_read(NULL, &(struct xl_symtab){0}, err, sizeof err),
-			 XL_EINVAL);
+	assert_int_equal(xl_symbols_read(NULL, &(struct xl_symtab){0}, err, sizeof err), XL_EINVAL);
 	assert_int_equal(xl_symbols_read(p, NULL, err, sizeof err), XL_EINVAL);
 }
 
 /* Copy an executable, rewriting its sleds with `edit`. */
 struct map_loc {
 	uint64_t off, addr, size;
-	uint64_t shdr_off;   /* file offset of the section header */
+	uint64_t shdr_off; /* file offset of the section header */
 };
 
 static struct map_loc find_section(const char *exe, const char *name)
@@ -773,10 +846,13 @@ static uint64_t get64(const unsigned char *p)
 {
 	uint64_t v;
 	memcpy(&v, p, 8);
-	return v;   /* test host and target are little-endian x86-64 */
+	return v; /* test host and target are little-endian x86-64 */
 }
 
-static void put64(unsigned char *p, uint64_t v) { memcpy(p, &v, 8); }
+static void put64(unsigned char *p, uint64_t v)
+{
+	memcpy(p, &v, 8);
+}
 
 static void test_v1_entries(void **s)
 {
@@ -906,7 +982,7 @@ static void test_json_roundtrip(void **s)
 	xl_symtab_release(&u);
 	xl_symtab_release(&t);
 	assert_int_equal(t.count, 0);
-	xl_symtab_release(&t);   /* twice is fine */
+	xl_symtab_release(&t); /* twice is fine */
 	xl_symtab_release(NULL);
 
 	/* awkward strings; invalid UTF-8 becomes '?' */
@@ -950,7 +1026,7 @@ static void test_json_roundtrip(void **s)
 
 struct json_case {
 	const char *doc;
-	const char *needle;   /* NULL: must load */
+	const char *needle; /* NULL: must load */
 };
 
 static const struct json_case json_cases[] = {
@@ -985,8 +1061,7 @@ static const struct json_case json_cases[] = {
 	{FN("{\"id\":2,\"addr\":\"0x1\",\"name\":\"f\"}"), "out of range"},
 	{FN("{\"id\":2147483648,\"addr\":\"0x1\",\"name\":\"f\"}"), "out of range"},
 	{FN("{\"id\":99999999999999999999999,\"addr\":\"0x1\",\"name\":\"f\"}"), "invalid JSON"},
-	{FN("{\"id\":1,\"addr\":\"0x1\",\"name\":\"f\"},{\"id\":1,\"addr\":\"0x2\",\"name\":\"g\"}"),
-	 "duplicate id 1"},
+	{FN("{\"id\":1,\"addr\":\"0x1\",\"name\":\"f\"},{\"id\":1,\"addr\":\"0x2\",\"name\":\"g\"}"), "duplicate id 1"},
 	{FN("{\"id\":1,\"name\":\"f\"}"), "missing \"addr\""},
 	{FN("{\"id\":1,\"addr\":4096,\"name\":\"f\"}"), "addr is not"},
 	{FN("{\"id\":1,\"addr\":\"4096\",\"name\":\"f\"}"), "addr is not"},
@@ -1012,9 +1087,11 @@ static const struct json_case json_cases[] = {
 	/* valid */
 	{HEAD "\"functions\":[]}", NULL},
 	{FN("{\"id\":2,\"addr\":\"0xB\",\"name\":\"g\"},{\"id\":1,\"addr\":\"0xa\",\"name\":\"f\","
-	    "\"linkage_name\":null,\"file\":null,\"line\":0,\"extra\":[1,{}]}"), NULL},
+	    "\"linkage_name\":null,\"file\":null,\"line\":0,\"extra\":[1,{}]}"),
+	 NULL},
 	{"{\"future\":{\"a\":[1,2]},\"schema\":\"exaloop.symbols/1\",\"build_id\":\"\",\"executable\":null,"
-	 "\"xray\":{},\"functions\":[{\"id\":1,\"addr\":\"0x0\",\"name\":\"f\",\"line\":3}]}", NULL},
+	 "\"xray\":{},\"functions\":[{\"id\":1,\"addr\":\"0x0\",\"name\":\"f\",\"line\":3}]}",
+	 NULL},
 };
 
 static void test_json_malformed(void **s)
@@ -1035,10 +1112,9 @@ static void test_json_malformed(void **s)
 			xl_symtab_release(&t);
 			continue;
 		}
-		if (rc != XL_EFORMAT || strstr(err, c->needle) == NULL ||
-		    strncmp(err, p, strlen(p)) != 0 || strchr(err, '\n') != NULL)
-			fail_msg("case %zu (%s): rc %d, err '%s'; want '%s'", i, c->doc, rc, err,
-				 c->needle);
+		if (rc != XL_EFORMAT || strstr(err, c->needle) == NULL || strncmp(err, p, strlen(p)) != 0 ||
+		    strchr(err, '\n') != NULL)
+			fail_msg("case %zu (%s): rc %d, err '%s'; want '%s'", i, c->doc, rc, err, c->needle);
 		assert_int_equal(t.count, 0);
 		assert_null(t.syms);
 		assert_null(t.executable);

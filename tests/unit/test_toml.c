@@ -39,8 +39,7 @@ static struct xl_toml_error parse_err(const char *text)
 static void assert_pos(struct xl_toml_pos pos, unsigned line, unsigned column)
 {
 	if (pos.line != line || pos.column != column)
-		fail_msg("position %u:%u, expected %u:%u", (unsigned)pos.line, (unsigned)pos.column,
-			 line, column);
+		fail_msg("position %u:%u, expected %u:%u", (unsigned)pos.line, (unsigned)pos.column, line, column);
 }
 
 /* ---- Errors ------------------------------------------------------------- */
@@ -53,8 +52,7 @@ static void test_error_text_has_name_line_column(void **state)
 					     "  mode \"fast\"\n");
 	assert_pos(err.pos, 3, 8);
 	assert_string_equal(err.message, "expected '=' after key 'mode', found '\"'");
-	assert_string_equal(err.text,
-			    "exaloop.toml:3:8: expected '=' after key 'mode', found '\"'");
+	assert_string_equal(err.text, "exaloop.toml:3:8: expected '=' after key 'mode', found '\"'");
 }
 
 static void test_error_column_counts_code_points(void **state)
@@ -115,11 +113,9 @@ static void test_error_set_for_callers(void **state)
 	const struct xl_toml_value *v = xl_toml_lookup(root, "build.source");
 	assert_int_equal(xl_toml_type_of(v), XL_TOML_INTEGER);
 	struct xl_toml_error err;
-	xl_toml_error_set(&err, "exaloop.toml", xl_toml_pos_of(v),
-			  "expected a string for '%s', found %s", "source",
+	xl_toml_error_set(&err, "exaloop.toml", xl_toml_pos_of(v), "expected a string for '%s', found %s", "source",
 			  xl_toml_type_name(xl_toml_type_of(v)));
-	assert_string_equal(err.text,
-			    "exaloop.toml:2:10: expected a string for 'source', found integer");
+	assert_string_equal(err.text, "exaloop.toml:2:10: expected a string for 'source', found integer");
 	xl_toml_error_set(&err, "exaloop.toml", (struct xl_toml_pos){0, 0}, "no [build] table");
 	assert_string_equal(err.text, "exaloop.toml: no [build] table");
 	xl_toml_error_set(NULL, "x", (struct xl_toml_pos){1, 1}, "ignored");
@@ -129,9 +125,8 @@ static void test_error_set_for_callers(void **state)
 static void test_error_integer_overflow(void **state)
 {
 	(void)state;
-	struct xl_toml_value *root =
-		parse_ok("min = -9223372036854775808\nmax = 9223372036854775807\n"
-			 "hex = 0x7FFFFFFFFFFFFFFF\n");
+	struct xl_toml_value *root = parse_ok("min = -9223372036854775808\nmax = 9223372036854775807\n"
+					      "hex = 0x7FFFFFFFFFFFFFFF\n");
 	int64_t i;
 	assert_true(xl_toml_as_int(xl_toml_table_get(root, "min"), &i));
 	assert_true(i == INT64_MIN);
@@ -157,13 +152,13 @@ static void test_error_integer_overflow(void **state)
 static void test_positions(void **state)
 {
 	(void)state;
-	struct xl_toml_value *root = parse_ok("title = \"x\"\n"		    /* 1 */
-					      "[build]\n"		    /* 2 */
-					      "  mode  =  'fast'\n"	    /* 3 */
-					      "  opt.level = 2\n"	    /* 4 */
-					      "[[target]]\n"		    /* 5 */
-					      "name = \"a\"\n"		    /* 6 */
-					      "[[target]]\n"		    /* 7 */
+	struct xl_toml_value *root = parse_ok("title = \"x\"\n"             /* 1 */
+					      "[build]\n"                   /* 2 */
+					      "  mode  =  'fast'\n"         /* 3 */
+					      "  opt.level = 2\n"           /* 4 */
+					      "[[target]]\n"                /* 5 */
+					      "name = \"a\"\n"              /* 6 */
+					      "[[target]]\n"                /* 7 */
 					      "\"ké\" = [1, { x = 2 }]\n"); /* 8 */
 	struct xl_toml_entry e;
 	assert_pos(xl_toml_pos_of(root), 1, 1);
@@ -230,8 +225,7 @@ static void test_positions_after_crlf_and_multiline(void **state)
 static void test_iteration_in_document_order(void **state)
 {
 	(void)state;
-	struct xl_toml_value *root =
-		parse_ok("zeta = 1\nalpha = 2\nmid.x = 3\n[beta]\n[gamma.delta]\n");
+	struct xl_toml_value *root = parse_ok("zeta = 1\nalpha = 2\nmid.x = 3\n[beta]\n[gamma.delta]\n");
 	static const char *const want[] = {"zeta", "alpha", "mid", "beta", "gamma"};
 	assert_int_equal(xl_toml_table_len(root), 5);
 	struct xl_toml_entry e;
@@ -254,19 +248,16 @@ static void test_lookups(void **state)
 	assert_true(xl_toml_as_string(xl_toml_lookup(root, "build.mode"), &s, &len));
 	assert_string_equal(s, "fast");
 	assert_int_equal(len, 4);
-	assert_true(xl_toml_as_string(xl_toml_table_get(xl_toml_table_get(root, "build"), "mode"),
-				      &s, NULL));
+	assert_true(xl_toml_as_string(xl_toml_table_get(xl_toml_table_get(root, "build"), "mode"), &s, NULL));
 	assert_non_null(xl_toml_lookup(root, "build.deep.x"));
 	/* Keys containing '.' are reachable with table_get, not lookup. */
 	assert_null(xl_toml_lookup(root, "build.dotted.key"));
 	bool b = false;
-	assert_true(xl_toml_as_bool(
-		xl_toml_table_get(xl_toml_table_get(root, "build"), "dotted.key"), &b));
+	assert_true(xl_toml_as_bool(xl_toml_table_get(xl_toml_table_get(root, "build"), "dotted.key"), &b));
 	assert_true(b);
 	/* Keys with NUL bytes need the length-taking variants. */
 	int64_t i = 0;
-	assert_true(xl_toml_as_int(
-		xl_toml_table_getn(xl_toml_table_get(root, "build"), "nul\0key", 7), &i));
+	assert_true(xl_toml_as_int(xl_toml_table_getn(xl_toml_table_get(root, "build"), "nul\0key", 7), &i));
 	assert_int_equal(i, 7);
 	assert_null(xl_toml_table_get(xl_toml_table_get(root, "build"), "nul"));
 	/* Missing steps and NULLs chain to NULL. */
@@ -316,8 +307,7 @@ static void test_large_table(void **state)
 static void test_arrays(void **state)
 {
 	(void)state;
-	struct xl_toml_value *root =
-		parse_ok("mixed = [1, 'two', 3.0, [4], {five = 5}]\nempty = []\n");
+	struct xl_toml_value *root = parse_ok("mixed = [1, 'two', 3.0, [4], {five = 5}]\nempty = []\n");
 	const struct xl_toml_value *a = xl_toml_table_get(root, "mixed");
 	assert_int_equal(xl_toml_type_of(a), XL_TOML_ARRAY);
 	assert_int_equal(xl_toml_array_len(a), 5);
@@ -479,8 +469,7 @@ static void test_parse_file(void **state)
 
 	assert_null(xl_toml_parse_file("/nonexistent/exaloop.toml", &err));
 	assert_pos(err.pos, 0, 0);
-	assert_string_equal(err.text,
-			    "/nonexistent/exaloop.toml: cannot open: No such file or directory");
+	assert_string_equal(err.text, "/nonexistent/exaloop.toml: cannot open: No such file or directory");
 }
 
 static void test_free_edge_cases(void **state)
@@ -499,18 +488,15 @@ static void test_free_edge_cases(void **state)
 	xl_toml_free(root);
 }
 
-static const char thread_doc[] =
-	"[build]\nmode = \"fast\"\nratio = 2.5\n[[t]]\nx = 1\n[[t]]\nx = 2\n";
+static const char thread_doc[] = "[build]\nmode = \"fast\"\nratio = 2.5\n[[t]]\nx = 1\n[[t]]\nx = 2\n";
 
 static void *parse_repeatedly(void *arg)
 {
 	(void)arg;
 	for (int k = 0; k < 500; k++) {
-		struct xl_toml_value *root =
-			xl_toml_parse(thread_doc, sizeof thread_doc - 1, "t", NULL);
+		struct xl_toml_value *root = xl_toml_parse(thread_doc, sizeof thread_doc - 1, "t", NULL);
 		double f = 0;
-		if (!root || !xl_toml_as_float(xl_toml_lookup(root, "build.ratio"), &f) ||
-		    f != 2.5) {
+		if (!root || !xl_toml_as_float(xl_toml_lookup(root, "build.ratio"), &f) || f != 2.5) {
 			xl_toml_free(root);
 			return (void *)1;
 		}

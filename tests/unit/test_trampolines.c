@@ -42,18 +42,18 @@
 /* ---- the assembly half (offsets checked below) ---- */
 
 struct tr_regs {
-	uint8_t fx[512];          /* FXSAVE image: x87, MXCSR, xmm0-15 */
-	uint64_t gpr[16];         /* rax rcx rdx rbx rsp rbp rsi rdi r8..r15 */
+	uint8_t fx[512];  /* FXSAVE image: x87, MXCSR, xmm0-15 */
+	uint64_t gpr[16]; /* rax rcx rdx rbx rsp rbp rsi rdi r8..r15 */
 	uint64_t rflags;
 	uint64_t pad0;
-	uint8_t ymmh[16][16];     /* upper halves of ymm0-15 */
-	uint64_t stack[8];        /* the words above the return address */
+	uint8_t ymmh[16][16]; /* upper halves of ymm0-15 */
+	uint64_t stack[8];    /* the words above the return address */
 } __attribute__((aligned(64)));
 
 struct tr_call {
 	struct tr_regs in, out;
 	void (*fn)(void);
-	uint64_t pad;             /* 8: entry/tail trampoline, 0: exit */
+	uint64_t pad; /* 8: entry/tail trampoline, 0: exit */
 	uint64_t avx;
 	uint64_t saved_rsp;
 	uint32_t saved_mxcsr;
@@ -86,28 +86,34 @@ void __xray_FunctionTailExit(void);
 
 /* ---- cases ---- */
 
-enum kind { ENTRY, EXIT, TAIL };
-enum route { LEAN, STOCK };
+enum kind {
+	ENTRY,
+	EXIT,
+	TAIL
+};
+enum route {
+	LEAN,
+	STOCK
+};
 enum path {
-	P_FAST,       /* the hot path's fast case: path cached, block has room */
-	P_FIRST,      /* a thread's first event: refused, registered by the full handler */
-	P_NEWNODE,    /* entry of a path not in the tree yet */
-	P_TLFULL,     /* the timeline block is full: a new one is taken */
-	P_CLOSED,     /* capture window closed */
-	P_BUSY,       /* re-entry (a signal handler inside an event): refused */
-	P_CLOCK,      /* clock_gettime clock: every event through the full handler */
-	P_OFF,        /* a thread that could not be registered: counted only */
-	P_DEEP,       /* beyond XL_MAX_DEPTH: counted in the timeline only */
-	P_UNWOUND,    /* entry above frames a longjmp left open: they are closed */
-	P_MISMATCH,   /* exit of a function below the top frame */
-	P_FOREIGN,    /* another XRay handler (ABI-conforming, clobbers all it may) */
-	P_NOHANDLER,  /* no handler installed */
+	P_FAST,      /* the hot path's fast case: path cached, block has room */
+	P_FIRST,     /* a thread's first event: refused, registered by the full handler */
+	P_NEWNODE,   /* entry of a path not in the tree yet */
+	P_TLFULL,    /* the timeline block is full: a new one is taken */
+	P_CLOSED,    /* capture window closed */
+	P_BUSY,      /* re-entry (a signal handler inside an event): refused */
+	P_CLOCK,     /* clock_gettime clock: every event through the full handler */
+	P_OFF,       /* a thread that could not be registered: counted only */
+	P_DEEP,      /* beyond XL_MAX_DEPTH: counted in the timeline only */
+	P_UNWOUND,   /* entry above frames a longjmp left open: they are closed */
+	P_MISMATCH,  /* exit of a function below the top frame */
+	P_FOREIGN,   /* another XRay handler (ABI-conforming, clobbers all it may) */
+	P_NOHANDLER, /* no handler installed */
 	P_COUNT
 };
 static const char *const path_names[P_COUNT] = {
-	"fast", "first-event", "new-node", "timeline-full", "window-closed", "re-entry",
-	"clock-fallback", "unregistered", "deep", "unwound", "exit-mismatch", "foreign-handler",
-	"no-handler",
+	"fast",         "first-event", "new-node", "timeline-full", "window-closed",   "re-entry",   "clock-fallback",
+	"unregistered", "deep",        "unwound",  "exit-mismatch", "foreign-handler", "no-handler",
 };
 static const char *const kind_names[] = {"entry", "exit", "tail"};
 static const char *const route_names[] = {"exaloop", "compiler-rt"};
@@ -119,17 +125,17 @@ static int applies(enum route r, enum kind k, enum path p)
 	if (p == P_MISMATCH)
 		return k != ENTRY;
 	if (p == P_FOREIGN || p == P_NOHANDLER)
-		return r == LEAN;    /* compiler-rt's route with another handler is compiler-rt alone */
+		return r == LEAN; /* compiler-rt's route with another handler is compiler-rt alone */
 	return 1;
 }
 
 /* What must come back unchanged (the contract); rsp, the stack words,
  * the x87 state, MXCSR and DF always must. */
 struct want {
-	uint16_t gpr;     /* bit i: gpr[i] */
+	uint16_t gpr; /* bit i: gpr[i] */
 	uint16_t xmm;
 	uint16_t ymmh;
-	int flags;        /* CF PF AF ZF SF OF */
+	int flags; /* CF PF AF ZF SF OF */
 };
 
 #define R_RAX 0
@@ -140,13 +146,13 @@ struct want {
 #define R_RBP 5
 #define R_R10 10
 #define CALLEE_SAVED (1u << R_RBX | 1u << R_RSP | 1u << R_RBP | 0xf000u)
-#define ARITH_FLAGS 0x8d5u   /* CF PF AF ZF SF OF */
+#define ARITH_FLAGS 0x8d5u /* CF PF AF ZF SF OF */
 #define DF_FLAG 0x400u
 
 static struct want want_for(enum route r, enum kind k, enum path p)
 {
 	struct want w = {0xffffu & ~(1u << R_R10), 0xffffu, 0xffffu, k == TAIL};
-	if (k == EXIT)     /* rcx rsi rdi r8-r11: dead after `ret` */
+	if (k == EXIT) /* rcx rsi rdi r8-r11: dead after `ret` */
 		w.gpr = CALLEE_SAVED | 1u << R_RAX | 1u << R_RDX;
 	if (r == STOCK) {
 		/* compiler-rt's: the live registers at each sled (and what the
@@ -160,20 +166,19 @@ static struct want want_for(enum route r, enum kind k, enum path p)
 		}
 	}
 	if (p == P_FOREIGN)
-		w.ymmh = 0;    /* caller-saved under the C ABI; compiler-rt does not keep them either */
+		w.ymmh = 0; /* caller-saved under the C ABI; compiler-rt does not keep them either */
 	return w;
 }
 
 static const char *const gpr_names[16] = {
-	"rax", "rcx", "rdx", "rbx", "rsp", "rbp", "rsi", "rdi",
-	"r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15",
+	"rax", "rcx", "rdx", "rbx", "rsp", "rbp", "rsi", "rdi", "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15",
 };
 
 struct job {
 	enum route route;
 	enum kind kind;
 	enum path path;
-	uint64_t flags;          /* arithmetic flags loaded before the call */
+	uint64_t flags; /* arithmetic flags loaded before the call */
 	uint64_t seed;
 	int failed;
 	char msg[2048];
@@ -197,8 +202,14 @@ static void job_fail(struct job *j, const char *fmt, ...)
 
 /* ---- events before the call, through the same handler code ---- */
 
-enum { MAIN = 1, F = 2, G = 3, H = 4, A = 5 };
-static __thread uint64_t sp_top;    /* callers' stack pointers: far above the harness's */
+enum {
+	MAIN = 1,
+	F = 2,
+	G = 3,
+	H = 4,
+	A = 5
+};
+static __thread uint64_t sp_top; /* callers' stack pointers: far above the harness's */
 static __thread uint32_t cdepth;
 
 static void ev_entry(int32_t id)
@@ -230,8 +241,11 @@ struct snap {
 
 static struct snap snap(void)
 {
-	struct snap s = {.tb = rt__hot.tb, .gate = rt__hot.gate, .deep = rt__hot.deep,
-			 .unrecorded = rt__hot.unrecorded, .tl = rt__hot.tl_blk};
+	struct snap s = {.tb = rt__hot.tb,
+			 .gate = rt__hot.gate,
+			 .deep = rt__hot.deep,
+			 .unrecorded = rt__hot.unrecorded,
+			 .tl = rt__hot.tl_blk};
 	if (s.tb) {
 		s.depth = s.tb->depth;
 		s.node_count = s.tb->node_count;
@@ -254,13 +268,13 @@ static void fill_regs(struct tr_call *c, const struct job *j, int32_t id)
 	uint64_t s = j->seed;
 	for (int i = 0; i < 16; i++)
 		c->in.gpr[i] = 0xa5c3000000000000ull ^ (uint64_t)(i + 1) * 0x0001000100010001ull ^ s << 40;
-	c->in.gpr[R_R10] = (uint32_t)id;    /* the sled's `mov $id, %r10d` */
-	c->in.rflags = 0x2u | j->flags;     /* bit 1 is always set; DF clear, as at any call */
+	c->in.gpr[R_R10] = (uint32_t)id; /* the sled's `mov $id, %r10d` */
+	c->in.rflags = 0x2u | j->flags;  /* bit 1 is always set; DF clear, as at any call */
 	uint8_t *fx = c->in.fx;
-	fx[0] = 0x7f;                       /* FCW 0x0b7f: all masked, rounding up (not the default) */
+	fx[0] = 0x7f; /* FCW 0x0b7f: all masked, rounding up (not the default) */
 	fx[1] = 0x0b;
-	fx[4] = 0xff;                       /* all eight x87 registers full; TOP = 0 */
-	uint32_t mxcsr = 0x3f80;            /* all masked, rounding down */
+	fx[4] = 0xff;            /* all eight x87 registers full; TOP = 0 */
+	uint32_t mxcsr = 0x3f80; /* all masked, rounding down */
 	memcpy(fx + 24, &mxcsr, 4);
 	for (int i = 0; i < 8; i++)
 		put_ld(fx + 32 + 16 * i, (long double)(i + 1) * 1.25L + (long double)s / 1024.0L);
@@ -279,7 +293,7 @@ static void compare(struct job *j, const struct tr_call *c, const struct want *w
 	for (int i = 0; i < 16; i++)
 		if ((w->gpr >> i & 1) && in->gpr[i] != out->gpr[i])
 			job_fail(j, "%s %016llx -> %016llx", gpr_names[i], (unsigned long long)in->gpr[i],
-			     (unsigned long long)out->gpr[i]);
+				 (unsigned long long)out->gpr[i]);
 	if (in->gpr[R_RSP] != out->gpr[R_RSP])
 		job_fail(j, "rsp moved by %lld", (long long)(out->gpr[R_RSP] - in->gpr[R_RSP]));
 	for (int i = 0; i < 8; i++)
@@ -288,13 +302,14 @@ static void compare(struct job *j, const struct tr_call *c, const struct want *w
 	uint64_t fmask = DF_FLAG | (w->flags ? ARITH_FLAGS : 0);
 	if ((in->rflags ^ out->rflags) & fmask)
 		job_fail(j, "flags %03llx -> %03llx", (unsigned long long)(in->rflags & fmask),
-		     (unsigned long long)(out->rflags & fmask));
+			 (unsigned long long)(out->rflags & fmask));
 	static const struct {
 		const char *name;
 		int at, len;
 	} fx_fields[] = {
-		{"x87 control word", 0, 2}, {"x87 status word", 2, 2}, {"x87 tag word", 4, 1},
-		{"x87 last opcode/instruction/operand", 6, 18}, {"MXCSR", 24, 4},
+		{"x87 control word", 0, 2}, {"x87 status word", 2, 2},
+		{"x87 tag word", 4, 1},     {"x87 last opcode/instruction/operand", 6, 18},
+		{"MXCSR", 24, 4},
 	};
 	for (size_t f = 0; f < sizeof(fx_fields) / sizeof(fx_fields[0]); f++)
 		if (memcmp(in->fx + fx_fields[f].at, out->fx + fx_fields[f].at, (size_t)fx_fields[f].len))
@@ -373,20 +388,19 @@ static void check_path(struct job *j, const struct snap *b, const struct snap *a
 	case P_UNWOUND:
 		if (a->unwound != b->unwound + 1 || a->depth != 2 || a->tb->stack[1].func != id)
 			job_fail(j, "stale frame not closed (unwound %llu, depth %u)", (unsigned long long)a->unwound,
-			     a->depth);
+				 a->depth);
 		break;
 	case P_MISMATCH:
 		if (a->unwound != b->unwound + 1 || a->depth != 1)
 			job_fail(j, "frames not closed (unwound %llu, depth %u)", (unsigned long long)a->unwound,
-			     a->depth);
+				 a->depth);
 		break;
-	case P_COUNT:
-		break;
+	case P_COUNT: break;
 	}
 	if (j->path == P_FOREIGN) {
 		if (tr_hostile_calls != 1 || (int32_t)tr_hostile_id != id || tr_hostile_type != (uint32_t)j->kind)
 			job_fail(j, "handler called %u times with (%d, %u)", tr_hostile_calls, (int32_t)tr_hostile_id,
-			     tr_hostile_type);
+				 tr_hostile_type);
 		if (tr_hostile_misaligned)
 			job_fail(j, "handler called with a misaligned stack");
 	}
@@ -403,8 +417,7 @@ static void *run_job(void *arg)
 
 	/* Lead the thread to the path. */
 	switch (j->path) {
-	case P_FIRST:
-		break;
+	case P_FIRST: break;
 	case P_NEWNODE:
 		ev_entry(MAIN);
 		id = H;
@@ -420,7 +433,7 @@ static void *run_job(void *arg)
 		rt__use_tsc = 0;
 		ev_entry(MAIN);
 		if (entry) {
-			ev_entry(F);     /* the path exists: only the clock sends it to the full handler */
+			ev_entry(F); /* the path exists: only the clock sends it to the full handler */
 			ev_exit(F);
 		} else {
 			ev_entry(F);
@@ -435,7 +448,7 @@ static void *run_job(void *arg)
 		break;
 	case P_UNWOUND:
 		ev_entry(MAIN);
-		rt__xray_event(G, 0, sp_top - 2 * 65536);   /* below the trampoline's: left by a longjmp */
+		rt__xray_event(G, 0, sp_top - 2 * 65536); /* below the trampoline's: left by a longjmp */
 		cdepth++;
 		break;
 	case P_MISMATCH:
@@ -466,24 +479,15 @@ static void *run_job(void *arg)
 	c->avx = (uint64_t)have_avx;
 
 	switch (j->path) {
-	case P_CLOSED:
-		atomic_store(&rt__on, 0);
-		break;
-	case P_BUSY:
-		rt__hot.gate = RT_GATE_BUSY;
-		break;
-	case P_OFF:
-		rt__hot.gate = RT_GATE_OFF;
-		break;
+	case P_CLOSED: atomic_store(&rt__on, 0); break;
+	case P_BUSY: rt__hot.gate = RT_GATE_BUSY; break;
+	case P_OFF: rt__hot.gate = RT_GATE_OFF; break;
 	case P_FOREIGN:
 		tr_hostile_calls = tr_hostile_misaligned = 0;
 		xray_handler = tr_hostile_handler;
 		break;
-	case P_NOHANDLER:
-		xray_handler = NULL;
-		break;
-	default:
-		break;
+	case P_NOHANDLER: xray_handler = NULL; break;
+	default: break;
 	}
 	struct snap before = snap();
 	tr_call(c);
@@ -510,7 +514,10 @@ static void run_all(enum route r, enum kind k)
 		if (!applies(r, k, (enum path)p))
 			continue;
 		for (size_t f = 0; f < sizeof(patterns) / sizeof(patterns[0]); f++) {
-			struct job j = {.route = r, .kind = k, .path = (enum path)p, .flags = patterns[f],
+			struct job j = {.route = r,
+					.kind = k,
+					.path = (enum path)p,
+					.flags = patterns[f],
 					.seed = (uint64_t)(p * 8 + k * 2 + (int)f + 1)};
 			pthread_t t;
 			assert_int_equal(pthread_create(&t, NULL, run_job, &j), 0);
@@ -527,12 +534,36 @@ static void run_all(enum route r, enum kind k)
 	assert_int_equal(failed, 0);
 }
 
-static void exaloop_entry(void **s) { (void)s; run_all(LEAN, ENTRY); }
-static void exaloop_exit(void **s) { (void)s; run_all(LEAN, EXIT); }
-static void exaloop_tail(void **s) { (void)s; run_all(LEAN, TAIL); }
-static void compiler_rt_entry(void **s) { (void)s; run_all(STOCK, ENTRY); }
-static void compiler_rt_exit(void **s) { (void)s; run_all(STOCK, EXIT); }
-static void compiler_rt_tail(void **s) { (void)s; run_all(STOCK, TAIL); }
+static void exaloop_entry(void **s)
+{
+	(void)s;
+	run_all(LEAN, ENTRY);
+}
+static void exaloop_exit(void **s)
+{
+	(void)s;
+	run_all(LEAN, EXIT);
+}
+static void exaloop_tail(void **s)
+{
+	(void)s;
+	run_all(LEAN, TAIL);
+}
+static void compiler_rt_entry(void **s)
+{
+	(void)s;
+	run_all(STOCK, ENTRY);
+}
+static void compiler_rt_exit(void **s)
+{
+	(void)s;
+	run_all(STOCK, EXIT);
+}
+static void compiler_rt_tail(void **s)
+{
+	(void)s;
+	run_all(STOCK, TAIL);
+}
 
 static int cpu_has_avx(void)
 {
@@ -541,7 +572,7 @@ static int cpu_has_avx(void)
 		return 0;
 	uint32_t lo, hi;
 	__asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
-	return (lo & 6u) == 6u;     /* the OS saves SSE and AVX state */
+	return (lo & 6u) == 6u; /* the OS saves SSE and AVX state */
 }
 
 static char capture_dir[256];
@@ -563,12 +594,9 @@ int main(int argc, char **argv)
 	atomic_store(&rt__on, 1);
 	xray_handler = rt__xray_handler;
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(exaloop_entry),
-		cmocka_unit_test(exaloop_exit),
-		cmocka_unit_test(exaloop_tail),
-		cmocka_unit_test(compiler_rt_entry),
-		cmocka_unit_test(compiler_rt_exit),
-		cmocka_unit_test(compiler_rt_tail),
+		cmocka_unit_test(exaloop_entry),    cmocka_unit_test(exaloop_exit),
+		cmocka_unit_test(exaloop_tail),     cmocka_unit_test(compiler_rt_entry),
+		cmocka_unit_test(compiler_rt_exit), cmocka_unit_test(compiler_rt_tail),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 	xray_handler = NULL;

@@ -14,10 +14,15 @@ static void durations(void **state)
 	(void)state;
 	char err[256];
 	uint64_t v;
-	static const struct { const char *in; uint64_t ns; } ok[] = {
-		{"10s", 10000000000ull}, {"100ms", 100000000ull}, {"1.5m", 90000000000ull},
-		{"0.1s", 100000000ull}, {"250us", 250000ull}, {"7ns", 7}, {"2h", 7200000000000ull},
-		{"0s", 0}, {".5s", 500000000ull}, {"1.000000001s", 1000000001ull},
+	static const struct {
+		const char *in;
+		uint64_t ns;
+	} ok[] = {
+		{"10s", 10000000000ull},  {"100ms", 100000000ull},
+		{"1.5m", 90000000000ull}, {"0.1s", 100000000ull},
+		{"250us", 250000ull},     {"7ns", 7},
+		{"2h", 7200000000000ull}, {"0s", 0},
+		{".5s", 500000000ull},    {"1.000000001s", 1000000001ull},
 	};
 	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
 		assert_int_equal(xl_parse_duration(ok[i].in, &v, err, sizeof(err)), 0);
@@ -39,9 +44,12 @@ static void sizes(void **state)
 	(void)state;
 	char err[256];
 	uint64_t v;
-	static const struct { const char *in; uint64_t b; } ok[] = {
-		{"64MiB", 64ull << 20}, {"1GiB", 1ull << 30}, {"1.5KiB", 1536}, {"512B", 512},
-		{"2MB", 2000000}, {"1KB", 1000}, {"1TiB", 1ull << 40},
+	static const struct {
+		const char *in;
+		uint64_t b;
+	} ok[] = {
+		{"64MiB", 64ull << 20}, {"1GiB", 1ull << 30}, {"1.5KiB", 1536},     {"512B", 512},
+		{"2MB", 2000000},       {"1KB", 1000},        {"1TiB", 1ull << 40},
 	};
 	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
 		assert_int_equal(xl_parse_size(ok[i].in, &v, err, sizeof(err)), 0);
