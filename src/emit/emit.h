@@ -18,6 +18,8 @@ struct xl_emit_opts {
 	int thread;          /* text/folded: one thread index, -1 = all merged */
 	int timeline;        /* json: include the "timeline" member */
 	size_t timeline_max; /* json/html: complete calls kept (0 = default) */
+	int compact_tree;    /* html: tree parents as distances, self times left to the
+			      * reader (they follow from the totals), docs/report.md */
 };
 
 void xl_emit_opts_init(struct xl_emit_opts *o);

@@ -100,6 +100,7 @@ static void report_document(struct jsonw *w, const void *arg)
 	const struct report_data *r = arg;
 	struct xl_emit_opts jo = *r->o;
 	jo.timeline = 1;
+	jo.compact_tree = 1;
 	/* The report's flame chart is an overview; the complete timeline is
 	 * the Chrome export's job.  This keeps the report small
 	 * (docs/report.md). */

@@ -189,19 +189,32 @@ static void functions_member(const struct xl_model *m, struct jsonw *w)
 	jw_arr_end(w);
 }
 
-static void tree_member(const struct xl_model *m, struct jsonw *w)
+/* The tree as columns, one entry per node.  In compact form (the HTML
+ * report, where size matters: an interpreter's tree has hundreds of
+ * thousands of nodes) `parent_up` gives each node's distance to its parent
+ * (0 for a root) instead of the parent's index, which is short because
+ * children are made soon after their parents, and `self_ns` is left out:
+ * it is max(total_ns - the children's total_ns, 0), as build_tree computes
+ * it, so the reader recomputes it exactly. */
+static void tree_member(const struct xl_model *m, struct jsonw *w, int compact)
 {
 	static const char *const cols[] = {"thread", "parent", "func", "calls", "total_ns", "self_ns"};
+	size_t ncols = sizeof(cols) / sizeof(cols[0]) - (compact ? 1 : 0);
 	jw_key(w, "tree");
 	jw_obj(w);
-	for (size_t c = 0; c < sizeof(cols) / sizeof(cols[0]); c++) {
-		jw_key(w, cols[c]);
+	for (size_t c = 0; c < ncols; c++) {
+		jw_key(w, c == 1 && compact ? "parent_up" : cols[c]);
 		jw_arr(w);
 		for (size_t i = 0; i < m->nnodes; i++) {
 			const struct xl_tnode *n = &m->nodes[i];
 			switch (c) {
 			case 0: jw_int(w, n->thread); break;
-			case 1: jw_int(w, n->parent); break;
+			case 1:
+				if (!compact)
+					jw_int(w, n->parent);
+				else
+					jw_int(w, n->parent == XL_NONE ? 0 : (int64_t)i - n->parent);
+				break;
 			case 2: jw_int(w, n->func); break;
 			case 3: jw_int(w, (int64_t)n->calls); break;
 			case 4: jw_int(w, n->total_ns); break;
@@ -455,7 +468,7 @@ void xl_json_document(const struct xl_model *m, struct jsonw *w, const struct xl
 	jw_obj_end(w);
 	threads_member(m, w);
 	functions_member(m, w);
-	tree_member(m, w);
+	tree_member(m, w, o->compact_tree);
 	memory_member(m, w);
 	warnings_member(m, w);
 	if (o->timeline)

@@ -6,8 +6,8 @@ source and lua.c.  Checked:
   uncaptured, with the same exit status, except the lines that differ between two uncaptured
   runs too (MASKS: clock readings, what the time-seeded math.random drew, and memory totals,
   which depend on the string-hash seed Lua mixes from the time and addresses);
-  (Not yet checked, see docs/reliability.md "Open": that no call is lost at the default buffer
-  and that the report stays under 5 MB.)
+  no call is lost at the default buffer (no warning of lost calls or threads, and the call tree
+  holds every call of the function table), and the report (index.html) stays under 5 MB;
 - lua/counts.lua: the calls of eight library functions equal what the script's own logic
   implies (see its header).  XRay's account is no oracle here: it drops records at Lua's
   longjmps, and Lua hashes by address, so two binaries' whole-program counts differ anyway.
@@ -76,6 +76,16 @@ with Workdir() as w:
         check(False, "lua suite: a capture")
         done()
     s = summary(cap)
+    kinds = sorted(x["kind"] for x in s.doc.get("warnings", []))
+    lost = [k for k in kinds if k in ("nodes_full", "threads_full", "no_function_table", "truncated",
+                                       "not_finalized", "corrupt_threads")]
+    eq(lost, [], "lua suite: no warning of lost calls or threads (warnings: %s)" % ", ".join(kinds))
+    tree_calls = sum(c for c, f in zip(s.tree["calls"], s.tree["func"]) if f is not None and f >= 0)
+    table_calls = sum(f["calls"] for f in s.funcs)
+    eq(tree_calls, table_calls, "lua suite: every call of the function table is in the call tree")
+    html = os.path.join(cap, "index.html")
+    size = os.path.getsize(html) if os.path.isfile(html) else -1
+    check(0 < size < 5 * 1000 * 1000, "lua suite: index.html is under 5 MB (%d bytes)" % size)
     check(s.calls("luaV_execute") > 1000, "lua suite: the interpreter loop is in the table (%d calls)"
           % s.calls("luaV_execute"))
 

@@ -25,18 +25,31 @@ function load() {
   threadList = Array.isArray(profileDoc.threads) ? profileDoc.threads : [];
   threadList.forEach((th, i) => threadByIndex.set(isNum(th.index) ? th.index : i, th));
   const tr = profileDoc.tree;
-  if (tr && Array.isArray(tr.parent) && tr.parent.length) {
-    nodeCount = tr.parent.length;
+  // The report's own emitter writes the compact form (docs/report.md):
+  // parent_up is each node's distance to its parent (0 for a root) and
+  // self_ns is left out; the summary JSON (and older reports) write parent
+  // indices and self times.
+  const ups = tr && Array.isArray(tr.parent_up) ? tr.parent_up : null;
+  const parents = tr && (ups || (Array.isArray(tr.parent) ? tr.parent : null));
+  if (parents && parents.length) {
+    nodeCount = parents.length;
     const col = (a, Ty, def) => { const out = new Ty(nodeCount); if (Array.isArray(a)) for (let i = 0; i < nodeCount; i++) { const x = a[i]; out[i] = isNum(x) ? x : def; } else out.fill(def); return out; };
     callTree = {
-      thread: col(tr.thread, Int32Array, 0), parent: col(tr.parent, Int32Array, -1), func: col(tr.func, Int32Array, -1),
+      thread: col(tr.thread, Int32Array, 0), parent: col(ups ? null : tr.parent, Int32Array, -1), func: col(tr.func, Int32Array, -1),
       calls: col(tr.calls, Float64Array, 0), total: col(tr.total_ns, Float64Array, 0), self: col(tr.self_ns, Float64Array, 0),
     };
+    if (ups) for (let i = 0; i < nodeCount; i++) { const u = ups[i]; callTree.parent[i] = isNum(u) && u > 0 ? i - u : -1; }
     for (let i = 0; i < nodeCount; i++) {
       const f = callTree.func[i];
       if (f >= funcs.length) callTree.func[i] = -1;
       if (callTree.parent[i] >= i) callTree.parent[i] = -1;   // the format promises parents first; guard anyway
       if (!threadByIndex.has(callTree.thread[i])) threadByIndex.set(callTree.thread[i], { index: callTree.thread[i], name: 'thread ' + callTree.thread[i] });
+    }
+    if (!Array.isArray(tr.self_ns)) {
+      // self = max(total - children's totals, 0), as the analyzer computes it.
+      const kids = new Float64Array(nodeCount);
+      for (let i = 0; i < nodeCount; i++) { const p = callTree.parent[i]; if (p >= 0) kids[p] += callTree.total[i]; }
+      for (let i = 0; i < nodeCount; i++) callTree.self[i] = Math.max(callTree.total[i] - kids[i], 0);
     }
   }
   prepareMemory();
