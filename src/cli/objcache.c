@@ -228,12 +228,22 @@ struct slot {
 
 static struct slot *running_slots;
 static size_t running_cap;
+/* The first terminating signal exaloop received while compiling: no new
+ * compile starts after it, and one that was starting gets it too. */
+static volatile sig_atomic_t stop_signal;
 
+/* Each compiler runs as a process group of its own (child_setup), so that
+ * the signal reaches the driver's `clang -cc1` child too: the driver does
+ * not pass signals on, and a `-cc1` signalled through the driver alone ran
+ * on as an orphan.  Being in another group, the compilers no longer get the
+ * terminal's ^C and ^\ directly, so those are passed on here as well. */
 static void forward(int sig)
 {
+	if (!stop_signal)
+		stop_signal = sig;
 	for (size_t i = 0; i < running_cap; i++)
 		if (running_slots[i].pid > 0)
-			kill(running_slots[i].pid, sig);
+			kill(-running_slots[i].pid, sig);
 }
 
 static int key_of(const struct xl_compile_job *j, const char *version, char key[33])
@@ -260,6 +270,7 @@ static int key_of(const struct xl_compile_job *j, const char *version, char key[
 static void child_setup(void *arg)
 {
 	const struct xl_compile_job *j = arg;
+	setpgid(0, 0); /* a group of its own: see forward() */
 	signal(SIGINT, SIG_DFL);
 	signal(SIGQUIT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
@@ -297,6 +308,11 @@ static pid_t start(const struct xl_compile_job *j, struct slot *s)
 	int rc = xl_process_start(&p);
 	int e = errno;
 	pid_t pid = p.pid;
+	if (rc == 0 && pid > 0) {
+		setpgid(pid, pid); /* (also here: kill(-pid) must find the group at once) */
+		if (stop_signal)
+			kill(-pid, stop_signal);
+	}
 	xl_process_end(&p); /* (KEEP: nothing to undo; the child stays ours to wait for) */
 	free(argv);
 	if (rc != 0 || pid <= 0) {
@@ -344,16 +360,16 @@ int xl_objcache_compile(struct xl_objcache *c, struct xl_compile_job *jobs, size
 		errno = ENOMEM;
 		return -1;
 	}
-	struct sigaction ign = {0}, fwd = {0}, o_int, o_quit, o_term, o_hup;
-	ign.sa_handler = SIG_IGN;
+	struct sigaction fwd = {0}, o_int, o_quit, o_term, o_hup;
 	fwd.sa_handler = forward;
 	running_slots = slots;
 	running_cap = (size_t)parallel;
-	/* Like system(3): ^C reaches the compilers (same process group), not
-	 * us, so the caller always gets to clean up; SIGTERM/SIGHUP sent to
-	 * exaloop alone are passed on. */
-	sigaction(SIGINT, &ign, &o_int);
-	sigaction(SIGQUIT, &ign, &o_quit);
+	/* Every terminating signal sent to exaloop is passed on to the
+	 * compilers' groups (forward()), so the caller always gets to clean up
+	 * and says the compilation was interrupted. */
+	stop_signal = 0;
+	sigaction(SIGINT, &fwd, &o_int);
+	sigaction(SIGQUIT, &fwd, &o_quit);
 	sigaction(SIGTERM, &fwd, &o_term);
 	sigaction(SIGHUP, &fwd, &o_hup);
 
@@ -361,7 +377,7 @@ int xl_objcache_compile(struct xl_objcache *c, struct xl_compile_job *jobs, size
 	size_t next = 0, active = 0;
 	static unsigned serial;
 	while (next < n || active) {
-		while (rc == 0 && next < n && active < (size_t)parallel) {
+		while (rc == 0 && !stop_signal && next < n && active < (size_t)parallel) {
 			struct xl_compile_job *j = &jobs[next];
 			j->reused = 0;
 			if (key_of(j, version, keys[next]) == 0) {
@@ -424,6 +440,10 @@ int xl_objcache_compile(struct xl_objcache *c, struct xl_compile_job *jobs, size
 				rc = status;
 		}
 	}
+	/* Interrupted after the last compile finished, or before the rest
+	 * started: the build stops all the same. */
+	if (stop_signal && rc == 0)
+		rc = 128 + stop_signal;
 	sigaction(SIGINT, &o_int, NULL);
 	sigaction(SIGQUIT, &o_quit, NULL);
 	sigaction(SIGTERM, &o_term, NULL);
