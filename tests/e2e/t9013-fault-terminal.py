@@ -28,7 +28,10 @@ if pid == 0:
     for s in (signal.SIGTTOU, signal.SIGTSTP, signal.SIGINT):
         signal.signal(s, signal.SIG_DFL)
     os.execv(sys.argv[1], sys.argv[1:])
-os.setpgid(pid, pid)
+try:
+    os.setpgid(pid, pid)
+except PermissionError:
+    pass    # EACCES: the child exec'd already, having made its group itself (bash ignores it too)
 os.tcsetpgrp(0, pid)
 while True:
     _, st = os.waitpid(pid, os.WUNTRACED)
