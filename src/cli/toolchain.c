@@ -37,8 +37,22 @@ int xl_find_compiler(enum xl_lang lang, char *path, size_t len)
 
 void xl_compiler_version(const char *cc, char *out, size_t len)
 {
+	/* Asked several times a command (the SDK check, then the build or the
+	 * wrapped link, about clang-14 and clang++-14: one binary), each an
+	 * exec of clang: the last answer is kept for that binary. */
+	static char last_real[PATH_MAX], last_version[64];
+	char real[PATH_MAX];
+	int known = realpath(cc, real) != NULL;
+	if (known && last_version[0] && strcmp(real, last_real) == 0) {
+		snprintf(out, len, "%s", last_version);
+		return;
+	}
 	char *const argv[] = {(char *)cc, "-dumpversion", NULL};
 	xl_process_read_line(argv, out, len);
+	if (known && out[0] && strlen(out) < sizeof(last_version)) {
+		memcpy(last_real, real, sizeof(real));
+		memcpy(last_version, out, strlen(out) + 1);
+	}
 }
 
 int xl_xray_runtime(const char *cc, char *path, size_t len)

@@ -34,7 +34,8 @@ int xl_xray_runtime(const char *cc, char *path, size_t len);
  * directory.  Returns 0 when it exists. */
 int xl_clang_runtime(const char *cc, const char *name, char *path, size_t len);
 
-/* `cc -dumpversion` ("14.0.6"), or "" when it cannot run. */
+/* `cc -dumpversion` ("14.0.6"), or "" when it cannot run.  Run once a
+ * process for the same binary (by real path). */
 void xl_compiler_version(const char *cc, char *out, size_t len);
 
 /* Append the compile flags of a build in `mode` to argv at n (nothing for
