@@ -14,7 +14,6 @@
 #include "msg.h"
 #include "pgo.h"
 #include "process.h"
-#include "strbuf.h"
 #include "toolchain.h"
 
 int xl_find_profdata(char *path, size_t len)
@@ -83,42 +82,27 @@ int xl_pgo_merge(const char *profdata, char *const *raw, const char *out)
 	return 0;
 }
 
-/* 'text' in single quotes for sh. */
-static void sh_quote(struct strbuf *b, const char *text)
+struct function_counts {
+	long *total, *counted;
+};
+
+/* "    Function count: 96" per function; "Total functions: 30" at the end */
+static int count_line(const char *line, void *arg)
 {
-	strbuf_add(b, "'", 1);
-	for (const char *p = text; *p; p++) {
-		if (*p == '\'')
-			strbuf_add(b, "'\\''", 4);
-		else
-			strbuf_add(b, p, 1);
-	}
-	strbuf_add(b, "'", 1);
+	const struct function_counts *fc = arg;
+	long c;
+	if (sscanf(line, " Function count: %ld", &c) == 1)
+		*fc->counted += c > 0;
+	else if (sscanf(line, "Total functions: %ld", &c) == 1)
+		*fc->total = c;
+	return 0;
 }
 
 int xl_pgo_functions(const char *profdata, const char *profile, long *total, long *counted)
 {
-	struct strbuf cmd;
-	strbuf_init(&cmd);
-	sh_quote(&cmd, profdata);
-	strbuf_addf(&cmd, " show --all-functions ");
-	sh_quote(&cmd, profile);
-	strbuf_addf(&cmd, " 2>/dev/null");
-	FILE *p = cmd.oom ? NULL : popen(cmd.buf, "r");
-	strbuf_release(&cmd);
-	if (!p)
-		return -1;
-	char line[4096];
-	long c;
+	char *const argv[] = {(char *)profdata, "show", "--all-functions", (char *)profile, NULL};
+	struct function_counts fc = {total, counted};
 	*total = -1;
 	*counted = 0;
-	while (fgets(line, sizeof(line), p)) {
-		/* "    Function count: 96" per function; "Total functions: 30" at the end */
-		if (sscanf(line, " Function count: %ld", &c) == 1)
-			*counted += c > 0;
-		else if (sscanf(line, "Total functions: %ld", &c) == 1)
-			*total = c;
-	}
-	int st = pclose(p);
-	return st == 0 && *total >= 0 ? 0 : -1;
+	return xl_process_lines(argv, count_line, &fc) == 0 && *total >= 0 ? 0 : -1;
 }

@@ -15,6 +15,7 @@
 
 #include "exitcode.h"
 #include "process.h"
+#include "strbuf.h"
 
 /* What XL_SIGNALS_FORWARD passes on.  Not SIGTTIN/SIGTTOU: the kernel
  * sends those to exaloop itself when it touches the terminal from the
@@ -306,39 +307,76 @@ int xl_process_run(struct xl_process *p)
 	return xl_exit_status(st);
 }
 
-int xl_process_read_line(char *const argv[], char *out, size_t len)
+int xl_process_lines(char *const argv[], int (*fn)(const char *line, void *arg), void *arg)
 {
-	out[0] = 0;
 	int fds[2];
 	if (pipe2(fds, O_CLOEXEC) != 0)
 		return -1;
 	struct xl_process p = {.argv = argv, .stdio = XL_STDIO_QUIET, .out_fd = fds[1]};
 	int started = xl_process_start(&p);
+	int e = errno;
 	close(fds[1]);
-	size_t got = 0;
-	int line_done = 0;
+	struct strbuf line;
+	strbuf_init(&line);
+	int stop = started != 0;
 	if (started == 0) {
-		/* Read to the end: the child may write more than a line. */
-		char buf[256];
+		/* Read to the end, past a stop: the child may write more than a
+		 * pipe holds. */
+		char buf[4096];
 		ssize_t n;
 		while ((n = read(fds[0], buf, sizeof(buf))) != 0) {
 			if (n < 0 && errno == EINTR)
 				continue;
 			if (n < 0)
 				break;
-			for (ssize_t i = 0; i < n && !line_done; i++) {
-				if (buf[i] == '\n' || got + 1 >= len)
-					line_done = 1;
-				else
-					out[got++] = buf[i];
+			for (char *at = buf, *end = buf + n; at < end && !stop;) {
+				char *nl = memchr(at, '\n', (size_t)(end - at));
+				strbuf_add(&line, at, (size_t)((nl ? nl : end) - at));
+				if (!nl)
+					break;
+				stop = fn(line.buf, arg) != 0;
+				line.len = 0;
+				line.buf[0] = 0;
+				at = nl + 1;
 			}
 		}
+		if (!stop && line.len)
+			fn(line.buf, arg); /* a last line without its newline */
 	}
+	strbuf_release(&line);
 	close(fds[0]);
+	if (started != 0) {
+		xl_process_end(&p);
+		errno = e;
+		return -1;
+	}
 	int st = 0;
-	if (started == 0)
-		xl_process_wait(&p, &st, NULL, 0);
+	pid_t r = xl_process_wait(&p, &st, NULL, 0);
+	e = errno;
 	xl_process_end(&p);
-	out[got] = 0;
-	return got > 0 ? 0 : -1;
+	if (r < 0) {
+		errno = e;
+		return -1;
+	}
+	return xl_exit_status(st);
+}
+
+struct first_line {
+	char *out;
+	size_t len;
+};
+
+static int take_first(const char *line, void *arg)
+{
+	struct first_line *f = arg;
+	snprintf(f->out, f->len, "%s", line);
+	return 1;
+}
+
+int xl_process_read_line(char *const argv[], char *out, size_t len)
+{
+	struct first_line f = {out, len};
+	out[0] = 0;
+	xl_process_lines(argv, take_first, &f);
+	return out[0] ? 0 : -1;
 }

@@ -91,9 +91,14 @@ void xl_process_end(struct xl_process *p);
 int xl_process_run(struct xl_process *p);
 
 /* Run argv (signals kept, stderr discarded, as popen(3) with 2>/dev/null
- * would, but without a shell) and put the first line of its stdout, without
- * the newline, into out[len] (cut to fit).  0 when it printed a line, -1
- * otherwise (out = ""). */
+ * would, but without a shell) and call fn with each line of its stdout,
+ * without the newline, until fn returns nonzero (the rest is read and
+ * dropped).  Returns the exit status (as xl_process_run), or -1 with errno
+ * when it could not start. */
+int xl_process_lines(char *const argv[], int (*fn)(const char *line, void *arg), void *arg);
+
+/* The first line of argv's stdout (xl_process_lines) in out[len] (cut to
+ * fit).  0 when it printed a nonempty line, -1 otherwise (out = ""). */
 int xl_process_read_line(char *const argv[], char *out, size_t len);
 
 /* A wait status as a shell shows it: the exit status, or 128+N. */

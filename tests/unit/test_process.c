@@ -163,6 +163,40 @@ static void read_line_takes_the_first_line(void **state)
 	assert_string_equal(out, "first");
 }
 
+struct lines_seen {
+	char text[256];
+	int calls, stop_after;
+};
+
+static int note_line(const char *line, void *arg)
+{
+	struct lines_seen *l = arg;
+	size_t used = strlen(l->text);
+	snprintf(l->text + used, sizeof(l->text) - used, "[%s]", line);
+	return ++l->calls == l->stop_after;
+}
+
+static void lines_each_and_status(void **state)
+{
+	(void)state;
+	/* every line, an empty one, a last one without its newline, stderr
+	 * dropped, and the exit status */
+	struct lines_seen l = {"", 0, 0};
+	char *const three[] = {"sh", "-c", "printf 'a b\\n\\nc'; echo err >&2; exit 5", NULL};
+	assert_int_equal(xl_process_lines(three, note_line, &l), 5);
+	assert_string_equal(l.text, "[a b][][c]");
+	/* fn stops it: no more calls, the rest drained (more than a pipe holds) */
+	struct lines_seen two = {"", 0, 2};
+	char *const lots[] = {"sh", "-c", "echo 1; echo 2; echo 3; yes | head -c 300000", NULL};
+	assert_int_equal(xl_process_lines(lots, note_line, &two), 0);
+	assert_string_equal(two.text, "[1][2]");
+	struct lines_seen none = {"", 0, 0};
+	char *const missing[] = {"/nonexistent/program", NULL};
+	assert_int_equal(xl_process_lines(missing, note_line, &none), -1);
+	assert_int_equal(errno, ENOENT);
+	assert_int_equal(none.calls, 0);
+}
+
 static void which_searches_path(void **state)
 {
 	(void)state;
@@ -179,7 +213,7 @@ int main(void)
 		cmocka_unit_test(sigterm_is_forwarded),         cmocka_unit_test(own_group_signals_are_not_returned),
 		cmocka_unit_test(not_found_and_not_executable), cmocka_unit_test(setup_runs_in_the_child_only),
 		cmocka_unit_test(quiet_and_detached),           cmocka_unit_test(read_line_takes_the_first_line),
-		cmocka_unit_test(which_searches_path),
+		cmocka_unit_test(lines_each_and_status),        cmocka_unit_test(which_searches_path),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
