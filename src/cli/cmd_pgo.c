@@ -41,6 +41,7 @@
 #include "diff.h"
 #include "emit_diff.h"
 #include "exitcode.h"
+#include "fileio.h"
 #include "msg.h"
 #include "options.h"
 #include "pgo.h"
@@ -252,20 +253,6 @@ static int64_t now_ns(void)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-static int mkdirs(const char *path)
-{
-	char p[PATH_MAX];
-	snprintf(p, sizeof(p), "%s", path);
-	for (char *s = p + 1; *s; s++)
-		if (*s == '/') {
-			*s = 0;
-			if (mkdir(p, 0777) != 0 && errno != EEXIST)
-				return -1;
-			*s = '/';
-		}
-	return mkdir(p, 0777) != 0 && errno != EEXIST ? -1 : 0;
-}
-
 static void args_text(const char *const *args, char *out, size_t len)
 {
 	size_t k = 0;
@@ -294,7 +281,7 @@ static int pgo_train(int argc, const char **argv, struct xl_ctx *ctx)
 		return rc;
 	}
 	snprintf(rawdir, sizeof(rawdir), "%s/%s.profraw.d", j.pgodir, j.name);
-	if (mkdirs(rawdir) != 0) {
+	if (xl_mkdirs(rawdir, 0777) != 0) {
 		xl_error("cannot create '%s': %s", rawdir, strerror(errno));
 		job_release(&j);
 		return XL_EXIT_FAIL;
@@ -520,7 +507,7 @@ static int pgo_evaluate(int argc, const char **argv, struct xl_ctx *ctx)
 	for (int k = 0; !rc && k < 2; k++)
 		rc = eval_build(&j, &sdk, &e[k], k ? profile : NULL);
 	j.a.pgo = NULL;
-	if (!rc && (mkdirs(e[0].dir) != 0 || mkdirs(e[1].dir) != 0)) {
+	if (!rc && (xl_mkdirs(e[0].dir, 0777) != 0 || xl_mkdirs(e[1].dir, 0777) != 0)) {
 		xl_error("cannot create '%s': %s", outdir, strerror(errno));
 		rc = XL_EXIT_FAIL;
 	}

@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "fileio.h"
 #include "objcache.h"
 #include "process.h"
 
@@ -164,20 +165,6 @@ int xl_ncpus(void)
 	return n > 0 ? (int)n : 1;
 }
 
-static int mkdirs(char *path)
-{
-	for (char *p = path + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = 0;
-		int rc = mkdir(path, 0700);
-		*p = '/';
-		if (rc != 0 && errno != EEXIST)
-			return -1;
-	}
-	return mkdir(path, 0700) == 0 || errno == EEXIST ? 0 : -1;
-}
-
 int xl_objcache_open(struct xl_objcache *c, char *err, size_t errlen)
 {
 	memset(c, 0, sizeof(*c));
@@ -189,7 +176,7 @@ int xl_objcache_open(struct xl_objcache *c, char *err, size_t errlen)
 		n = snprintf(c->dir, sizeof(c->dir), "%s/exaloop/objects", xdg);
 	else if (home && *home)
 		n = snprintf(c->dir, sizeof(c->dir), "%s/.cache/exaloop/objects", home);
-	if (n > 0 && (size_t)n < sizeof(c->dir) && mkdirs(c->dir) == 0 && access(c->dir, W_OK) == 0)
+	if (n > 0 && (size_t)n < sizeof(c->dir) && xl_mkdirs(c->dir, 0700) == 0 && access(c->dir, W_OK) == 0)
 		return 0;
 	/* No usable cache: objects live in a private directory for this build. */
 	snprintf(c->dir, sizeof(c->dir), "/tmp/exaloop-objects-XXXXXX");

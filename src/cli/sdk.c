@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fileio.h"
 #include "sdk.h"
 #include "toml.h"
 #include "toolchain.h"
@@ -201,20 +202,6 @@ static void toml_quote(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-static int mkdirs(char *path)
-{
-	for (char *p = path + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = 0;
-		int rc = mkdir(path, 0755);
-		*p = '/';
-		if (rc != 0 && errno != EEXIST)
-			return -1;
-	}
-	return 0;
-}
-
 int xl_config_set_sdk(const char *dir, const char *version, char *err, size_t errlen)
 {
 	char path[PATH_MAX], tmp[PATH_MAX + 16];
@@ -242,14 +229,21 @@ int xl_config_set_sdk(const char *dir, const char *version, char *err, size_t er
 			return -1;
 		}
 	}
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	if (mkdirs(tmp) != 0) {
+	char parent[PATH_MAX];
+	snprintf(parent, sizeof(parent), "%s", path);
+	*strrchr(parent, '/') = 0; /* (xl_config_path's paths have a directory) */
+	if (xl_mkdirs(parent, 0755) != 0) {
 		snprintf(err, errlen, "cannot create the directory of '%s': %s", path, strerror(errno));
 		return -1;
 	}
-	FILE *f = fopen(tmp, "we");
+	int fd = xl_create_temp_beside(path, tmp, sizeof(tmp));
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
 	if (!f) {
 		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(errno));
+		if (fd >= 0) {
+			close(fd);
+			unlink(tmp);
+		}
 		return -1;
 	}
 	fputs("# exaloop user configuration (written by `exaloop plugin`)\n", f);

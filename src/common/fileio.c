@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -27,6 +28,25 @@ int xl_open_regular(const char *path)
 	if (fl >= 0)
 		fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
 	return fd;
+}
+
+int xl_mkdirs(const char *path, mode_t mode)
+{
+	char p[PATH_MAX];
+	if ((size_t)snprintf(p, sizeof(p), "%s", path) >= sizeof(p)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	for (char *s = p + 1; *s; s++) {
+		if (*s != '/')
+			continue;
+		*s = 0;
+		int rc = mkdir(p, mode);
+		*s = '/';
+		if (rc != 0 && errno != EEXIST)
+			return -1;
+	}
+	return mkdir(p, mode) == 0 || errno == EEXIST ? 0 : -1;
 }
 
 int xl_create_temp_beside(const char *path, char *tmp, size_t len)

@@ -15,6 +15,7 @@
 #define XL_FILEIO_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 /* Open path for reading, only if it is a regular file.  Returns the
  * descriptor (close-on-exec, blocking again), or -1 with errno (EINVAL for
@@ -25,5 +26,9 @@ int xl_open_regular(const char *path);
  * minus the umask), its name in tmp.  Returns the descriptor or -1 with
  * errno (ENAMETOOLONG when tmp is too small). */
 int xl_create_temp_beside(const char *path, char *tmp, size_t len);
+
+/* Create the directory path and any missing parents (mode minus the umask
+ * for each one created); existing ones are fine.  0, or -1 with errno. */
+int xl_mkdirs(const char *path, mode_t mode);
 
 #endif
