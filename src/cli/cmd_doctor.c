@@ -289,9 +289,9 @@ int cmd_doctor(int argc, const char **argv, struct xl_ctx *ctx)
 					fclose(p);
 				}
 				check_capture(&d, tmp, &sdk, have_xray);
-				char cmd[PATH_MAX + 16];
-				snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
-				if (system(cmd) != 0)
+				char *const rm[] = {"rm", "-rf", tmp, NULL};
+				struct xl_process rmp = {.argv = rm};
+				if (xl_process_run(&rmp) != 0)
 					xl_warn("cannot remove '%s'", tmp);
 			}
 		}
