@@ -22,32 +22,23 @@
 #include "sidecar.h"
 #include "symbols.h"
 
-/* Read OUT.profile.json; returns the build's mode or -1. */
-static int read_build_mode(const char *path, char *build_id, size_t len)
+/* The sidecar is this executable's, and its mode allows the capture asked
+ * for: 0, or the exit code after one error line. */
+static int refuse(const char *exe, const struct xl_sidecar_info *built, const struct xl_settings *set)
 {
-	json_error_t jerr;
-	json_t *o = json_load_file(path, 0, &jerr);
-	if (!json_is_object(o)) {
-		if (access(path, F_OK) != 0)
-			xl_error("'%s' is missing: the executable was not built with 'exaloop --profile ... build', "
-				 "or its sidecar files were not kept with it",
-				 path);
-		else
-			xl_error("'%s' is not a valid build sidecar: %s (line %d)", path, jerr.text, jerr.line);
-		json_decref(o);
-		return -1;
+	char exe_id[XL_BUILD_ID_HEX_SIZE] = "";
+	if (xl_build_id(exe, exe_id, sizeof(exe_id)) <= 0 || strcmp(exe_id, built->build_id) != 0) {
+		xl_error("'%s.profile.json' does not belong to '%s' (build id %s, sidecar %s): rebuild with "
+			 "'exaloop --profile build' and keep the sidecars with the executable",
+			 exe, exe, exe_id[0] ? exe_id : "none", built->build_id);
+		return XL_EXIT_USAGE;
 	}
-	const char *mode = json_string_value(json_object_get(o, "mode"));
-	const char *id = json_string_value(json_object_get(o, "build_id"));
-	uint32_t parsed;
-	int m = xl_mode_parse(mode, &parsed) == 0 ? (int)parsed : -1;
-	if (m < 0 || !id)
-		xl_error("'%s' is not a valid build sidecar: %s", path,
-			 m < 0 ? "missing or unknown 'mode'" : "missing 'build_id'");
-	else
-		snprintf(build_id, len, "%s", id);
-	json_decref(o);
-	return id ? m : -1;
+	if (built->mode == XL_MODE_MEMORY && set->mode_set && set->mode != XL_MODE_MEMORY) {
+		xl_error("'%s' was built with --profile=memory: it can capture memory only, not function tracing", exe);
+		xl_hint("rebuild with 'exaloop --profile build' for function tracing");
+		return XL_EXIT_USAGE;
+	}
+	return 0;
 }
 
 int xl_exec_built(const char *exe, const char *const *args, const struct xl_settings *set, int long_running,
@@ -62,37 +53,31 @@ int xl_exec_built(const char *exe, const char *const *args, const struct xl_sett
 		xl_error("cannot run '%s': %s", exe, strerror(errno));
 		return XL_EXIT_NOTFOUND;
 	}
-	char path[PATH_MAX], sidecar_id[XL_BUILD_ID_HEX_SIZE] = "", exe_id[XL_BUILD_ID_HEX_SIZE] = "";
-	snprintf(path, sizeof(path), "%s.profile.json", exe);
-	int built = read_build_mode(path, sidecar_id, sizeof(sidecar_id));
-	if (built < 0)
+	struct xl_sidecar_info built;
+	if (xl_sidecar_read(exe, &built) != 0)
 		return XL_EXIT_USAGE;
-	if (xl_build_id(exe, exe_id, sizeof(exe_id)) <= 0 || strcmp(exe_id, sidecar_id) != 0) {
-		xl_error("'%s' does not belong to '%s' (build id %s, sidecar %s): rebuild with "
-			 "'exaloop --profile build' and keep the sidecars with the executable",
-			 path, exe, exe_id[0] ? exe_id : "none", sidecar_id);
-		return XL_EXIT_USAGE;
-	}
-	uint32_t mode = set->mode_set ? set->mode : (uint32_t)built;
-	if (built == XL_MODE_MEMORY && mode != XL_MODE_MEMORY) {
-		xl_error("'%s' was built with --profile=memory: it can capture memory only, not function tracing", exe);
-		xl_hint("rebuild with 'exaloop --profile build' for function tracing");
-		return XL_EXIT_USAGE;
+	int rc = refuse(exe, &built, set);
+	if (rc != 0) {
+		xl_sidecar_info_release(&built);
+		return rc;
 	}
 	struct xl_symtab tab = {0};
-	char err[512] = "";
+	char path[PATH_MAX], err[512] = "";
 	snprintf(path, sizeof(path), "%s.symbols.json", exe);
-	int rc = xl_symbols_load_json(path, &tab, err, sizeof(err));
+	rc = xl_symbols_load_json(path, &tab, err, sizeof(err));
 	if (rc != XL_OK) {
 		xl_error("%s", err[0] ? err : xl_error_message(rc));
+		xl_sidecar_info_release(&built);
 		return xl_exit_for(rc, XL_EXIT_USAGE);
 	}
-	if (strcmp(tab.build_id, exe_id) != 0) {
+	if (strcmp(tab.build_id, built.build_id) != 0) {
 		xl_error("'%s' does not belong to '%s' (different build id): keep the sidecars of the same build", path,
 			 exe);
 		xl_symtab_release(&tab);
+		xl_sidecar_info_release(&built);
 		return XL_EXIT_USAGE;
 	}
+	uint32_t mode = set->mode_set ? set->mode : built.mode;
 	char run_exe[PATH_MAX];
 	snprintf(run_exe, sizeof(run_exe), "%s%s", strchr(exe, '/') ? "" : "./", exe);
 	struct xl_session s = {0};
@@ -106,8 +91,7 @@ int xl_exec_built(const char *exe, const char *const *args, const struct xl_sett
 	s.duration_ns = set->duration_ns;
 	s.include = (const char *const *)set->include;
 	s.long_running = long_running;
-	char **untraced = xl_sidecar_untraced(exe);
-	s.untraced_libs = (const char *const *)untraced;
+	s.untraced_libs = (const char *const *)built.untraced_libs;
 	s.symtab = &tab;
 	s.program = exe;
 	s.command = ctx->argv;
@@ -115,8 +99,6 @@ int xl_exec_built(const char *exe, const char *const *args, const struct xl_sett
 	s.no_open = ctx->no_open;
 	rc = xl_session_run(&s);
 	xl_symtab_release(&tab);
-	for (size_t i = 0; untraced && untraced[i]; i++)
-		free(untraced[i]);
-	free(untraced);
+	xl_sidecar_info_release(&built);
 	return rc;
 }

@@ -2,16 +2,19 @@
  * sidecar.c - OUT.profile.json and OUT.symbols.json (see sidecar.h).
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
 #include "analyze.h"
 #include "exitcode.h"
+#include "fileio.h"
 #include "msg.h"
 #include "sidecar.h"
 #include "symbols.h"
@@ -80,12 +83,9 @@ int xl_sidecars_write(const char *exe, const struct xl_sidecar *sc)
 	return rc;
 }
 
-char **xl_sidecar_untraced(const char *exe)
+/* The strings of a JSON array, NULL-terminated; NULL when there are none. */
+static char **string_list(const json_t *a)
 {
-	char path[PATH_MAX + 32];
-	snprintf(path, sizeof(path), "%s.profile.json", exe);
-	json_t *o = json_load_file(path, 0, NULL);
-	json_t *a = json_object_get(o, "untraced_libraries");
 	size_t n = json_is_array(a) ? json_array_size(a) : 0;
 	char **out = n ? calloc(n + 1, sizeof(char *)) : NULL;
 	size_t k = 0;
@@ -94,10 +94,57 @@ char **xl_sidecar_untraced(const char *exe)
 		if (s && (out[k] = strdup(s)))
 			k++;
 	}
-	json_decref(o);
 	if (out && !k) {
 		free(out);
 		out = NULL;
 	}
 	return out;
+}
+
+int xl_sidecar_read(const char *exe, struct xl_sidecar_info *info)
+{
+	memset(info, 0, sizeof(*info));
+	char path[PATH_MAX + 32];
+	snprintf(path, sizeof(path), "%s.profile.json", exe);
+	json_error_t jerr;
+	int fd = xl_open_regular(path);
+	if (fd < 0) {
+		if (errno == ENOENT)
+			xl_error("'%s' is missing: the executable was not built with 'exaloop --profile ... build', "
+				 "or its sidecar files were not kept with it",
+				 path);
+		else
+			xl_error("'%s' is not a valid build sidecar: %s", path,
+				 errno == EINVAL ? "not a regular file" : strerror(errno));
+		return -1;
+	}
+	json_t *o = json_loadfd(fd, 0, &jerr);
+	close(fd);
+	if (!json_is_object(o)) {
+		xl_error("'%s' is not a valid build sidecar: %s (line %d)", path, jerr.text, jerr.line);
+		json_decref(o);
+		return -1;
+	}
+	const char *mode = json_string_value(json_object_get(o, "mode"));
+	const char *id = json_string_value(json_object_get(o, "build_id"));
+	int rc = -1;
+	if (xl_mode_parse(mode, &info->mode) != 0)
+		xl_error("'%s' is not a valid build sidecar: missing or unknown 'mode'", path);
+	else if (!id)
+		xl_error("'%s' is not a valid build sidecar: missing 'build_id'", path);
+	else {
+		snprintf(info->build_id, sizeof(info->build_id), "%s", id);
+		info->untraced_libs = string_list(json_object_get(o, "untraced_libraries"));
+		rc = 0;
+	}
+	json_decref(o);
+	return rc;
+}
+
+void xl_sidecar_info_release(struct xl_sidecar_info *info)
+{
+	for (size_t i = 0; info->untraced_libs && info->untraced_libs[i]; i++)
+		free(info->untraced_libs[i]);
+	free(info->untraced_libs);
+	info->untraced_libs = NULL;
 }

@@ -12,6 +12,8 @@
 
 #include <stdint.h>
 
+#include "symbols.h"
+
 struct xl_sidecar {
 	uint32_t mode;        /* XL_MODE_* */
 	int release;          /* 1/0, or -1 when the build's own flags decide (wrappers) */
@@ -33,10 +35,16 @@ struct xl_sidecar {
  * Returns 0, or an exit code (exitcode.h) after printing what failed. */
 int xl_sidecars_write(const char *exe, const struct xl_sidecar *sc);
 
-/* The "untraced_libraries" list of exe.profile.json, NULL-terminated and
- * owned by the caller (free each string and the array); NULL when there
- * are none or the file cannot be read (xl_sidecars_write's reader checks
- * the file itself). */
-char **xl_sidecar_untraced(const char *exe);
+/* What `profile exec` needs from exe.profile.json. */
+struct xl_sidecar_info {
+	uint32_t mode; /* XL_MODE_* the executable was built for */
+	char build_id[XL_BUILD_ID_HEX_SIZE];
+	char **untraced_libs; /* NULL-terminated, or NULL when there are none */
+};
+
+/* Read exe.profile.json (a regular file only: a FIFO there must not hang
+ * exaloop).  0, or -1 after one error line saying what is wrong. */
+int xl_sidecar_read(const char *exe, struct xl_sidecar_info *info);
+void xl_sidecar_info_release(struct xl_sidecar_info *info);
 
 #endif

@@ -6,7 +6,8 @@ or from another binary.
 - The runtime cannot create its file (the directory vanished): it says so in one line and the
   program runs uncaptured with its own status.
 - `profile exec` refuses, in one line and with exit 2, an executable whose sidecars are missing,
-  malformed, stale (an older build of it) or from another binary, without running it.
+  malformed, not regular files (a FIFO: no hang), stale (an older build of it) or from another
+  binary, without running it.
 - A capture directory whose symbols.json or run.json is missing or corrupt still reports
   (functions by XRay id, run facts unknown).
 """
@@ -75,6 +76,12 @@ with Workdir() as w:
     with open(app + ".profile.json", "r+") as f:
         f.truncate(40)
     refused(w.run(["--no-open", "profile", "exec", app, "5"]), "profile.json truncated", 2, "not a valid build sidecar")
+    # a FIFO there (nobody writes it) must not hang exaloop
+    os.unlink(app + ".profile.json")
+    os.mkfifo(app + ".profile.json")
+    refused(w.run(["--no-open", "profile", "exec", app, "5"], timeout=60), "profile.json a FIFO", 2,
+            "not a regular file")
+    os.unlink(app + ".profile.json")
     restore()
     with open(app + ".symbols.json", "r+") as f:
         f.truncate(60)
