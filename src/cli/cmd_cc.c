@@ -35,7 +35,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "analyze.h"
@@ -49,6 +48,7 @@
 #include "sidecar.h"
 #include "tailcall.h"
 #include "toolchain.h"
+#include "units.h"
 
 /* Is `a` the compiler to wrap (launcher form)?  A program found by path or
  * in PATH, and neither an option nor an input file.  Fills path. */
@@ -156,13 +156,6 @@ static const char **project_shared_libs(const struct xl_ccline *cl, char **owned
 		}
 	}
 	return out;
-}
-
-static int64_t now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
 /* Arguments for the musttail scan of a compile step (tailcall.h): the
@@ -333,10 +326,10 @@ int cmd_cc(int argc, const char **argv, struct xl_ctx *ctx)
 		return errno == ENOENT ? XL_EXIT_NOTFOUND : XL_EXIT_NOEXEC;
 	}
 
-	int64_t t0 = now_ns();
+	int64_t t0 = xl_now_ns();
 	struct xl_process cc = {.argv = (char *const *)cargv, .signals = XL_SIGNALS_FORWARD};
 	int rc = xl_process_run(&cc);
-	int64_t took = now_ns() - t0;
+	int64_t took = xl_now_ns() - t0;
 	if (never[0])
 		unlink(never);
 	if (rc < 0) {

@@ -246,13 +246,6 @@ static int job_setup(int argc, const char **argv, struct xl_ctx *ctx, struct pgo
 	return XL_OPTS_PARSED;
 }
 
-static int64_t now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
 static void args_text(const char *const *args, char *out, size_t len)
 {
 	size_t k = 0;
@@ -393,9 +386,9 @@ static int64_t timed_run(const char *exe, const struct pgo_job *j)
 			argv[i + 1] = j->inputs[k][i];
 		struct xl_process p = {
 			.argv = (char *const *)argv, .signals = XL_SIGNALS_FORWARD, .stdio = XL_STDIO_QUIET};
-		int64_t t0 = now_ns();
+		int64_t t0 = xl_now_ns();
 		int st = xl_process_run(&p);
-		total += now_ns() - t0;
+		total += xl_now_ns() - t0;
 		free(argv);
 		if (st != 0) {
 			char what[512];

@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "analyze.h"
@@ -27,13 +26,6 @@ static void stdout_to_stderr(void *arg)
 {
 	(void)arg;
 	dup2(2, 1);
-}
-
-static int64_t now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
 /* Add path to list unless present (a relinked executable moves last). */
@@ -122,7 +114,7 @@ int xl_projbuild_run(const char *const *argv, uint32_t mode, const char *dir_in,
 	free(makeflags);
 	setenv("EXALOOP_PROFILE", xl_mode_name(mode), 1);
 	setenv("EXALOOP_CC_LOG", log, 1);
-	int64_t t0 = now_ns();
+	int64_t t0 = xl_now_ns();
 	int here = dir_in ? open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
 	int rc = -1, err = 0;
 	if (dir_in && (here < 0 || chdir(dir_in) != 0)) {
@@ -142,7 +134,7 @@ int xl_projbuild_run(const char *const *argv, uint32_t mode, const char *dir_in,
 			xl_warn("cannot return to the starting directory: %s", strerror(errno));
 		close(here);
 	}
-	pb->build_ns = now_ns() - t0;
+	pb->build_ns = xl_now_ns() - t0;
 	unsetenv("EXALOOP_CC_LOG");
 	read_log(log, pb);
 	unlink(log);

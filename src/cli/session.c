@@ -37,13 +37,6 @@
 #include "strbuf.h"
 #include "units.h"
 
-static int64_t now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
 /* profiles/capture-YYYYMMDD-HHMMSS[-N] */
 static int make_capture_dir(const char *profiles, char *dir, size_t len)
 {
@@ -419,7 +412,7 @@ static int wait_program(const struct xl_session *s, struct xl_process *p, const 
 		}
 		if (window_closed(dir)) {
 			xl_note("capture window closed; the program keeps running");
-			write_run_json(s, dir, 0, 0, now_ns() - t0, started_at, 0);
+			write_run_json(s, dir, 0, 0, xl_now_ns() - t0, started_at, 0);
 			render(dir, s->no_open, 0);
 			*reported = 1;
 		} else {
@@ -495,7 +488,7 @@ int xl_session_run(const struct xl_session *s)
 	char **argv = calloc(n + 2, sizeof(char *));
 	struct child_env env = {s, s->capture ? dir : NULL, ids.len ? ids.buf : NULL};
 	struct xl_process p = {.argv = argv, .signals = XL_SIGNALS_FORWARD, .setup = set_child_env, .setup_arg = &env};
-	int64_t t0 = now_ns();
+	int64_t t0 = xl_now_ns();
 	int started = -1, e = ENOMEM;
 	if (argv) {
 		argv[0] = (char *)s->exe;
@@ -516,7 +509,7 @@ int xl_session_run(const struct xl_session *s)
 	int status = 0, reported = 0;
 	struct rusage ru;
 	int rc = wait_program(s, &p, dir, t0, started_at, &status, &ru, &reported);
-	int64_t app_ns = now_ns() - t0;
+	int64_t app_ns = xl_now_ns() - t0;
 	xl_process_end(&p);
 	free(argv);
 	if (rc != 0)

@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -24,6 +23,7 @@
 #include "process.h"
 #include "srcbuild.h"
 #include "tailcall.h"
+#include "units.h"
 
 void xl_build_init(struct xl_build *b, const struct xl_build_args *a, int profile, uint32_t mode, const char *runtime,
 		   const char *output, const char *outdir)
@@ -38,13 +38,6 @@ void xl_build_init(struct xl_build *b, const struct xl_build_args *a, int profil
 	b->output = output;
 	b->outdir = outdir;
 	b->xray_threshold = 1;
-}
-
-static int64_t now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
 /* Where a build option applies. */
@@ -378,7 +371,7 @@ int xl_build_run(struct xl_build *b)
 	const struct xl_build_args *a = b->args;
 	char cc[2][256] = {"", ""};
 	int any_cxx;
-	int64_t t0 = now_ns();
+	int64_t t0 = xl_now_ns();
 	int rc = prepare(b, &any_cxx, cc);
 	if (rc != 0)
 		return rc;
@@ -448,7 +441,7 @@ int xl_build_run(struct xl_build *b)
 		rc = XL_EXIT_BUILD;
 	}
 out:
-	b->compile_ns = now_ns() - t0;
+	b->compile_ns = xl_now_ns() - t0;
 	for (size_t i = 0; units && i < a->nsources; i++)
 		free(units[i].argv);
 	free(units);

@@ -6,6 +6,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "units.h"
 
@@ -144,4 +145,11 @@ void xl_fmt_size(int64_t bytes, char *buf, size_t len)
 		snprintf(buf, len, "%.1f MiB", v / (1024.0 * 1024));
 	else
 		snprintf(buf, len, "%.2f GiB", v / (1024.0 * 1024 * 1024));
+}
+
+int64_t xl_now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }

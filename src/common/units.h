@@ -21,4 +21,7 @@ int xl_parse_size(const char *s, uint64_t *bytes, char *err, size_t errlen);
 void xl_fmt_duration(int64_t ns, char *buf, size_t len);
 void xl_fmt_size(int64_t bytes, char *buf, size_t len);
 
+/* CLOCK_MONOTONIC in nanoseconds: the start and end of a duration to show. */
+int64_t xl_now_ns(void);
+
 #endif
