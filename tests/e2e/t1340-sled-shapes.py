@@ -155,9 +155,7 @@ with Workdir() as w:
                 if route == "exaloop":
                     # another handler (XRay's basic mode) takes the trampolines' full path
                     d = tempfile.mkdtemp(prefix="xl-xray-")
-                    p = run(exe, {"XRAY_OPTIONS": "patch_premain=true xray_mode=xray-basic verbosity=0 "
-                                                  "xray_logfile_base=%s/xray-log." % d,
-                                  "XRAY_BASIC_OPTIONS": "func_duration_threshold_us=0"})
+                    p = run(exe, xray_basic_env(d))
                     shutil.rmtree(d, ignore_errors=True)
                     eq((p.returncode, p.stdout), (want.returncode, want.stdout),
                        what + ": under XRay basic mode (full path)")

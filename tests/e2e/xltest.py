@@ -8,6 +8,7 @@ known exactly (tests/progs/README.md), and read captures back through
 import glob
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -159,22 +160,38 @@ def validate(doc, schema, path="$"):
     return errors
 
 
+def xray_basic_env(logdir):
+    """The environment that runs a plain clang XRay build under compiler-rt's basic mode, its log in
+    logdir, every call recorded however short or deep (the defaults drop calls under 5 us and below
+    depth 64)."""
+    return {"XRAY_OPTIONS": "patch_premain=true xray_mode=xray-basic verbosity=0 xray_logfile_base=%s/xray-log."
+                            % logdir,
+            "XRAY_BASIC_OPTIONS": "func_duration_threshold_us=0 max_stack_depth=200000"}
+
+
+def xray_account(exe, log):
+    """Completed calls per function name, as `llvm-xray account` reads a basic-mode log (same-named
+    functions summed)."""
+    out = subprocess.run(["llvm-xray", "account", "-instr_map=" + exe, "-format=csv", "-sort=count",
+                          "-sortorder=dsc", log], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                         check=True, timeout=900).stdout
+    counts = {}
+    for line in out.splitlines()[1:]:
+        # funcid,count,min,median,90%ile,99%ile,max,sum,debug,function (names may hold commas)
+        m = re.match(r'^\d+,(\d+),.*?,"[^"]*","(.*)"$', line)
+        if m:
+            counts[m.group(2)] = counts.get(m.group(2), 0) + int(m.group(1))
+    return counts
+
+
 def xray_basic_counts(exe, args=()):
     """Call counts of exe per function from LLVM XRay's own basic mode."""
     d = tempfile.mkdtemp(prefix="xl-xray-")
     try:
         env = dict(os.environ)
-        env["XRAY_OPTIONS"] = "patch_premain=true xray_mode=xray-basic verbosity=0 xray_logfile_base=%s/xray-log." % d
-        env["XRAY_BASIC_OPTIONS"] = "func_duration_threshold_us=0"
+        env.update(xray_basic_env(d))
         subprocess.run([exe] + list(args), env=env, stdout=subprocess.DEVNULL, check=True, timeout=300)
         logs = glob.glob(os.path.join(d, "xray-log.*"))
-        out = subprocess.run(["llvm-xray", "account", "-instr_map=" + exe, "-format=csv", "-sort=count",
-                              logs[0]], stdout=subprocess.PIPE, text=True, check=True).stdout
-        counts = {}
-        for line in out.splitlines()[1:]:
-            cols = line.split(",")
-            # funcid,count,min,median,90%ile,99%ile,max,sum,function
-            counts[cols[-1].strip('"')] = int(cols[1])
-        return counts
+        return xray_account(exe, logs[0])
     finally:
         shutil.rmtree(d, ignore_errors=True)

@@ -34,6 +34,8 @@ class Workdir(xltest.Workdir):
         os.rmdir(self.path)
         self.path = tempfile.mkdtemp(prefix="xl-realworld-")
         os.environ["EXALOOP_CACHE_DIR"] = self.cache
+
+
 XRAY_FLAGS = ["-O3", "-g", "-fxray-instrument", "-fxray-instruction-threshold=1"]
 
 
@@ -140,26 +142,9 @@ def xray_log(exe, args, cwd):
     """Run exe (a plain clang XRay build) under compiler-rt's basic mode; returns
     (CompletedProcess, path of its log).  No exaloop code is in that process."""
     d = tempfile.mkdtemp(prefix="xray-", dir=cwd)
-    p = run([exe] + list(args), cwd, env={
-        "XRAY_OPTIONS": "patch_premain=true xray_mode=xray-basic verbosity=0 xray_logfile_base=%s/xray-log." % d,
-        # every call, however short or deep (defaults: 5 us, depth 64)
-        "XRAY_BASIC_OPTIONS": "func_duration_threshold_us=0 max_stack_depth=200000"})
+    p = run([exe] + list(args), cwd, env=xltest.xray_basic_env(d))
     logs = glob.glob(os.path.join(d, "xray-log.*"))
     return p, (logs[0] if len(logs) == 1 else None)
-
-
-def xray_account(exe, log):
-    """Completed calls per function name, as `llvm-xray account` reads a basic-mode log."""
-    out = subprocess.run(["llvm-xray", "account", "-instr_map=" + exe, "-format=csv", "-sort=count",
-                          "-sortorder=dsc", log], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-                         check=True, timeout=900).stdout
-    counts = collections.Counter()
-    for line in out.splitlines()[1:]:
-        # funcid,count,min,median,90%ile,99%ile,max,sum,debug,function (names may hold commas)
-        m = re.match(r'^\d+,(\d+),.*?,"[^"]*","(.*)"$', line)
-        if m:
-            counts[m.group(2)] += int(m.group(1))
-    return counts
 
 
 def linkage_names(capture_dir):
