@@ -160,13 +160,13 @@ def validate(doc, schema, path="$"):
     return errors
 
 
-def xray_basic_env(logdir):
+def xray_basic_env(logdir, max_depth=200000):
     """The environment that runs a plain clang XRay build under compiler-rt's basic mode, its log in
-    logdir, every call recorded however short or deep (the defaults drop calls under 5 us and below
-    depth 64)."""
+    logdir, every call recorded however short, and as deep as max_depth (the defaults drop calls
+    under 5 us and below depth 64)."""
     return {"XRAY_OPTIONS": "patch_premain=true xray_mode=xray-basic verbosity=0 xray_logfile_base=%s/xray-log."
                             % logdir,
-            "XRAY_BASIC_OPTIONS": "func_duration_threshold_us=0 max_stack_depth=200000"}
+            "XRAY_BASIC_OPTIONS": "func_duration_threshold_us=0 max_stack_depth=%d" % max_depth}
 
 
 def xray_account(exe, log):
@@ -184,12 +184,12 @@ def xray_account(exe, log):
     return counts
 
 
-def xray_basic_counts(exe, args=()):
+def xray_basic_counts(exe, args=(), max_depth=200000):
     """Call counts of exe per function from LLVM XRay's own basic mode."""
     d = tempfile.mkdtemp(prefix="xl-xray-")
     try:
         env = dict(os.environ)
-        env.update(xray_basic_env(d))
+        env.update(xray_basic_env(d, max_depth))
         subprocess.run([exe] + list(args), env=env, stdout=subprocess.DEVNULL, check=True, timeout=300)
         logs = glob.glob(os.path.join(d, "xray-log.*"))
         return xray_account(exe, logs[0])
