@@ -93,6 +93,12 @@ def prog(name):
     return os.path.join(PROGS, name)
 
 
+def lua_sources():
+    """Lua 5.4.7's sources (MIT licence, read-only: copy them before building): shared/realworld
+    beside the checkout, or $XL_REALWORLD_LUA."""
+    return os.environ.get("XL_REALWORLD_LUA") or os.path.join(SRC, "..", "shared", "realworld", "lua-5.4.7")
+
+
 class Summary:
     """The JSON summary with helpers to read call paths."""
 

@@ -14,7 +14,7 @@ source and lua.c.  Checked:
 """
 from rwtest import *
 
-LUA = os.environ.get("XL_REALWORLD_LUA") or os.path.join(SRC, "..", "shared", "realworld", "lua-5.4.7")
+LUA = lua_sources()
 MASKS = [
     ("clock", re.compile(r"^(time: |total time: )")),
     ("clock", re.compile(r"^(sorting|re-sorting|Invert-sorting) .* msec")),
