@@ -3,8 +3,9 @@
 tests/progs/s-prefork.c forks three workers (serve() 10, 20 and 30 times; the last then execs
 the program again) after a system("true") (a fork + exec that runs no traced code).  Each worker
 gets child-<pid>/ in the run's capture directory with exactly its own calls; the parent's capture
-has only the parent's and lists its children; a child that runs no traced code leaves nothing; the
-worker that exec'd is finalized as "exec".  s-fork.c's child ends with _exit (capture not
+has only the parent's and lists its children (the text reports name each capture's process, as
+the JSON does); a child that runs no traced code leaves nothing; the worker that exec'd is
+finalized as "exec".  s-fork.c's child ends with _exit (capture not
 finalized) or exit (finalized); its counts are those LLVM XRay basic mode records for the child
 (tests/progs/README.md).  Output and exit status equal the uncaptured run's.
 """
@@ -27,12 +28,19 @@ with Workdir() as w:
     check(all(r["ppid"] == proc["pid"] for r in kids), "each child names the parent's pid")
     check(s.warning("fork_children") is not None and all(r["dir"] in s.warning("fork_children")["message"] for r in kids),
           "the parent's report lists its children")
+    text = w.run(["profile", "report", top, "--text"]).stdout
+    check(("process %d (parent " % proc["pid"]) in text
+          and all("%s (pid %d)" % (r["dir"], r["pid"]) in text for r in kids),
+          "the parent's text report names its process and its children's captures")
     got = []
     for r in kids:
         c = w.summary(os.path.join(top, r["dir"]))
         eq(c.doc["run"]["process"]["pid"], r["pid"], "%s: its pid" % r["dir"])
         check(c.doc["run"]["process"]["forked_child"] and c.warning("fork_child") is not None,
               "%s: says it is a forked child" % r["dir"])
+        text = w.run(["profile", "report", os.path.join(top, r["dir"]), "--text"]).stdout
+        check("process %d (parent %d), a forked child" % (r["pid"], proc["pid"]) in text,
+              "%s: its text report says which process it is" % r["dir"])
         got.append((c.calls("serve"), c.calls("finish"), c.calls("main"), c.doc["run"]["end_reason"]))
     eq(sorted(got), [(10, 1, 0, "exit"), (20, 1, 0, "exit"), (30, 1, 0, "exec")], "each worker's own calls and end")
 
