@@ -63,7 +63,6 @@ with Workdir() as w:
     # handlers), as it would if it had been sent to the program.
     sigs = [signal.SIGINT, signal.SIGQUIT, signal.SIGTERM, signal.SIGHUP, signal.SIGUSR1,
             signal.SIGUSR2, signal.SIGALRM]
-    runs = 0
     for rep in range(3):
         for sig in sigs:
             x = popen(w, [EXALOOP, "--no-open", "profile", "exec", killme, "--batches", "100",
@@ -71,10 +70,8 @@ with Workdir() as w:
             x.stdout.readline()
             os.kill(x.pid, sig)
             out, err = x.communicate(timeout=120)
-            runs += 1
             what = "%s to exaloop alone (run %d)" % (signal.Signals(sig).name, rep + 1)
             eq(x.returncode, 128 + sig, what + ": exit 128+N like the uncaptured program")
             check("killed by signal %d" % sig in err, what + ": the program was killed by it")
             check("done: batches=" not in out, what + ": the program did not run to its end")
-    check(runs >= 20, "%d single-signal runs" % runs)
 done()
