@@ -8,7 +8,9 @@ captured output and status == uncaptured; the 30 most-called functions' counts =
 basic mode's (`llvm-xray account`) on a plain clang build of the same sources and flags, and so
 are every other function's and, named out, the driver's callbacks'.  exaloop's build run under
 XRay's basic mode (another handler: the trampolines' full path, where issue 10 saw the collation
-replaced by the handler and "database disk image is malformed") prints the same too.
+replaced by the handler and "database disk image is malformed") prints the same too, and so does
+the same objects linked with compiler-rt's trampolines (EXALOOP_STOCK_TRAMPOLINES=1), captured
+with the same counts.
 """
 from rwtest import *
 
@@ -63,4 +65,16 @@ with Workdir() as w:
     eq({f: got.get(f, 0) for f in CALLBACKS}, {f: oracle.get(f, 0) for f in CALLBACKS},
        "sqlite: the callbacks' calls equal XRay's")
     check(oracle.get("rune_compare", 0) > 100000, "sqlite: the collation was called (%d)" % oracle.get("rune_compare", 0))
+
+    # The same build linked with compiler-rt's trampolines (the objects come from the cache)
+    p = run([xltest.EXALOOP, "--profile", "build", "-release"] + DEFINES + SOURCES + ["-lm", "-o", "sqlite-stock"],
+            w.path, env={"EXALOOP_STOCK_TRAMPOLINES": "1"})
+    syms = subprocess.run(["nm", os.path.join(w.path, "sqlite-stock")], stdout=subprocess.PIPE, text=True).stdout
+    check(p.returncode == 0 and "__wrap___xray_FunctionTailExit" not in syms,
+          "sqlite: a build on compiler-rt's trampolines (EXALOOP_STOCK_TRAMPOLINES=1)")
+    p, cap = capture(w.path, ["./sqlite-stock"])
+    eq((p.returncode, p.stdout), (0, plain.stdout), "sqlite, compiler-rt's trampolines: captured output and status")
+    got = calls_by_name(summary(cap)) if cap else {}
+    eq(sum(1 for k in set(got) | set(oracle) if got.get(k, 0) != oracle.get(k, 0)), 0,
+       "sqlite, compiler-rt's trampolines: every traced function's calls == XRay's")
 done()
