@@ -63,13 +63,20 @@ static void proc_open(struct proc_file *f)
 	f->fd = fd;
 }
 
+/* 1 when f->fd is still the file proc_open opened (the program may have
+ * closed that number, or put another file there). */
+static int proc_ours(const struct proc_file *f)
+{
+	struct stat st;
+	return f->fd >= 0 && fstat(f->fd, &st) == 0 && st.st_dev == f->dev && st.st_ino == f->ino;
+}
+
 /* Read the file from its start; -1 when it cannot be read.  The
  * descriptor is first checked to be still ours; if not, that number
  * belongs to the program now and another descriptor is opened. */
 static ssize_t proc_read(struct proc_file *f, char *buf, size_t size)
 {
-	struct stat st;
-	if (f->fd < 0 || fstat(f->fd, &st) != 0 || st.st_dev != f->dev || st.st_ino != f->ino)
+	if (!proc_ours(f))
 		proc_open(f);
 	if (f->fd < 0)
 		return -1;
@@ -81,15 +88,16 @@ static ssize_t proc_read(struct proc_file *f, char *buf, size_t size)
 }
 
 /* In a fork child: the kept descriptors read the parent's /proc files
- * (/proc/self was resolved when they were opened); open the child's. */
+ * (/proc/self was resolved when they were opened).  Close them; the
+ * child's are opened at its first read (proc_read), so that a child that
+ * only execs or exits, or never records, opens nothing. */
 void rt__mem_fork_child(void)
 {
 	struct proc_file *f[] = {&statm, &status};
 	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
-		struct stat st;
-		if (f[i]->fd >= 0 && fstat(f[i]->fd, &st) == 0 && st.st_dev == f[i]->dev && st.st_ino == f[i]->ino)
+		if (proc_ours(f[i]))
 			close(f[i]->fd);
-		proc_open(f[i]);
+		f[i]->fd = -1;
 	}
 }
 
