@@ -383,7 +383,6 @@ static int child_begin(void)
 		capture_start();
 		rt__hdr->fork_child = 1;
 		memcpy(rt__hdr->magic, XL_CAP_MAGIC, 8);
-		rt__owner_pid = getpid();
 		atomic_store(&rt__proc_page.s.owner, 1);
 		rt__child_window_open();
 		ok = 1;
@@ -454,7 +453,6 @@ __attribute__((constructor(101))) static void rt_init(void)
 	rt__child_begin = child_begin;
 	pthread_atfork(NULL, NULL, fork_child);
 	memcpy(rt__hdr->magic, XL_CAP_MAGIC, 8); /* the file is now readable */
-	rt__owner_pid = getpid();
 	atomic_store(&rt__proc_page.s.owner, 1);
 	if (rt__cfg.delay_ns == 0)
 		rt__window_open();

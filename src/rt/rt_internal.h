@@ -46,13 +46,14 @@ union rt_proc_page {
 	char page[4096];
 };
 extern RT_HIDDEN union rt_proc_page rt__proc_page;
-extern RT_HIDDEN pid_t rt__owner_pid; /* getpid() of the owner */
 
 /* 1 in the process that owns the capture (not in any child), until
- * finalization: the slow paths' test before they touch shared state. */
+ * finalization: the slow paths' test before they touch shared state.  The
+ * owner word is set only once rt__hdr is mapped; the header's pid, the
+ * owner's, answers on kernels that do not wipe the page (rt_state.c). */
 static inline int rt__owns_capture(void)
 {
-	return atomic_load(&rt__proc_page.s.owner) && rt__owner_pid == getpid();
+	return atomic_load(&rt__proc_page.s.owner) && rt__hdr->pid == (uint32_t)getpid();
 }
 
 /* A forked child's capture (rt_init.c): made at the child's first traced

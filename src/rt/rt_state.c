@@ -8,8 +8,6 @@
  */
 #include "rt_internal.h"
 
-#include <sys/types.h>
-
 char *rt__base;
 struct xl_cap_header *rt__hdr;
 struct rt_config rt__cfg;
@@ -29,12 +27,12 @@ int rt__track_sp = 1;
  * kernel hands every child, however it was made, a zeroed copy.  The child
  * is inert from its first instruction, at no cost per event.  Where the
  * kernel lacks MADV_WIPEONFORK (before 4.14) the slow paths compare
- * getpid() with rt__owner_pid instead (rt__owns_capture); the hot path of
- * a thread registered before such a fork then still writes into the
- * parent's capture (documented).
+ * getpid() with the capture header's pid instead (rt__owns_capture: the
+ * child still sees the parent's header, with the parent's pid); the hot
+ * path of a thread registered before such a fork then still writes into
+ * the parent's capture (documented).
  */
 union rt_proc_page rt__proc_page __attribute__((aligned(4096)));
 extern _Atomic int rt__on __attribute__((alias("rt__proc_page")));
-pid_t rt__owner_pid;
 _Atomic int rt__child_state;
 int (*rt__child_begin)(void);
