@@ -247,6 +247,7 @@ static void end_by_exec(const char *path, uint32_t next)
 	struct xl_cap_header h;
 	if (pread(fd, &h, sizeof(h), 0) == (ssize_t)sizeof(h) && memcmp(h.magic, XL_CAP_MAGIC, 8) == 0 &&
 	    h.pid == (uint32_t)getpid() && h.state != XL_STATE_FINALIZED) {
+		rt__clock_init(); /* not yet read on rt_init's inert path */
 		uint64_t now = h.clock == XL_CLOCK_TSC && rt__use_tsc ? rt__ticks() : rt__mono_ns();
 		uint32_t reason = XL_END_EXEC, state = XL_STATE_FINALIZED;
 		ssize_t ok = pwrite(fd, &next, 4, offsetof(struct xl_cap_header, next_image));
@@ -413,7 +414,6 @@ __attribute__((constructor(101))) static void rt_init(void)
 		if ((size_t)snprintf(path, sizeof(path), "%s/child-%d/%s", dir, (int)getpid(), XL_CAP_FILE) <
 		    sizeof(path)) {
 			int saved = errno;
-			rt__clock_init();
 			end_by_exec(path, 0);
 			errno = saved;
 		}
