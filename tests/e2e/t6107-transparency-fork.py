@@ -56,4 +56,21 @@ with Workdir() as w:
         c = w.summary(os.path.join(top, kids[0]["dir"]))
         eq((c.calls("child_work"), c.calls("child_done"), c.calls("before")), (5, 1, 0), "s-fork %s: child's calls" % arg)
         eq(c.doc["run"]["finalized"], fin, "s-fork %s: child finalized only with exit()" % arg)
+
+    # s-forkvec: each child's first traced event carries a 256-bit vector (an argument, a return
+    # value) while the runtime makes the child's capture with libc calls (AVX code, vzeroupper)
+    app = os.path.join(w.path, "forkvec")
+    eq(w.run(["--profile", "build", "-release", prog("s-forkvec.c"), "-o", app]).returncode, 0, "build s-forkvec")
+    plain = subprocess.run([app], cwd=w.path, stdout=subprocess.PIPE, text=True, timeout=60)
+    if plain.stdout == "no avx\n":
+        print("note: s-forkvec not checked: the CPU has no AVX")
+    else:
+        p = w.run(["--no-open", "profile", "exec", app])
+        eq((p.returncode, p.stdout), (0, plain.stdout), "s-forkvec: vectors intact in the children, as uncaptured")
+        top = w.latest()
+        s = w.summary(top)
+        eq((s.calls("sum"), s.calls("fork_twice")), (2, 1), "s-forkvec: parent's calls")
+        kids = s.doc["run"]["process"]["related"]
+        eq(sorted(w.summary(os.path.join(top, r["dir"])).calls("sum") for r in kids), [1, 1],
+           "s-forkvec: each child captured, with its own sum() call")
 done()

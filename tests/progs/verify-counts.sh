@@ -76,6 +76,7 @@ runs=(
     "s-killme|--sleep-ms 2000|buffer1 kill3"
     "s-fork||buffer1"
     "s-fork|--child-exit|buffer1"
+    "s-forkvec||buffer1"
     "s-gc||"
     "s-plain||"
     "s-deep||"
