@@ -69,7 +69,8 @@ struct xl_thread {
 	uint64_t lost_node_events; /* version 1: events that found no node (lost);
 				    * version 2: calls with no node at all (in the
 				    * function table, time in their caller's node) */
-	int tree_bounded;          /* the call tree reached its bound */
+	int tree_bounded;          /* the call tree reached its bound (or has "(more
+				    * call paths)" nodes, which only a bound makes) */
 	uint64_t more_calls;       /* calls in "(more call paths)" nodes */
 	uint32_t more_nodes;
 	/* Functions: from the runtime's per-function table (func_table 1,

@@ -348,8 +348,9 @@ static int read_thread(struct xl_model *m, struct xl_loader *ld, uint64_t tb_off
 			ld->node_ticks[base + node] += close_at - f->entry_ticks;
 	}
 	t->end_ns = xl_model_ns(m, tb->exit_ticks ? tb->exit_ticks : last);
+	t->tree_bounded = t->more_nodes != 0;
 	if (m->version >= 2 && tb_avail >= sizeof(struct xl_thread_block)) {
-		t->tree_bounded = tb->tree_bounded != 0;
+		t->tree_bounded |= tb->tree_bounded != 0;
 		int rc = read_func_table(m, ld, tb, (uint32_t)depth, close_at);
 		if (rc < 0)
 			return rc;

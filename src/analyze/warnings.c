@@ -188,7 +188,7 @@ static int warn_tree_bounded(const struct rule_ctx *c)
 	size_t len = 0, listed = 0;
 	for (size_t i = 0; i < m->nthreads && len < sizeof(names) - 64; i++) {
 		const struct xl_thread *t = &m->threads[i];
-		if (!(t->tree_bounded || t->more_nodes))
+		if (!t->tree_bounded)
 			continue;
 		if (listed++ < 3)
 			len += (size_t)snprintf(names + len, sizeof(names) - len, "%s%.40s", len ? ", " : "", t->name);
@@ -486,9 +486,8 @@ int xl_warnings_build(struct xl_model *m, const struct xl_loader *ld)
 			c.nodeless += t->lost_node_events;
 		else
 			c.lost += t->lost_node_events;
-		c.bounded += t->tree_bounded || t->more_nodes;
-		c.tableless +=
-			m->version >= 2 && !t->func_table && (t->tree_bounded || t->more_nodes || t->lost_node_events);
+		c.bounded += t->tree_bounded != 0;
+		c.tableless += m->version >= 2 && !t->func_table && (t->tree_bounded || t->lost_node_events);
 		c.open += t->open_frames;
 		c.thread_sum = xl_add_ns(c.thread_sum, t->total_ns);
 	}

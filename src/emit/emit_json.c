@@ -154,7 +154,7 @@ static void threads_member(const struct xl_model *m, struct jsonw *w)
 		jw_kint(w, "start_ns", t->start_ns);
 		jw_kint(w, "end_ns", t->end_ns);
 		jw_kint(w, "total_ns", t->total_ns);
-		jw_kbool(w, "tree_bounded", t->tree_bounded || t->more_nodes);
+		jw_kbool(w, "tree_bounded", t->tree_bounded);
 		jw_kint(w, "more_calls", (int64_t)t->more_calls);
 		jw_kint(w, "more_nodes", t->more_nodes);
 		jw_kint(w, "nodeless_calls", m->version >= 2 ? (int64_t)t->lost_node_events : 0);
