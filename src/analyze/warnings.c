@@ -443,33 +443,18 @@ static int warn_process(const struct rule_ctx *c)
 }
 
 /* The rules, in the order the warnings are listed (every output keeps it).
- * A new warning is one function and one row here, and a line in
- * docs/report.md's list of warning kinds. */
-static const struct {
-	const char *kinds; /* what it may add, for readers of this table */
-	int (*check)(const struct rule_ctx *c);
-} rules[] = {
-	{"truncated", warn_truncated},
-	{"corrupt_threads", warn_corrupt_threads},
-	{"not_finalized", warn_not_finalized},
-	{"timeline_full", warn_timeline_full},
-	{"nodes_full", warn_nodes_full},
-	{"tree_bounded", warn_tree_bounded},
-	{"no_function_table", warn_no_function_table},
-	{"repaired_exits", warn_repaired_exits},
-	{"deep_recursion", warn_deep_recursion},
-	{"memory_samples_missed", warn_memory_samples_missed},
-	{"gc_unavailable", warn_gc_unavailable},
-	{"window_never_opened | window_partial", warn_window},
-	{"overhead", warn_overhead},
-	{"clock_fallback", warn_clock_fallback},
-	{"threads_exceed_wall", warn_threads_exceed_wall},
-	{"threads_full", warn_threads_full},
-	{"symbols_mismatch | symbols_missing", warn_symbols},
-	{"patch_failed", warn_patch_failed},
-	{"untraced_libraries", warn_untraced_libraries},
-	{"no_functions", warn_no_functions},
-	{"exec | exec_image | fork_child | fork_children", warn_process},
+ * Each adds the warnings its name says (warn_window: window_never_opened or
+ * window_partial; warn_symbols: symbols_missing or symbols_mismatch;
+ * warn_process: exec, exec_image, fork_child, fork_children).  A new
+ * warning is one function and one entry here, and its kind in the list of
+ * docs/summary-json.md. */
+static int (*const rules[])(const struct rule_ctx *c) = {
+	warn_truncated,      warn_corrupt_threads,       warn_not_finalized,       warn_timeline_full,
+	warn_nodes_full,     warn_tree_bounded,          warn_no_function_table,   warn_repaired_exits,
+	warn_deep_recursion, warn_memory_samples_missed, warn_gc_unavailable,      warn_window,
+	warn_overhead,       warn_clock_fallback,        warn_threads_exceed_wall, warn_threads_full,
+	warn_symbols,        warn_patch_failed,          warn_untraced_libraries,  warn_no_functions,
+	warn_process,
 };
 
 int xl_warnings_build(struct xl_model *m, const struct xl_loader *ld)
@@ -501,7 +486,7 @@ int xl_warnings_build(struct xl_model *m, const struct xl_loader *ld)
 			 (unsigned long long)m->unrecorded_events);
 	int rc = XL_OK;
 	for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]); i++)
-		if (rules[i].check(&c) != XL_OK)
+		if (rules[i](&c) != XL_OK)
 			rc = XL_ENOMEM;
 	return rc;
 }
