@@ -171,6 +171,17 @@ int64_t xl_model_ns(const struct xl_model *m, uint64_t ticks);
 
 /* Index into funcs of an XRay id, or XL_NONE (funcs are sorted by id). */
 int32_t xl_func_index(const struct xl_model *m, int32_t xray_id);
+/* The threads' times summed ("thread time"; more than the wall time when
+ * threads ran in parallel).  Cannot overflow: at most XL_MAX_THREADS (2^10)
+ * threads of at most 2^52 ns each (xl_clamp_ns).  Inline: warnings.c uses
+ * it, and model.c calls warnings.c. */
+static inline int64_t xl_thread_time(const struct xl_model *m)
+{
+	int64_t t = 0;
+	for (size_t i = 0; i < m->nthreads; i++)
+		t += m->threads[i].total_ns;
+	return t;
+}
 
 /* Timeline: iterate one thread's stored events in order. */
 struct xl_tl_iter {

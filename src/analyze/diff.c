@@ -140,14 +140,6 @@ static void side_stats(double *v, size_t n, struct xl_dval *out, int side, doubl
 	out->hi[side] *= scale;
 }
 
-static int64_t thread_time(const struct xl_model *m)
-{
-	int64_t t = 0;
-	for (size_t i = 0; i < m->nthreads; i++)
-		t += m->threads[i].total_ns;
-	return t;
-}
-
 static int64_t wall_time(const struct xl_model *m)
 {
 	if (m->run.app_time_ns >= 0)
@@ -169,7 +161,7 @@ static void totals(struct xl_diff *d, double *tmp)
 			struct xl_mem_summary ms;
 			xl_memory_summary(m, &ms);
 			tmp[r] = (double)wall_time(m);
-			tmp[n + r] = (double)thread_time(m);
+			tmp[n + r] = (double)xl_thread_time(m);
 			tmp[2 * n + r] = ms.peak_rss.available ? (double)ms.peak_rss.value : -1;
 			tmp[3 * n + r] = ms.gc_collections.available ? (double)ms.gc_collections.value : -1;
 		}

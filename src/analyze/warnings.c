@@ -66,12 +66,11 @@ struct rule_ctx {
 	struct xl_model *m;
 	const struct xl_loader *ld;
 	uint64_t repaired, unwound, deep, lost, open;
-	uint64_t nodeless;  /* version 2: calls with no node (still in the function table) */
-	size_t bounded;     /* threads whose call tree reached its bound */
-	size_t tableless;   /* bounded threads without a per-function table */
-	int64_t thread_sum; /* summed thread time */
-	int64_t end;        /* end of the capture window */
-	char unrec[160];    /* " (they made at least N events)" when threads went unrecorded, else "" */
+	uint64_t nodeless; /* version 2: calls with no node (still in the function table) */
+	size_t bounded;    /* threads whose call tree reached its bound */
+	size_t tableless;  /* bounded threads without a per-function table */
+	int64_t end;       /* end of the capture window */
+	char unrec[160];   /* " (they made at least N events)" when threads went unrecorded, else "" */
 };
 
 /* A file shorter than what the runtime wrote (a copy cut short, a full disk
@@ -318,12 +317,13 @@ static int warn_threads_exceed_wall(const struct rule_ctx *c)
 {
 	const struct xl_model *m = c->m;
 	int64_t wall = c->end - (m->window_start_ns < 0 ? 0 : m->window_start_ns);
-	if (m->nthreads <= 1 || wall <= 0 || c->thread_sum <= wall)
+	int64_t thread_sum = xl_thread_time(m);
+	if (m->nthreads <= 1 || wall <= 0 || thread_sum <= wall)
 		return XL_OK;
 	return add(c->m, "threads_exceed_wall", -1, -1,
 		   "time summed across %zu threads (%.3f s) exceeds the capture's wall time (%.3f s): "
 		   "threads ran in parallel",
-		   m->nthreads, secs(c->thread_sum), secs(wall));
+		   m->nthreads, secs(thread_sum), secs(wall));
 }
 
 static int warn_threads_full(const struct rule_ctx *c)
@@ -474,7 +474,6 @@ int xl_warnings_build(struct xl_model *m, const struct xl_loader *ld)
 		c.bounded += t->tree_bounded != 0;
 		c.tableless += m->version >= 2 && !t->func_table && (t->tree_bounded || t->lost_node_events);
 		c.open += t->open_frames;
-		c.thread_sum = xl_add_ns(c.thread_sum, t->total_ns);
 	}
 	/* Threads that were not recorded at all: beyond the thread table
 	 * (threads_full) or without room for their block (nodes_full).  Their

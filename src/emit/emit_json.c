@@ -448,9 +448,6 @@ void xl_json_document(const struct xl_model *m, struct jsonw *w, const struct xl
 	run_member(m, w);
 	jw_key(w, "totals");
 	jw_obj(w);
-	int64_t thread_time = 0;
-	for (size_t i = 0; i < m->nthreads; i++)
-		thread_time += m->threads[i].total_ns;
 	jw_kint(w, "threads", (int64_t)m->nthreads);
 	size_t real = 0; /* "(more call paths)" is not a function */
 	for (size_t i = 0; i < m->nfuncs; i++)
@@ -460,7 +457,7 @@ void xl_json_document(const struct xl_model *m, struct jsonw *w, const struct xl
 	jw_kint(w, "events", (int64_t)m->total_events);
 	jw_kint(w, "timeline_events", (int64_t)m->total_timeline_events);
 	jw_kint(w, "dropped_events", (int64_t)m->total_dropped);
-	jw_kint(w, "thread_time_ns", thread_time);
+	jw_kint(w, "thread_time_ns", xl_thread_time(m));
 	jw_kint(w, "threads_not_recorded", (int64_t)m->threads_dropped + m->threads_unplaced);
 	jw_kint(w, "unrecorded_events", (int64_t)m->unrecorded_events);
 	jw_kint(w, "more_calls", (int64_t)m->more_calls);

@@ -119,8 +119,7 @@ int xl_emit_text(const struct xl_model *m, FILE *f, const struct xl_emit_opts *o
 			xl_put_text(f, (size_t)o->thread < m->nthreads ? m->threads[o->thread].name : "(none)");
 			putc('\n', f);
 		} else {
-			for (size_t i = 0; i < m->nthreads; i++)
-				whole += m->threads[i].total_ns;
+			whole = xl_thread_time(m);
 		}
 		size_t *idx = malloc((m->nfuncs ? m->nfuncs : 1) * sizeof(size_t));
 		if (!idx) {
