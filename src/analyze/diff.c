@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "diff.h"
+#include "xl_array.h"
 
 enum {
 	Q_CALLS,
@@ -96,14 +97,8 @@ static int32_t intern(struct builder *b, const struct xl_func *f, int side)
 	}
 	if (count == 1 && !b->e[only].present[side])
 		return only;
-	if (b->n == b->cap) {
-		size_t cap = b->cap ? b->cap * 2 : 64;
-		struct entry *e = realloc(b->e, cap * sizeof(*e));
-		if (!e)
-			return -1;
-		b->e = e;
-		b->cap = cap;
-	}
+	if (xl_grow((void **)&b->e, &b->cap, b->n + 1, sizeof(*b->e)))
+		return -1;
 	struct entry *e = &b->e[b->n];
 	memset(e, 0, sizeof(*e));
 	e->runs = calloc(b->nruns * NQ, sizeof(double));
@@ -183,14 +178,8 @@ static int32_t child(struct xl_diff *d, size_t *cap, int32_t p, int32_t f)
 	for (int32_t c = d->nodes[p].first_child; c >= 0; c = d->nodes[c].next_sibling)
 		if (d->nodes[c].func == f)
 			return c;
-	if (d->nnodes == *cap) {
-		size_t n = *cap * 2;
-		struct xl_diff_node *x = realloc(d->nodes, n * sizeof(*x));
-		if (!x)
-			return -1;
-		d->nodes = x;
-		*cap = n;
-	}
+	if (xl_grow((void **)&d->nodes, cap, d->nnodes + 1, sizeof(*d->nodes)))
+		return -1;
 	struct xl_diff_node *c = &d->nodes[d->nnodes];
 	memset(c, 0, sizeof(*c));
 	c->parent = p;

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "analyze_internal.h"
+#include "xl_array.h"
 
 /* Read the header of <dir>/<name>/capture.xlc without following links or
  * blocking on special files.  0 on success. */
@@ -62,15 +63,9 @@ int xl_process_scan(struct xl_model *m, const char *dir)
 		if ((!exec && !child) || strlen(e->d_name) >= sizeof(m->related->dir) ||
 		    peek_header(dir, e->d_name, &h) != 0)
 			continue;
-		if (m->nrelated == cap) {
-			size_t ncap = cap ? 2 * cap : 8;
-			struct xl_related *r = realloc(m->related, ncap * sizeof(*r));
-			if (!r) {
-				closedir(d);
-				return XL_ENOMEM;
-			}
-			m->related = r;
-			cap = ncap;
+		if (xl_grow((void **)&m->related, &cap, m->nrelated + 1, sizeof(*m->related))) {
+			closedir(d);
+			return XL_ENOMEM;
 		}
 		struct xl_related *r = &m->related[m->nrelated];
 		memset(r, 0, sizeof(*r));
