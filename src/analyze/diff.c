@@ -355,17 +355,22 @@ void xl_diff_free(struct xl_diff *d)
 	d->nfuncs = d->nnodes = 0;
 }
 
+static const char *const sort_names[] = {
+	[XL_DSORT_SELF] = "self", [XL_DSORT_TOTAL] = "total", [XL_DSORT_CALLS] = "calls"};
+
 int xl_diff_sort_parse(const char *s, enum xl_diff_sort *out)
 {
-	if (strcmp(s, "self") == 0)
-		*out = XL_DSORT_SELF;
-	else if (strcmp(s, "total") == 0)
-		*out = XL_DSORT_TOTAL;
-	else if (strcmp(s, "calls") == 0)
-		*out = XL_DSORT_CALLS;
-	else
-		return -1;
-	return 0;
+	for (size_t i = 0; i < sizeof(sort_names) / sizeof(sort_names[0]); i++)
+		if (strcmp(s, sort_names[i]) == 0) {
+			*out = (enum xl_diff_sort)i;
+			return 0;
+		}
+	return -1;
+}
+
+const char *xl_diff_sort_name(enum xl_diff_sort by)
+{
+	return sort_names[by];
 }
 
 double xl_diff_rel(const struct xl_dval *x)

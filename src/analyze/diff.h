@@ -82,6 +82,7 @@ int xl_diff_build(const struct xl_diff_side *base, const struct xl_diff_side *ne
 void xl_diff_free(struct xl_diff *d);
 
 int xl_diff_sort_parse(const char *s, enum xl_diff_sort *out);
+const char *xl_diff_sort_name(enum xl_diff_sort by);
 /* Fill idx[0..nfuncs) with function indices: largest absolute change of
  * the key first, one-sided functions by their one value. */
 void xl_diff_sorted(const struct xl_diff *d, enum xl_diff_sort by, size_t *idx);

@@ -125,7 +125,7 @@ void xl_diff_document(const struct xl_diff *d, struct jsonw *w, const struct xl_
 	jw_obj(w);
 	jw_kstr(w, "schema", "exaloop.diff/1");
 	jw_kstr(w, "generator", "exaloop " XL_VERSION);
-	jw_kstr(w, "sort", o->sort == XL_DSORT_TOTAL ? "total" : o->sort == XL_DSORT_CALLS ? "calls" : "self");
+	jw_kstr(w, "sort", xl_diff_sort_name(o->sort));
 	jw_key(w, "top");
 	if (o->top)
 		jw_int(w, (int64_t)o->top);

@@ -10,11 +10,6 @@
 #include "emit_internal.h"
 #include "units.h"
 
-static const char *sort_name(enum xl_diff_sort s)
-{
-	return s == XL_DSORT_TOTAL ? "total" : s == XL_DSORT_CALLS ? "calls" : "self";
-}
-
 /* "+1.23 ms" / "-400 us" / "0" */
 static void fmt_change_ns(double ns, char *buf, size_t len)
 {
@@ -122,7 +117,7 @@ int xl_emit_diff_text(const struct xl_diff *d, FILE *f, const struct xl_diff_opt
 	if (!idx)
 		return -1;
 	xl_diff_sorted(d, o->sort, idx);
-	fprintf(f, "\nfunctions by change in %s time%s:\n", sort_name(o->sort),
+	fprintf(f, "\nfunctions by change in %s time%s:\n", xl_diff_sort_name(o->sort),
 		o->sort == XL_DSORT_CALLS ? " (calls)" : "");
 	fprintf(f, "%11s %11s %11s %8s %11s %11s %8s %12s %12s  %s\n", "self base", "self new", "self diff", "self%",
 		"total base", "total new", "total%", "calls base", "calls new", "function");
