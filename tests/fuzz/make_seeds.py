@@ -29,13 +29,14 @@ HDR = 4096
 H_FILE_SIZE, H_THREAD_COUNT, H_MEM_FIRST = 40, 184, 192
 TB_NODE_COUNT, TB_DEPTH, TB_TIMELINE_FIRST, TB_CHUNKS, TB_STACK = 160, 164, 168, 176, 8368
 # version 2: after stack[2048], the per-function table's offset and size
-TB_FUNC_TABLE, TB_FUNC_SLOTS, TB_SIZE = 41136, 41144, 41152
-H_VERSION = 8
+TB_FUNC_TABLE, TB_FUNC_SLOTS, TB_TREE_BOUNDED, TB_SIZE = 41136, 41144, 41148, 41152
+H_VERSION, H_FLAGS, FLAG_TREE_BOUNDED = 8, 32, 0x80
+FUNC_MORE, FRAME_MORE = -1, 0x80000000   # a "(more call paths)" node's func, its frames' node bit
 NODES_PER_CHUNK = 4096
 MAX_EVENTS = 48        # timeline events kept per thread
 MAX_SAMPLES = 6
 
-WHOLE = ("deep",)   # whole thread blocks and function tables (not fib, segv: t9007 cuts those at every offset)
+WHOLE = ("deep", "bounded")   # whole thread blocks and function tables (not fib, segv: t9007 cuts those at every offset)
 RUNS = [
     ("fib", ["s-fib.c", "6"]),
     ("two-parents", ["s-two-parents.c"]),
@@ -45,6 +46,7 @@ RUNS = [
     ("deep", ["s-deep.c", "40"]),
     ("tail-release", ["-release", "s-tail.c"]),
     ("cxx", ["s-cxx.cc"]),
+    ("bounded", ["s-segv.c", "5"]),   # made bounded by bound() below
 ]
 
 
@@ -122,6 +124,39 @@ def repack(data, whole_blocks=False):
     return bytes(out)
 
 
+def bound(data):
+    """A bounded call tree (version 2) made of a whole-block capture, for the readers of
+    "(more call paths)" nodes, of frames inside them and of function tables with something in them,
+    which no seed-sized real run has (its node space must fill a buffer of 1 MiB or more): every
+    leaf of the first thread's tree becomes a "(more call paths)" node, the leaf's calls and time
+    go to its function's record in the table (self and total: the caller has a regular node), open
+    frames in such a leaf are marked as inside it, and the block and header say the tree is bounded."""
+    out = bytearray(data)
+    tb = u64(out, HDR)
+    count = u32(out, tb + TB_NODE_COUNT)
+    nodes = u64(out, tb + TB_CHUNKS)                    # the first chunk: all nodes of a small tree
+    ft, slots = u64(out, tb + TB_FUNC_TABLE), u32(out, tb + TB_FUNC_SLOTS)
+    assert ft and count <= NODES_PER_CHUNK, "bound() needs a small tree and a function table"
+    parents = {u32(out, nodes + 32 * n + 4) for n in range(1, count)}
+    leaves = [n for n in range(1, count) if n not in parents]
+    for n in leaves:
+        node = nodes + 32 * n
+        func = struct.unpack_from("<i", out, node)[0]
+        calls, ticks = u64(out, node + 16), u64(out, node + 24)
+        struct.pack_into("<i", out, node, FUNC_MORE)
+        if 0 < func < slots:
+            rec = ft + 32 * func
+            struct.pack_into("<QQQ", out, rec, u64(out, rec) + calls, u64(out, rec + 8) + ticks,
+                             u64(out, rec + 16) + ticks)
+    for i in range(min(u32(out, tb + TB_DEPTH), 2048)):
+        frame = tb + TB_STACK + 16 * i
+        if u32(out, frame) in leaves:
+            struct.pack_into("<I", out, frame, u32(out, frame) | FRAME_MORE)
+    struct.pack_into("<I", out, tb + TB_TREE_BOUNDED, 1)
+    struct.pack_into("<I", out, H_FLAGS, u32(out, H_FLAGS) | FLAG_TREE_BOUNDED)
+    return bytes(out)
+
+
 def main():
     work = tempfile.mkdtemp(prefix="xl-seeds-")
     try:
@@ -134,6 +169,8 @@ def main():
             cap = os.path.join(work, "profiles", caps[-1])
             with open(os.path.join(cap, "capture.xlc"), "rb") as f:
                 packed = repack(f.read(), whole_blocks=name in WHOLE)
+            if name == "bounded":
+                packed = bound(packed)
             with open(os.path.join(HERE, "corpus", "capture", name + ".xlc"), "wb") as f:
                 f.write(packed)
             shutil.copy(os.path.join(cap, "run.json"), os.path.join(HERE, "corpus", "runjson", name + ".json"))
