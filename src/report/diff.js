@@ -1,9 +1,11 @@
+// @ts-check
 /* exaloop diff page: reads the "exaloop.diff/1" document from #xd-data and draws the run totals,
  * a differential flame graph (NEW's calling-context tree, each frame coloured by its change in total
  * time), the function table and both memory charts on one time axis.  Every name, path and number
- * from the captures is set as text (textContent / attribute values), never as markup. */
+ * from the captures is set as text (textContent / attribute values), never as markup, and names and
+ * paths go through disp() as in the report.  It follows the report's js/helpers.js (diff.js.list):
+ * el, disp and the number formats are the report's; its own names stay inside this function. */
 (function () {
-  'use strict';
   const app = document.getElementById('xd-app');
   let doc;
   try {
@@ -11,12 +13,8 @@
   } catch (e) {
     doc = null;
   }
-  const el = (tag, cls, text) => {
-    const e = document.createElement(tag);
-    if (cls) e.className = cls;
-    if (text !== undefined && text !== null) e.textContent = String(text);
-    return e;
-  };
+  /* An element with a class and text (helpers.js elc() with the two props this page uses). */
+  const elc = (tag, cls, text) => el(tag, { class: cls, text: text == null ? null : String(text) });
   const SVG = 'http://www.w3.org/2000/svg';
   const svgEl = (tag, attrs) => {
     const e = document.createElementNS(SVG, tag);
@@ -25,71 +23,58 @@
   };
   app.textContent = '';
   if (!doc || typeof doc !== 'object' || doc.schema !== 'exaloop.diff/1') {
-    app.appendChild(el('p', null, 'This page holds no exaloop diff (expected schema exaloop.diff/1).'));
+    app.appendChild(elc('p', null, 'This page holds no exaloop diff (expected schema exaloop.diff/1).'));
     return;
   }
 
   /* ---------------------------------------------------------------- formatting */
-  const num = (v) => (typeof v === 'number' && isFinite(v) ? v : null);
-  function dur(ns) {
-    ns = num(ns);
-    if (ns === null) return '–';
-    const a = Math.abs(ns);
-    if (a >= 1e9) return (ns / 1e9).toFixed(a >= 1e11 ? 0 : 2) + ' s';
-    if (a >= 1e6) return (ns / 1e6).toFixed(a >= 1e8 ? 0 : 2) + ' ms';
-    if (a >= 1e3) return (ns / 1e3).toFixed(a >= 1e5 ? 0 : 1) + ' µs';
-    return Math.round(ns) + ' ns';
-  }
-  function size(b) {
-    b = num(b);
-    if (b === null) return '–';
-    const u = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
-    let i = 0, v = Math.abs(b);
-    while (v >= 1024 && i < u.length - 1) { v /= 1024; i++; }
-    return (b < 0 ? '-' : '') + (i ? v.toFixed(1) : String(v)) + ' ' + u[i];
-  }
-  const count = (v) => (num(v) === null ? '–' : (Math.round(v * 10) / 10).toLocaleString('en-US'));
+  const NONE = '\u2014';
+  const num = (v) => (isNum(v) ? v : null);
+  const dur = fmtNs, size = fmtBytes;
+  /* Tree calls are means over runs: one decimal, unlike the report's whole counts. */
+  const count = (v) => (isNum(v) ? (Math.round(v * 10) / 10).toLocaleString('en-US') : NONE);
   const signed = (s, v) => (v > 0 ? '+' : v < 0 ? '−' : '') + s;
   function pctText(x) {
     const p = x ? num(x.change_pct) : null;
-    return p === null ? '–' : (p > 0 ? '+' : p < 0 ? '−' : '') + Math.abs(p).toFixed(1) + ' %';
+    return p === null ? NONE : signed(Math.abs(p).toFixed(1) + ' %', p);
   }
   const dirClass = (v) => (v > 0 ? 'xd-up' : v < 0 ? 'xd-down' : '');
 
   /* ---------------------------------------------------------------- header + totals */
   const sides = ['base', 'new'];
-  const head = el('div', 'xd-card');
-  head.appendChild(el('h1', null, 'exaloop diff'));
+  const head = elc('div', 'xd-card');
+  head.appendChild(elc('h1', null, 'exaloop diff'));
   for (const s of sides) {
     const info = doc[s] || {};
-    const p = el('div');
-    p.appendChild(el('strong', null, s === 'base' ? 'Base: ' : 'New: '));
-    p.appendChild(el('span', null, info.program || '?'));
+    const p = elc('div');
+    p.appendChild(elc('strong', null, s === 'base' ? 'Base: ' : 'New: '));
+    p.appendChild(elc('span', null, disp(info.program || '?')));
     const caps = Array.isArray(info.captures) ? info.captures : [];
     const runs = num(info.runs) || caps.length;
-    p.appendChild(el('span', 'xd-muted', ' — ' + (caps[0] || '') + (runs > 1 ? ' (' + runs + ' runs, medians)' : '')));
+    p.appendChild(elc('span', 'xd-muted', ' — ' + disp(caps[0] || '') + (runs > 1 ? ' (' + runs + ' runs, medians)' : '')));
     head.appendChild(p);
   }
-  head.appendChild(el('p', 'xd-note xd-muted', doc.normalized
+  head.appendChild(elc('p', 'xd-note xd-muted', doc.normalized
     ? 'Times normalized: base scaled by ' + Number(doc.scale).toFixed(3) + ' to new\u2019s thread time, so changes are of shares of the run.'
     : 'Times absolute (profile diff --normalize compares shares of the run instead).'));
-  const tt = el('table', 'xd-totals');
-  const hr = el('tr');
-  for (const h of ['', 'base', 'new', 'change']) hr.appendChild(el('th', null, h));
+  const tt = elc('table', 'xd-totals');
+  const hr = elc('tr');
+  for (const h of ['', 'base', 'new', 'change']) hr.appendChild(elc('th', null, h));
   tt.appendChild(hr);
   const totals = doc.totals || {};
+  /** @type {[string, string, (v: any) => string][]} */
   const rows = [['wall time', 'wall_ns', dur], ['thread time', 'thread_ns', dur], ['peak RSS', 'peak_rss', size], ['GC collections', 'gc_collections', count]];
   for (const [label, key, fmt] of rows) {
     const x = totals[key] || {};
-    const tr = el('tr');
-    tr.appendChild(el('td', null, label));
-    tr.appendChild(el('td', null, fmt(x.base)));
-    tr.appendChild(el('td', null, fmt(x.new)));
-    const c = el('td', dirClass(num(x.change)), pctText(x));
+    const tr = elc('tr');
+    tr.appendChild(elc('td', null, label));
+    tr.appendChild(elc('td', null, fmt(x.base)));
+    tr.appendChild(elc('td', null, fmt(x.new)));
+    const c = elc('td', dirClass(num(x.change)), pctText(x));
     tr.appendChild(c);
     for (const s of sides) {
       const r = x[s + '_range'];
-      if (Array.isArray(r)) tr.appendChild(el('td', 'xd-muted', s + ' runs ' + fmt(r[0]) + ' .. ' + fmt(r[1])));
+      if (Array.isArray(r)) tr.appendChild(elc('td', 'xd-muted', s + ' runs ' + fmt(r[0]) + ' .. ' + fmt(r[1])));
     }
     tt.appendChild(tr);
   }
@@ -108,7 +93,7 @@
     const p = parent[i];
     if (Number.isInteger(p) && p >= 0 && p < i) children[p].push(i);
   }
-  const nameOf = (i) => (i === 0 ? 'all threads' : (funcs[fidx[i]] && typeof funcs[fidx[i]].name === 'string' ? funcs[fidx[i]].name : '?'));
+  const nameOf = (i) => (i === 0 ? 'all threads' : (funcs[fidx[i]] && typeof funcs[fidx[i]].name === 'string' ? disp(funcs[fidx[i]].name) : '?'));
 
   /* Red: slower, blue: faster; saturation grows with the change relative to the larger side. */
   function frameColour(base, now) {
@@ -120,20 +105,20 @@
     return d > 0 ? 'hsl(4, ' + sat + '%, ' + light + '%)' : 'hsl(218, ' + sat + '%, ' + light + '%)';
   }
 
-  const fcard = el('div', 'xd-card');
-  fcard.appendChild(el('h2', null, 'Differential flame graph'));
-  const legend = el('div', 'xd-legend');
-  const sw = (cls, text) => { const s = el('span'); s.appendChild(el('span', 'xd-swatch ' + cls)); s.appendChild(document.createTextNode(text)); return s; };
+  const fcard = elc('div', 'xd-card');
+  fcard.appendChild(elc('h2', null, 'Differential flame graph'));
+  const legend = elc('div', 'xd-legend');
+  const sw = (cls, text) => { const s = elc('span'); s.appendChild(elc('span', 'xd-swatch ' + cls)); s.appendChild(document.createTextNode(text)); return s; };
   legend.appendChild(sw('xd-sw-up', 'slower (more total time in new)'));
   legend.appendChild(sw('xd-sw-down', 'faster'));
   legend.appendChild(sw('xd-sw-same', 'within 1 %'));
-  legend.appendChild(el('span', 'xd-muted', 'Width: total time in new. Click a frame to zoom.'));
-  const reset = el('button', null, 'Show all');
+  legend.appendChild(elc('span', 'xd-muted', 'Width: total time in new. Click a frame to zoom.'));
+  const reset = elc('button', null, 'Show all');
   legend.appendChild(reset);
   fcard.appendChild(legend);
-  const flame = el('div', 'xd-flame');
+  const flame = elc('div', 'xd-flame');
   fcard.appendChild(flame);
-  const tip = el('div', 'xd-tip');
+  const tip = elc('div', 'xd-tip');
   tip.hidden = true;
   document.body.appendChild(tip);
   app.appendChild(fcard);
@@ -142,16 +127,15 @@
   let focus = 0;
   function tipFor(i) {
     tip.textContent = '';
-    tip.appendChild(el('div', 'xd-name', nameOf(i)));
+    tip.appendChild(elc('div', 'xd-name', nameOf(i)));
     const d = (tn[i] || 0) - (tb[i] || 0);
     const rel = tb[i] > 0 ? ' (' + signed(Math.abs(100 * d / tb[i]).toFixed(1) + ' %', d) + ')' : tb[i] ? '' : ' (only in new)';
-    tip.appendChild(el('div', null, 'total: base ' + dur(tb[i]) + ' → new ' + dur(tn[i]) + ', ' + signed(dur(Math.abs(d)), d) + rel));
-    tip.appendChild(el('div', 'xd-muted', 'calls: base ' + count(cb[i]) + ' → new ' + count(cn[i])));
+    tip.appendChild(elc('div', null, 'total: base ' + dur(tb[i]) + ' → new ' + dur(tn[i]) + ', ' + signed(dur(Math.abs(d)), d) + rel));
+    tip.appendChild(elc('div', 'xd-muted', 'calls: base ' + count(cb[i]) + ' → new ' + count(cn[i])));
   }
   function drawFlame() {
     flame.textContent = '';
     const width = flame.clientWidth || 1200;
-    const rootTotal = Math.max(tn[focus] || 0, 1);
     let frames = 0, depthMax = 0;
     // the focused node's ancestors are drawn full width above it
     const chain = [];
@@ -161,7 +145,7 @@
     stack.push([focus, 0, width, chain.length - 1, false]);
     while (stack.length && frames < MAX_FRAMES) {
       const [i, x, w, depth, ancestor] = stack.pop();
-      const f = el('div', 'xd-frame', nameOf(i));
+      const f = elc('div', 'xd-frame', nameOf(i));
       f.style.left = x + 'px';
       f.style.width = Math.max(w, 1) + 'px';
       f.style.top = depth * ROW + 'px';
@@ -180,7 +164,6 @@
       }
     }
     flame.style.height = (depthMax + 1) * ROW + 4 + 'px';
-    void rootTotal;
   }
   flame.addEventListener('mousemove', (ev) => {
     const f = ev.target.closest('.xd-frame');
@@ -198,20 +181,21 @@
   reset.addEventListener('click', () => { focus = 0; drawFlame(); });
 
   /* ---------------------------------------------------------------- function table */
-  const tcard = el('div', 'xd-card');
-  tcard.appendChild(el('h2', null, 'Functions by change in ' + (doc.sort || 'self') + (doc.sort === 'calls' ? '' : ' time')));
+  const tcard = elc('div', 'xd-card');
+  tcard.appendChild(elc('h2', null, 'Functions by change in ' + (doc.sort || 'self') + (doc.sort === 'calls' ? '' : ' time')));
   const noise = (doc.base && doc.base.runs > 1) && (doc.new && doc.new.runs > 1);
-  tcard.appendChild(el('p', 'xd-muted xd-note', noise
+  tcard.appendChild(elc('p', 'xd-muted xd-note', noise
     ? 'Several runs per side: values are medians; greyed rows changed less than the runs\u2019 spread (not significant).'
     : 'One run per side: no spread to judge noise by.'));
-  const wrap = el('div', 'xd-table-wrap');
-  const table = el('table', 'xd-table');
+  const wrap = elc('div', 'xd-table-wrap');
+  const table = elc('table', 'xd-table');
   const v = (f, k, s) => (f[k] ? num(f[k][s]) : null);
+  /** @type {[string, (f: any) => any, ((v: any) => string) | null][]} */
   const cols = [
     ['function', (f) => f.name, null],
     ['self base', (f) => v(f, 'self_ns', 'base'), dur],
     ['self new', (f) => v(f, 'self_ns', 'new'), dur],
-    ['Δ self', (f) => v(f, 'self_ns', 'change'), (x) => (x === null ? '–' : signed(dur(Math.abs(x)), x))],
+    ['Δ self', (f) => v(f, 'self_ns', 'change'), (x) => (x === null ? NONE : signed(dur(Math.abs(x)), x))],
     ['Δ self %', (f) => v(f, 'self_ns', 'change_pct'), null],
     ['total base', (f) => v(f, 'total_ns', 'base'), dur],
     ['total new', (f) => v(f, 'total_ns', 'new'), dur],
@@ -219,18 +203,18 @@
     ['calls base', (f) => v(f, 'calls', 'base'), count],
     ['calls new', (f) => v(f, 'calls', 'new'), count],
   ];
-  const thead = el('tr');
+  const thead = elc('tr');
   cols.forEach(([h], k) => {
-    const th = el('th', k === 0 ? 'xd-name' : null, h);
+    const th = elc('th', k === 0 ? 'xd-name' : null, h);
     th.dataset.col = String(k);
     thead.appendChild(th);
   });
   table.appendChild(thead);
-  const tbody = el('tbody');
+  const tbody = elc('tbody');
   table.appendChild(tbody);
   wrap.appendChild(table);
   tcard.appendChild(wrap);
-  const more = el('button', null, '');
+  const more = elc('button', null, '');
   tcard.appendChild(more);
   app.appendChild(tcard);
   let order = funcs.map((_, i) => i);
@@ -245,24 +229,24 @@
     tbody.textContent = '';
     for (const i of order.slice(0, limit)) {
       const f = funcs[i] || {};
-      const tr = el('tr', f.significant === false ? 'xd-insig' : null);
+      const tr = elc('tr', f.significant === false ? 'xd-insig' : null);
       tr.dataset.status = String(f.status);
       cols.forEach(([h, get, fmt], k) => {
         let td;
         if (k === 0) {
-          td = el('td', 'xd-name', typeof f.name === 'string' ? f.name : '?');
-          if (f.file) td.title = f.file + ':' + f.line;
-          if (f.status !== 'both') td.appendChild(el('span', 'xd-badge', f.status === 'new_only' ? 'only in new' : 'only in base'));
+          td = elc('td', 'xd-name', typeof f.name === 'string' ? disp(f.name) : '?');
+          if (f.file) td.title = disp(f.file) + ':' + f.line;
+          if (f.status !== 'both') td.appendChild(elc('span', 'xd-badge', f.status === 'new_only' ? 'only in new' : 'only in base'));
         } else if (h === 'Δ self %') {
           const [t, c] = pctCell(f, 'self_ns');
-          td = el('td', c, t);
+          td = elc('td', c, t);
           if (f.significant === false) td.title = 'within the runs\u2019 spread: not significant';
         } else if (h === 'Δ total %') {
           const [t, c] = pctCell(f, 'total_ns');
-          td = el('td', c, t);
+          td = elc('td', c, t);
         } else {
           const x = get(f);
-          td = el('td', k === 3 ? dirClass(x) : null, fmt(x));
+          td = elc('td', k === 3 ? dirClass(x) : null, fmt(x));
         }
         tr.appendChild(td);
       });
@@ -290,31 +274,31 @@
   });
 
   /* ---------------------------------------------------------------- memory */
-  const mcard = el('div', 'xd-card');
-  mcard.appendChild(el('h2', null, 'Memory (first run of each side, one time axis)'));
+  const mcard = elc('div', 'xd-card');
+  mcard.appendChild(elc('h2', null, 'Memory (first run of each side, one time axis)'));
   const mem = doc.memory || {};
   const series = [];
   for (const s of sides) {
     const m = mem[s] || {};
     const t = Array.isArray(m.t_ns) ? m.t_ns : [];
-    for (const [key, dash] of [['rss', false], ['gc_occupied', true]]) {
+    for (const [key, dash] of /** @type {[string, boolean][]} */ ([['rss', false], ['gc_occupied', true]])) {
       const ys = Array.isArray(m[key]) ? m[key] : [];
       const pts = [];
       for (let i = 0; i < t.length && i < ys.length; i++) if (num(t[i]) !== null && num(ys[i]) !== null) pts.push([t[i], ys[i]]);
       if (pts.length) series.push({ side: s, key, dash, pts });
     }
   }
-  const mlegend = el('div', 'xd-legend');
+  const mlegend = elc('div', 'xd-legend');
   mlegend.appendChild(sw('xd-sw-base', 'base'));
   mlegend.appendChild(sw('xd-sw-new', 'new'));
-  mlegend.appendChild(el('span', 'xd-muted', 'solid: RSS; dashed: GC occupied estimate'));
+  mlegend.appendChild(elc('span', 'xd-muted', 'solid: RSS; dashed: GC occupied estimate'));
   for (const s of sides) {
     const p = (mem[s] || {}).peak_rss;
-    mlegend.appendChild(el('span', null, s + ' peak RSS ' + size(p)));
+    mlegend.appendChild(elc('span', null, s + ' peak RSS ' + size(p)));
   }
   mcard.appendChild(mlegend);
   if (!series.length) {
-    mcard.appendChild(el('p', 'xd-muted', 'No memory samples on either side (xray mode, or the windows never opened).'));
+    mcard.appendChild(elc('p', 'xd-muted', 'No memory samples on either side (xray mode, or the windows never opened).'));
   } else {
     const W = 1000, H = 240, L = 70, B = 24, T = 8, R = 10;
     let tmax = 1, ymax = 1;
