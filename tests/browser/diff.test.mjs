@@ -13,13 +13,14 @@
 // page, every name stays text.  Options: --chromium PATH, --out DIR (pages and screenshots, default
 // ./artifacts).  Exit status: 0 passed, 1 a check failed, 77 skipped (playwright-core or Chromium
 // missing), 2 usage error.
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { escapeJson } from './assemble.mjs';
 import { EVIL } from './fixtures/make-fixtures.mjs';
+import { check, done, launchChromium, watch } from './harness.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const argv = process.argv.slice(2);
@@ -31,25 +32,8 @@ for (let i = 0; i < argv.length; i++) {
   else { console.error('usage: node diff.test.mjs --exaloop PATH [--chromium PATH] [--out DIR]'); process.exit(2); }
 }
 if (!opt.exaloop) { console.error('--exaloop PATH is required'); process.exit(2); }
-let chromium;
-try {
-  ({ chromium } = await import('playwright-core'));
-} catch (e) {
-  console.log('SKIP: playwright-core is not installed (run `npm ci` in tests/browser)');
-  process.exit(77);
-}
-if (!existsSync(opt.chromium)) {
-  console.log(`SKIP: Chromium not found at ${opt.chromium} (set CHROMIUM=/path/to/chromium)`);
-  process.exit(77);
-}
+const browser = await launchChromium(opt.chromium);
 mkdirSync(opt.out, { recursive: true });
-
-let passed = 0, failed = 0;
-function check(name, ok, detail) {
-  console.log(`${ok ? 'ok  ' : 'FAIL'} ${name}${detail !== undefined && detail !== '' ? ' \u2014 ' + detail : ''}`);
-  if (ok) passed++; else failed++;
-  return ok;
-}
 
 /* ------------------------------------------------------------------ pages from the real CLI */
 const work = mkdtempSync(join(tmpdir(), 'xl-diff-browser-'));
@@ -87,32 +71,12 @@ xl(['profile', 'diff', caps[1], caps[0], '--html', '-o', rev]);
 }
 
 /* ------------------------------------------------------------------ browser */
-const browser = await chromium.launch({
-  executablePath: opt.chromium,
-  headless: true,
-  args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-});
-
 async function open(path, name) {
   const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
   const page = await context.newPage();
   const url = pathToFileURL(path).href;
-  const log = { console: [], errors: [], requests: [], dialogs: [] };
-  page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') log.console.push(m.text()); });
-  page.on('pageerror', (e) => log.errors.push(e.message));
-  page.on('request', (r) => { if (r.url().split('#')[0] !== url) log.requests.push(r.url()); });
-  page.on('dialog', (d) => { log.dialogs.push(d.message()); d.dismiss().catch(() => {}); });
-  await page.addInitScript(() => {
-    const BAD = 'img,iframe,object,embed,math,base,form,video,audio,frame,template,b';
-    window.__probe = { csp: [], created: [] };
-    document.addEventListener('securitypolicyviolation', (e) => window.__probe.csp.push(e.violatedDirective));
-    new MutationObserver((muts) => {
-      for (const m of muts) for (const n of m.addedNodes) {
-        if (n.nodeType !== 1 || !document.body || !document.body.contains(n)) continue;
-        for (const b of n.matches(BAD) ? [n] : n.querySelectorAll(BAD)) window.__probe.created.push(b.tagName);
-      }
-    }).observe(document, { childList: true, subtree: true });
-  });
+  // Markup from the names (the memory chart is the page's own <svg>).
+  const log = await watch(page, url, 'img,iframe,object,embed,math,base,form,video,audio,frame,template,b');
   await page.goto(url);
   await page.waitForSelector('.xd-frame', { timeout: 30000 });
   const finish = async () => {
@@ -187,5 +151,4 @@ for (const [path, name, sign] of [[fwd, 'diff-slower', 1], [rev, 'diff-faster', 
 
 await browser.close();
 rmSync(work, { recursive: true, force: true });
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+done();

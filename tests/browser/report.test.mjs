@@ -19,6 +19,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { assemble, loadSources, NONCE_MARK } from './assemble.mjs';
 import { FIXTURES, EVIL, large } from './fixtures/make-fixtures.mjs';
+import { check, counts, done, launchChromium, watch } from './harness.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const argv = process.argv.slice(2);
@@ -40,35 +41,13 @@ for (let i = 0; i < argv.length; i++) {
 const ALL = [...Object.keys(FIXTURES), 'large', 'dark', 'robust'];
 if (opt.list) { console.log(ALL.join('\n')); process.exit(0); }
 
-let chromium;
-try {
-  ({ chromium } = await import('playwright-core'));
-} catch (e) {
-  console.log('SKIP: playwright-core is not installed (run `npm ci` in tests/browser)');
-  process.exit(77);
-}
-if (!existsSync(opt.chromium)) {
-  console.log(`SKIP: Chromium not found at ${opt.chromium} (set CHROMIUM=/path/to/chromium)`);
-  process.exit(77);
-}
+const browser = await launchChromium(opt.chromium);
 mkdirSync(opt.out, { recursive: true });
 
 /* ------------------------------------------------------------------ harness */
 
-let passed = 0, failed = 0;
-function check(name, ok, detail) {
-  console.log(`${ok ? 'ok  ' : 'FAIL'} ${name}${detail !== undefined && detail !== '' ? ' \u2014 ' + detail : ''}`);
-  if (ok) passed++; else failed++;
-  return ok;
-}
 const near = (a, b, tol) => Math.abs(a - b) <= tol;
 const settle = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-
-const browser = await chromium.launch({
-  executablePath: opt.chromium,
-  headless: true,
-  args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic'],
-});
 
 /* Open one report; record console errors, page errors, requests, dialogs, CSP violations and
  * elements that should never be created. */
@@ -76,23 +55,8 @@ async function open(htmlPath, { dark = false, width = 1400, height = 900 } = {})
   const context = await browser.newContext({ viewport: { width, height }, acceptDownloads: true, colorScheme: dark ? 'dark' : 'light', deviceScaleFactor: 1 });
   const page = await context.newPage();
   const url = pathToFileURL(htmlPath).href;
-  const log = { console: [], errors: [], requests: [], dialogs: [] };
-  page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') log.console.push(m.type() + ': ' + m.text()); });
-  page.on('pageerror', (e) => log.errors.push(e.message));
-  page.on('request', (r) => { const u = r.url(); if (u.split('#')[0] !== url) log.requests.push(u); });
-  page.on('dialog', (d) => { log.dialogs.push(d.type() + ': ' + d.message()); d.dismiss().catch(() => {}); });
-  await page.addInitScript(() => {
-    // Any element of these kinds, even if removed again, would mean markup was injected.
-    const BAD = 'img,iframe,object,embed,svg,math,base,form,video,audio,source,frame,frameset,template';
-    window.__probe = { csp: [], created: [] };
-    document.addEventListener('securitypolicyviolation', (e) => window.__probe.csp.push(e.violatedDirective + ' ' + e.blockedURI));
-    new MutationObserver((muts) => {
-      for (const m of muts) for (const n of m.addedNodes) {
-        if (n.nodeType !== 1) continue;
-        for (const b of n.matches(BAD) ? [n] : n.querySelectorAll(BAD)) window.__probe.created.push(b.tagName);
-      }
-    }).observe(document, { childList: true, subtree: true });
-  });
+  // Any element of these kinds would mean markup was injected.
+  const log = await watch(page, url, 'img,iframe,object,embed,svg,math,base,form,video,audio,source,frame,frameset,template');
   const t0 = Date.now();
   await page.goto(url);
   await page.waitForFunction(() => window.__xl && window.__xl.ready, null, { timeout: 30000 });
@@ -774,7 +738,7 @@ try {
   } else {
     const names = opt.only || ALL;
     for (const n of names) {
-      if (!TESTS[n]) { console.error('unknown fixture ' + n + ' (known: ' + ALL.join(', ') + ')'); failed++; continue; }
+      if (!TESTS[n]) { console.error('unknown fixture ' + n + ' (known: ' + ALL.join(', ') + ')'); counts.failed++; continue; }
       console.log(`# ${n}`);
       try { await TESTS[n](); } catch (e) { check(`${n}: test ran to completion`, false, e.stack.split('\n').slice(0, 4).join(' | ')); }
     }
@@ -783,5 +747,4 @@ try {
   await browser.close();
 }
 console.log(`# ${((Date.now() - started) / 1000).toFixed(1)} s`);
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+done();
