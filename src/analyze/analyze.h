@@ -33,10 +33,14 @@ struct xl_func {
 	uint64_t calls;
 	int64_t self_ns;
 	int64_t total_ns; /* outermost frames only: recursion not double counted */
-	int more;         /* 1: "(more call paths)" (xray_id XL_FUNC_MORE), the
-			      * name of bounded call trees' overflow nodes; not a
-			      * function: function tables leave it out */
 };
+
+/* "(more call paths)" (xray_id XL_FUNC_MORE), the name of bounded call
+ * trees' overflow nodes: not a function, function tables leave it out. */
+static inline int xl_func_is_more(const struct xl_func *f)
+{
+	return f->xray_id == XL_FUNC_MORE;
+}
 
 /* One function's statistics on one thread, from the thread's per-function
  * table in the capture (exact whatever became of the call tree). */

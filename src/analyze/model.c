@@ -155,7 +155,6 @@ static int build_funcs(struct xl_model *m, struct xl_loader *ld, const char *dir
 		f->xray_id = ids[i];
 		const struct xl_symbol *s = have_syms ? xl_symtab_find(&tab, ids[i]) : NULL;
 		if (ids[i] == XL_FUNC_MORE) {
-			f->more = 1;
 			f->name = strdup("(more call paths)");
 			s = NULL;
 		} else if (s && s->name) {
@@ -308,8 +307,8 @@ int xl_funcs_for_thread(const struct xl_model *m, int thread, struct xl_func *ou
 	}
 	for (size_t f = 0; f < m->nfuncs; f++) {
 		if (out[f].self_ns < 0)
-			out[f].self_ns = 0; /* only from a corrupt or cut-off table */
-		if (out[f].more)            /* not a function: its calls are the table's */
+			out[f].self_ns = 0;   /* only from a corrupt or cut-off table */
+		if (xl_func_is_more(&out[f])) /* not a function: its calls are the table's */
 			out[f].calls = 0, out[f].self_ns = out[f].total_ns = 0;
 	}
 	free(active);

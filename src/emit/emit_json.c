@@ -119,7 +119,7 @@ static void thread_functions(const struct xl_model *m, struct jsonw *w, const st
 		jw_key(w, cols[c]);
 		jw_arr(w);
 		for (size_t f = 0; f < m->nfuncs; f++) {
-			if (!own[f].calls || m->funcs[f].more)
+			if (!own[f].calls || xl_func_is_more(&m->funcs[f]))
 				continue;
 			jw_int(w, c == 0   ? (int64_t)f
 				  : c == 1 ? (int64_t)own[f].calls
@@ -182,7 +182,7 @@ static void functions_member(const struct xl_model *m, struct jsonw *w)
 		jw_kint(w, "calls", (int64_t)f->calls);
 		jw_kint(w, "self_ns", f->self_ns);
 		jw_kint(w, "total_ns", f->total_ns);
-		if (f->more)
+		if (xl_func_is_more(f))
 			jw_kbool(w, "more", 1);
 		jw_obj_end(w);
 	}
@@ -451,7 +451,7 @@ void xl_json_document(const struct xl_model *m, struct jsonw *w, const struct xl
 	jw_kint(w, "threads", (int64_t)m->nthreads);
 	size_t real = 0; /* "(more call paths)" is not a function */
 	for (size_t i = 0; i < m->nfuncs; i++)
-		real += !m->funcs[i].more;
+		real += !xl_func_is_more(&m->funcs[i]);
 	jw_kint(w, "functions", (int64_t)real);
 	jw_kint(w, "nodes", (int64_t)m->nnodes);
 	jw_kint(w, "events", (int64_t)m->total_events);

@@ -132,7 +132,7 @@ int xl_emit_text(const struct xl_model *m, FILE *f, const struct xl_emit_opts *o
 		size_t shown = 0;
 		for (size_t k = 0; k < m->nfuncs; k++) {
 			const struct xl_func *fn = &funcs[idx[k]];
-			if (!fn->calls || fn->more)
+			if (!fn->calls || xl_func_is_more(fn))
 				continue;
 			if (o->top && shown == o->top)
 				break;

@@ -45,7 +45,8 @@ static void check(const struct xl_model *m)
 		const struct xl_func *f = &m->funcs[i];
 		must(f->name != NULL, "function has a name");
 		must(f->self_ns >= 0 && f->total_ns >= 0, "function times are not negative");
-		must(!f->more || (!f->calls && !f->self_ns && !f->total_ns), "\"(more call paths)\" has no figures");
+		must(!xl_func_is_more(f) || (!f->calls && !f->self_ns && !f->total_ns),
+		     "\"(more call paths)\" has no figures");
 	}
 	for (size_t i = 0; i < m->nwarnings; i++)
 		must(m->warnings[i].kind && m->warnings[i].message, "warning has text");

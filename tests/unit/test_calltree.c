@@ -377,12 +377,12 @@ static void bounded_tree_keeps_every_call(void **state)
 		if (n->thread != ti || n->parent == XL_NONE)
 			continue;
 		in_tree += n->calls;
-		if (model->funcs[n->func].more) {
+		if (xl_func_is_more(&model->funcs[n->func])) {
 			in_more += n->calls;
 			more_nodes++;
 			/* below a regular node, and a leaf */
 			int32_t pf = model->nodes[n->parent].func;
-			assert_true(pf == XL_NONE || !model->funcs[pf].more);
+			assert_true(pf == XL_NONE || !xl_func_is_more(&model->funcs[pf]));
 			assert_int_equal(n->first_child, XL_NONE);
 		}
 	}
