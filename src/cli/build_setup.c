@@ -35,6 +35,12 @@ int xl_target_argv(const struct xl_ctx *ctx, const char *cmd, int argc, int with
 		xl_error("%s", err);
 		return XL_EXIT_USAGE;
 	}
+	/* The command line's --profile MODE wins over the target's `mode`:
+	 * one rule for run and build, applied here to the target. */
+	if (ctx->mode_explicit) {
+		t->profile.mode = ctx->mode;
+		t->profile.mode_set = 1;
+	}
 	/* The target's PGO profile applies to run and build (pgo train and
 	 * evaluate choose their builds themselves). */
 	int pgo = t->pgo_profile && (strcmp(cmd, "run") == 0 || strcmp(cmd, "build") == 0);

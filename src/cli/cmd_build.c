@@ -80,8 +80,7 @@ int cmd_build(int argc, const char **argv, struct xl_ctx *ctx)
 	int rc = xl_target_argv(ctx, argv[0], argc, 0, &t, &targv, &targc);
 	if (rc != 0)
 		return rc;
-	if (!ctx->mode_explicit)
-		ctx->mode = t.profile.mode;
+	ctx->mode = t.profile.mode; /* xl_target_argv applied an explicit --profile */
 	if (t.build)
 		rc = project_build((const char *const *)t.build, t.dir, ctx);
 	else

@@ -187,10 +187,6 @@ int cmd_run(int argc, const char **argv, struct xl_ctx *ctx)
 	int rc = xl_target_argv(ctx, argv[0], argc, 1, &t, &targv, &targc);
 	if (rc != 0)
 		return rc;
-	if (ctx->mode_explicit) {
-		t.profile.mode = ctx->mode;
-		t.profile.mode_set = 1;
-	}
 	if (t.build) {
 		char exe[PATH_MAX];
 		snprintf(exe, sizeof(exe), "%s%s%s", t.binary[0] == '/' ? "" : t.dir, t.binary[0] == '/' ? "" : "/",

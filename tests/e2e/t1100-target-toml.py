@@ -77,6 +77,13 @@ buffer_size = "1MiB"
     eq(s.doc["run"]["mode"], "memory", "--profile=memory overrides the file")
     eq(len(s.funcs), 0, "memory mode: no functions")
 
+    # build follows the same rule as run: --profile=memory on the command line wins over the file
+    p = w.run(["--profile=memory", "--no-open", "--target", "batch", "build"])
+    eq(p.returncode, 0, "build --target with --profile=memory")
+    p = w.run(["--no-open", "profile", "exec", "./s-batch"])
+    eq(p.returncode, 0, "profile exec of the memory-mode build")
+    eq(w.summary().doc["run"]["mode"], "memory", "build: --profile=memory overrides the file")
+
     # tiny buffer: timeline full, call tree still complete
     p = w.run(["--profile", "--no-open", "--target", "tiny", "run"])
     s = w.summary()
