@@ -12,6 +12,10 @@ stands apart and shares only include/exaloop/.  Two graphs are checked:
 - calls: for every object file of the build, the functions and data it uses
   (nm: U) resolved to the object that defines them, i.e. to a source file.
   A call must not go up a layer either.
+- processes: outside the runtime, only src/cli/process.c starts programs
+  (fork, exec*, popen, system, posix_spawn): it owns the signal, process
+  group and stdio policies every child gets.  cmd_cc.c may execv, to become
+  the compiler itself.
 Neither graph may have a cycle: no header includes itself through others,
 and no two source files use each other, directly or through others.
 Prints each violation and exits 1, or prints a summary and exits 0.
@@ -91,7 +95,13 @@ for o in objs:
             defined.setdefault(parts[2], src)
         elif len(parts) == 2 and parts[0] == "U":
             used.setdefault(src, set()).add(parts[1])
+SPAWN = {"fork", "vfork", "execv", "execve", "execvp", "execvpe", "execl", "execle", "execlp", "popen", "system",
+         "posix_spawn", "posix_spawnp", "clone", "clone3"}
+SPAWN_OK = {"src/cli/process.c": SPAWN, "src/cli/cmd_cc.c": {"execv"}}
 for src, syms in used.items():
+    if module(src) != "rt":
+        for s in sorted(syms & (SPAWN - SPAWN_OK.get(relp(src), set()))):
+            problems.append("%s starts a program with %s: use process.h (src/cli/process.c)" % (relp(src), s))
     for s in syms:
         d = defined.get(s)
         if d is None or d == src:
