@@ -162,7 +162,13 @@ void jw_us(struct jsonw *w, int64_t ns)
 	if (ns < 0)
 		ns = 0;
 	jw_int(w, ns / 1000);
+	/* Trailing zeros are left out ("1.5", "2"): a Chrome trace writes two
+	 * of these per event, and every byte counts there (docs/benchmarks.md). */
 	char frac[5] = {'.', (char)('0' + ns % 1000 / 100), (char)('0' + ns % 100 / 10), (char)('0' + ns % 10), 0};
+	int end = 4;
+	while (end > 1 && frac[end - 1] == '0')
+		end--;
+	frac[end > 1 ? end : 0] = 0;
 	fputs(frac, w->f);
 }
 

@@ -37,8 +37,8 @@ void jw_fixed(struct jsonw *w, double v, int decimals);
 void jw_bool(struct jsonw *w, int v);
 void jw_null(struct jsonw *w);
 /* Nanoseconds (>= 0; the model clamps every time) written as microseconds
- * with 3 decimals ("1234.567"), exact
- * and much faster than printf("%g") for trace timestamps. */
+ * with up to 3 decimals, trailing zeros left out ("1234.567", "12.5", "3"):
+ * exact, and much faster than printf("%g") for trace timestamps. */
 void jw_us(struct jsonw *w, int64_t ns);
 /* Metric value: XL_UNAVAILABLE (INT64_MIN) -> null. */
 void jw_metric(struct jsonw *w, int64_t v);

@@ -45,6 +45,13 @@ with Workdir() as w:
     eq(sorted((e["name"]) for e in xs),
        sorted(["main", "alpha", "beta"] + ["leaf"] * 8), "two-parents: one complete event per call")
     check(trace["otherData"]["timeline_truncated"] is False, "two-parents: timeline complete")
+    # compact events: where a function is defined is said once, in otherData.functions
+    fns = trace["otherData"]["functions"]
+    byname = {f["name"]: f for f in fns}
+    check(all(e["name"] in byname for e in xs), "two-parents: every event's name is in otherData.functions")
+    check(byname["leaf"]["file"].endswith("s-two-parents.c") and byname["leaf"]["line"] > 0,
+          "two-parents: functions table gives leaf's file and line")
+    check(not any("file" in e.get("args", {}) or "cat" in e for e in xs), "two-parents: no file or category per event")
 
     folded = export(w, "folded")
     s = w.summary()
