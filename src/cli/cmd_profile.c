@@ -2,7 +2,7 @@
  * cmd_profile.c - `exaloop profile exec|report|export`.
  *
  *   profile exec ./app [args...]         capture from a program built with --profile build
- *   profile report CAPTURE [--text|--json] [--sort K] [--top N] [--thread I]
+ *   profile report CAPTURE [--text|--json] [--sort K] [--top N] [--thread I] [--timeline-calls N]
  *   profile export CAPTURE --format F [-o OUT] [--thread I]
  *   profile diff BASE NEW [...]          (cmd_diff.c)
  */
@@ -66,6 +66,17 @@ static int parse_top(const char *value, void *dest)
 	return 0;
 }
 
+static int parse_timeline_calls(const char *value, void *dest)
+{
+	long n = parse_count(value, LONG_MAX);
+	if (n <= 0) {
+		xl_error("invalid --timeline-calls '%s': expected a number of calls (at least 1)", value);
+		return -1;
+	}
+	*(size_t *)dest = (size_t)n;
+	return 0;
+}
+
 static int parse_thread(const char *value, void *dest)
 {
 	long n = parse_count(value, INT_MAX);
@@ -92,6 +103,9 @@ static int parse_view(int argc, const char **argv, int is_export, struct view_op
 		XL_OPT_PARSE(0, "top", &v->emit.top, "N", "only the first N rows of the function table", parse_top),
 		XL_OPT_PARSE(0, "thread", &v->emit.thread, "I", "only thread I (default: all threads merged)",
 			     parse_thread),
+		XL_OPT_PARSE(0, "timeline-calls", &v->emit.timeline_max, "N",
+			     "html: timeline calls the report keeps in all, the longest of each thread (default 20000)",
+			     parse_timeline_calls),
 		XL_OPT_STRING('o', NULL, &v->output, "OUT", "write to OUT instead (- for stdout)"),
 		XL_OPT_END(),
 	};
@@ -103,6 +117,9 @@ static int parse_view(int argc, const char **argv, int is_export, struct view_op
 		XL_OPT_PARSE(0, "top", &v->emit.top, "N", "only the first N rows of the function table", parse_top),
 		XL_OPT_PARSE(0, "thread", &v->emit.thread, "I", "only thread I (default: all threads merged)",
 			     parse_thread),
+		XL_OPT_PARSE(0, "timeline-calls", &v->emit.timeline_max, "N",
+			     "html: timeline calls the report keeps in all, the longest of each thread (default 20000)",
+			     parse_timeline_calls),
 		XL_OPT_END(),
 	};
 	const struct xl_usage report = {

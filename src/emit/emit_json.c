@@ -333,19 +333,20 @@ static void warnings_member(const struct xl_model *m, struct jsonw *w)
 	jw_arr_end(w);
 }
 
-/* Calls collected for the timeline member of one thread: every call that
- * starts before `cut`, clipped at `cut`.  The enclosing calls are kept, so
- * the view is a complete prefix of the thread's timeline. */
+/* The timeline member keeps, for each thread, its longest calls over the
+ * whole window: every call at least `min_dur` long.  A call lies inside its
+ * caller, so it is never longer than the caller: whatever the threshold,
+ * a kept call's callers are kept too and the view nests completely. */
 struct calls {
 	struct xl_call *v;
 	size_t n, cap;
-	int64_t cut;
+	int64_t min_dur;
 };
 
 static int collect(const struct xl_call *c, void *ctx)
 {
 	struct calls *cs = ctx;
-	if (c->start_ns >= cs->cut)
+	if (c->dur_ns < cs->min_dur)
 		return 0;
 	if (cs->n == cs->cap) {
 		size_t ncap = cs->cap ? cs->cap * 2 : 1024;
@@ -355,12 +356,7 @@ static int collect(const struct xl_call *c, void *ctx)
 		cs->v = p;
 		cs->cap = ncap;
 	}
-	struct xl_call *d = &cs->v[cs->n++];
-	*d = *c;
-	if (d->start_ns + d->dur_ns > cs->cut) {
-		d->dur_ns = cs->cut - d->start_ns;
-		d->open = 1;
-	}
+	cs->v[cs->n++] = *c;
 	return 0;
 }
 
@@ -372,21 +368,54 @@ static int by_start(const void *a, const void *b)
 	return (x->depth > y->depth) - (x->depth < y->depth);
 }
 
-/* Time of the max-th entry event of a thread (where a capped view ends),
- * or -1 when the thread has no more entries than that. */
-static int64_t cap_time(const struct xl_model *m, const struct xl_thread *t, size_t max)
+/* Every call's duration, to choose the threshold. */
+struct durs {
+	int64_t *v;
+	size_t n, cap;
+};
+
+static int collect_dur(const struct xl_call *c, void *ctx)
 {
-	struct xl_tl_iter it;
-	struct xl_event ev;
-	size_t entries = 0;
-	xl_tl_begin(m, t, &it);
-	while (xl_tl_next(&it, &ev))
-		if (ev.kind == XL_EV_ENTRY && entries++ == max)
-			return xl_model_ns(m, ev.ticks);
-	return -1;
+	struct durs *d = ctx;
+	if (d->n == d->cap) {
+		size_t ncap = d->cap ? d->cap * 2 : 4096;
+		int64_t *p = realloc(d->v, ncap * sizeof(*p));
+		if (!p)
+			return 1;
+		d->v = p;
+		d->cap = ncap;
+	}
+	d->v[d->n++] = c->dur_ns;
+	return 0;
 }
 
-static void timeline_member(const struct xl_model *m, struct jsonw *w, size_t max)
+static int longer_first(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x < y) - (x > y);
+}
+
+/* The shortest duration a thread's view keeps so that it has at most `max`
+ * calls: one more than the (max+1)-th longest call, 0 when all fit.  Sets
+ * *recorded to the number of calls in the thread's timeline. */
+static int64_t min_duration(const struct xl_model *m, const struct xl_thread *t, int64_t end, size_t max,
+			    size_t *recorded)
+{
+	struct durs d = {NULL, 0, 0};
+	int64_t r = xl_calls_walk(m, t, end, collect_dur, &d);
+	*recorded = d.n;
+	int64_t thr = 0;
+	if (r < 0) /* out of memory: keep only what is surely few */
+		thr = INT64_MAX;
+	else if (d.n > max) {
+		qsort(d.v, d.n, sizeof(*d.v), longer_first);
+		thr = d.v[max] + 1;
+	}
+	free(d.v);
+	return thr;
+}
+
+static void timeline_member(const struct xl_model *m, struct jsonw *w, size_t max, int compact)
 {
 	jw_key(w, "timeline");
 	jw_obj(w);
@@ -397,13 +426,9 @@ static void timeline_member(const struct xl_model *m, struct jsonw *w, size_t ma
 	for (size_t i = 0; i < m->nthreads; i++) {
 		const struct xl_thread *t = &m->threads[i];
 		int64_t end = xl_timeline_end(m, t);
-		int64_t capped = cap_time(m, t, per_thread);
 		const char *why = t->dropped_events ? "buffer_full" : NULL;
-		if (capped >= 0 && capped < end) {
-			end = capped;
-			why = "report_limit";
-		}
-		struct calls cs = {NULL, 0, 0, end};
+		size_t recorded = 0;
+		struct calls cs = {NULL, 0, 0, min_duration(m, t, end, per_thread, &recorded)};
 		xl_calls_walk(m, t, end, collect, &cs);
 		/* cs.v is NULL for a thread without timeline calls, and qsort's
 		 * pointer must not be (UBSan, fuzzing: a capture whose only thread
@@ -417,13 +442,23 @@ static void timeline_member(const struct xl_model *m, struct jsonw *w, size_t ma
 		jw_kint(w, "kept_from_ns", t->start_ns);
 		jw_kint(w, "kept_to_ns", end);
 		jw_kstr(w, "truncated", why);
+		jw_kint(w, "recorded_calls", (int64_t)recorded);
+		jw_kint(w, "min_dur_ns", cs.min_dur);
+		/* compact (the report's): start times as gaps from the previous
+		 * call's start (small numbers, sorted input) and the unfinished
+		 * calls as a list of indices, most calls having finished. */
 		static const char *const cols[] = {"start_ns", "dur_ns", "func", "depth", "clipped"};
 		for (size_t c = 0; c < 5; c++) {
-			jw_key(w, cols[c]);
+			jw_key(w, compact && c == 0 ? "start_gap_ns" : compact && c == 4 ? "clipped_at" : cols[c]);
 			jw_arr(w);
 			for (size_t k = 0; k < cs.n; k++) {
 				const struct xl_call *x = &cs.v[k];
-				jw_int(w, c == 0   ? x->start_ns
+				if (compact && c == 4) {
+					if (x->open)
+						jw_int(w, (int64_t)k);
+					continue;
+				}
+				jw_int(w, c == 0   ? x->start_ns - (compact && k ? cs.v[k - 1].start_ns : 0)
 					  : c == 1 ? x->dur_ns
 					  : c == 2 ? x->func
 					  : c == 3 ? (int64_t)x->depth
@@ -469,7 +504,7 @@ void xl_json_document(const struct xl_model *m, struct jsonw *w, const struct xl
 	memory_member(m, w);
 	warnings_member(m, w);
 	if (o->timeline)
-		timeline_member(m, w, o->timeline_max ? o->timeline_max : 200000);
+		timeline_member(m, w, o->timeline_max ? o->timeline_max : 200000, o->compact_tree);
 	jw_obj_end(w);
 }
 

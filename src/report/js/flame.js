@@ -21,6 +21,7 @@ function buildFlameSection() {
     toggle('fg-rec', 'Merge recursion', 'Fold recursive calls into the outermost frame of the function (r)', 'rec'),
     el('div', { class: 'xl-search' }, [search, el('span', { id: 'fg-match', class: 'xl-match', 'aria-live': 'polite' })]),
   ]));
+  if (timelineData) sec.appendChild(windowNote('fg-window'));
   sec.appendChild(el('div', { class: 'xl-crumbs-row' }, [
     el('nav', { id: 'fg-crumbs', class: 'xl-crumbs', 'aria-label': 'Focused call path' }),
     el('button', { type: 'button', id: 'fg-reset', class: 'xl-btn', text: 'Reset zoom', onclick: () => navigate({ focus: [] }) }),

@@ -36,6 +36,8 @@ const PL = 70, PR = 14;         // shared plot margins: the time axes line up
 
 function buildMemorySection() {
   const sec = section('xl-memory', timelineData ? 'Memory and timeline' : 'Memory', el('div', { class: 'xl-head-tools' }, [
+    timelineData && callTree ? el('button', { type: 'button', class: 'xl-btn primary', id: 'tl-window', text: 'Show this window', hidden: true,
+      title: 'Recompute the flame graph and the function table from the timeline\'s calls in the zoomed time span', onclick: () => { if (ui.timeView) showWindow(ui.timeView.slice()); } }) : null,
     el('button', { type: 'button', class: 'xl-btn', id: 'mem-zoom-reset', text: 'Reset time zoom', disabled: true, onclick: () => setTimeView(null) }),
     el('button', { type: 'button', class: 'xl-btn', id: 'mem-csv', text: 'Download CSV', disabled: !memData.n, onclick: downloadCsv }),
   ]));
@@ -74,13 +76,16 @@ function buildMemorySection() {
           ? el('button', { type: 'button', class: 'xl-btn', id: 'tl-zoom-data', text: 'Zoom to the recorded calls (' + fmtNs(timelineData.minStart) + ' \u2013 ' + fmtNs(timelineData.maxEnd) + ')',
             onclick: () => { const pad = (timelineData.maxEnd - timelineData.minStart) * 0.02; setTimeView([Math.max(0, timelineData.minStart - pad), Math.min(tEnd, timelineData.maxEnd + pad)]); } })
           : null]),
-      timelineData.truncatedFrom != null ? el('p', { class: 'xl-note warn', text: 'The timeline is incomplete after ' + fmtNs(timelineData.truncatedFrom) + ': later calls are in the flame graph and table but not drawn here.' +
-        (timelineData.reportLimit ? ' This report draws the first calls of each thread only; `exaloop profile export CAPTURE --format chrome` writes every recorded call for Perfetto.' : '') }) : null,
+      timelineData.truncatedFrom != null ? el('p', { class: 'xl-note warn', text: 'The timeline is incomplete after ' + fmtNs(timelineData.truncatedFrom) + ': later calls are in the flame graph and table but not drawn here.' }) : null,
+      timelineMinDur() > 0 ? el('p', { class: 'xl-note', id: 'tl-kept', text: 'This report keeps the longest calls of each thread over the whole timeline (' + timelineKeptText() + '; ' +
+        fmtCount(timelineData.lanes.reduce((s, ln) => s + ln.n, 0)) + ' of ' + fmtCount(timelineData.lanes.reduce((s, ln) => s + ln.recorded, 0)) + ' recorded calls); the flame graph and table count every call. ' +
+        '`exaloop profile report CAPTURE --timeline-calls N` keeps more; `exaloop profile export CAPTURE --format chrome` writes every recorded call for Perfetto.' }) : null,
       el('div', { class: 'xl-chart', id: 'tl-chart' }, [tcan])]));
     tc = { canvas: tcan, lanes: [] };
     attachTimeInteractions(tcan, 'tl');
   }
-  sec.appendChild(el('p', { class: 'xl-hint', text: 'Drag across a chart to zoom the shared time axis; double-click or Z resets. Hover for values.' }));
+  sec.appendChild(el('p', { class: 'xl-hint', text: 'Drag across a chart to zoom the shared time axis; double-click or Z resets; Shift+wheel pans, Ctrl+wheel zooms. Hover for values.' +
+    (timelineData && callTree ? ' After a drag, \u201cShow\u00a0\u2026 in the flame graph and table\u201d recomputes both from the timeline\'s calls in that span.' : '') }));
   sec.appendChild(buildMemSummary());
   return sec;
 }
@@ -159,6 +164,7 @@ function setTimeView(tv) {
   if (tv && tv[1] - tv[0] < 1000) tv = [tv[0], tv[0] + 1000];
   ui.timeView = tv;
   const b = $button('mem-zoom-reset'); if (b) b.disabled = !tv;
+  syncWindowButton();
   schedule('mem'); schedule('tl');
 }
 
@@ -188,6 +194,22 @@ function attachTimeInteractions(canvas, which) {
     }
   });
   canvas.addEventListener('dblclick', () => setTimeView(null));
+  // Shift+wheel (or a sideways wheel) pans the zoomed axis; Ctrl+wheel zooms around the pointer.
+  canvas.addEventListener('wheel', (e) => {
+    const [a, b] = view(), span = b - a;
+    const pan = e.shiftKey ? e.deltaY || e.deltaX : Math.abs(e.deltaX) > Math.abs(e.deltaY) ? e.deltaX : 0;
+    if (e.ctrlKey && e.deltaY) {
+      e.preventDefault();
+      const r = canvas.getBoundingClientRect(), t = tAt(e.clientX - r.left);
+      const k = Math.pow(2, Math.max(-1, Math.min(1, e.deltaY / 200)));
+      const n0 = Math.max(0, t - (t - a) * k), n1 = Math.min(tEnd, t + (b - t) * k);
+      setTimeView(n0 <= 0 && n1 >= tEnd ? null : [n0, n1]);
+    } else if (pan && ui.timeView) {
+      e.preventDefault();
+      const dt = Math.max(-a, Math.min(tEnd - b, pan / Math.max(1, canvas.clientWidth - PL - PR) * span));
+      setTimeView([a + dt, b + dt]);
+    }
+  }, { passive: false });
   canvas.addEventListener('mousemove', (e) => {
     if (which === 'mem') memHover(e); else tlHover(e);
   });

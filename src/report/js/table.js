@@ -23,6 +23,7 @@ function buildTableSection() {
       oninput: (e) => { ui.filter = e.target.value; const w = $('fn-wrap'); if (w) w.scrollTop = 0; renderTable(); } }),
     el('span', { id: 'fn-count', class: 'xl-muted' }),
   ]));
+  if (timelineData) sec.appendChild(windowNote('fn-window'));
   const headRow = el('tr', null, COLS.map((c) => el('th', { class: c.num ? 'num sortable' : 'sortable', dataset: { key: c.key }, title: c.title || null, scope: 'col', tabindex: '0', 'aria-sort': 'none' },
     [el('span', { text: c.label }), el('span', { class: 'xl-sort-ind', 'aria-hidden': 'true' })])));
   headRow.addEventListener('click', (e) => { const th = e.target.closest('th'); if (th) sortBy(th.dataset.key); });
@@ -49,16 +50,17 @@ function buildTableRows() {
   /** @type {TableRow[]} */
   const rows = [];
   const own = typeof ui.thread === 'number' && threadList[ui.thread] ? threadList[ui.thread].functions : null;
-  if (typeof ui.thread === 'number' && own && Array.isArray(own.func)) {
+  if (!winView && typeof ui.thread === 'number' && own && Array.isArray(own.func)) {
     // the thread's own function table (exact even when its call tree was bounded)
     for (let i = 0; i < own.func.length; i++) rows.push({ f: own.func[i], calls: +own.calls[i] || 0, self: +own.self_ns[i] || 0, total: +own.total_ns[i] || 0 });
     tableTotal = threadList[ui.thread].total_ns || 1;
-  } else if (typeof ui.thread === 'number' && callTree && threadList.length > 1) {
-    const t = ui.thread;
+  } else if (callTree && (winView || (typeof ui.thread === 'number' && threadList.length > 1))) {
+    // from the call tree: one thread's part of it, or (a window's tree, window.js) all of it
+    const t = typeof ui.thread === 'number' ? ui.thread : null;
     const calls = new Float64Array(funcs.length), self = new Float64Array(funcs.length), total = new Float64Array(funcs.length), seen = new Uint8Array(funcs.length);
     let tt = 0;
     for (let n = 0; n < nodeCount; n++) {
-      if (callTree.thread[n] !== t) continue;
+      if (t !== null && callTree.thread[n] !== t) continue;
       const f = callTree.func[n];
       if (callTree.parent[n] < 0) { tt += callTree.total[n]; continue; }
       if (f < 0 || (funcs[f] && funcs[f].more)) continue;
