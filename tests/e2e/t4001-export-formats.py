@@ -138,6 +138,31 @@ with Workdir() as w:
     check_chrome(trace, "truncated")
     check(trace["otherData"]["timeline_truncated"] is True and trace["otherData"]["timeline_truncated_from_us"] > 0,
           "truncated timeline flagged with its time")
+    # the HTML report keeps each thread's longest calls over its whole timeline: with room for 1,000 of
+    # s-fib 20's 21,892 calls, exactly the calls at least min_dur_ns long (the Chrome export, which
+    # writes every recorded call, is the oracle), callers with their callees
+    w.run(["--profile", "--no-open", "run", prog("s-fib.c"), "20"])
+    every = [e for e in json.loads(export(w, "chrome"))["traceEvents"] if e["ph"] == "X"]
+    eq(len(every), 21892, "fib 20: every call in the Chrome export (main and 21,891 fib)")
+    page = os.path.join(w.path, "thin.html")
+    eq(w.run(["profile", "report", w.latest(), "--timeline-calls", "1000", "-o", page]).returncode, 0, "report --timeline-calls")
+    data = re.search(r'<script type="application/json" id="xl-data">(.*?)</script>', open(page).read(), re.S)
+    th = json.loads(data.group(1))["timeline"]["threads"][0]
+    kept, floor = th["dur_ns"], th["min_dur_ns"]
+    longer = sum(1 for e in every if round(e["dur"] * 1000) >= floor)
+    check(0 < len(kept) <= 1000 and floor > 0, "fib 20: at most 1,000 calls kept, from %d ns (%d)" % (floor, len(kept)))
+    eq((len(kept), th["recorded_calls"]), (longer, 21892), "fib 20: the report keeps exactly the calls >= min_dur_ns")
+    starts, t = [], 0
+    for g in th["start_gap_ns"]:
+        t += g
+        starts.append(t)
+    depth = th["depth"]
+    check(all(depth[k] == depth[0] or any(depth[j] == depth[k] - 1 and starts[j] <= starts[k] and
+                                            starts[k] + kept[k] <= starts[j] + kept[j] for j in range(k))
+              for k in range(len(kept))), "fib 20: every kept call's caller is kept")
+    eq(max(d for d in (round(e["dur"] * 1000) for e in every) if d < floor) + 1, floor,
+       "fib 20: min_dur_ns is one more than the longest call left out")
+
     w.run(["--profile", "--no-open", "run", prog("s-segv.c"), "50"])
     trace = json.loads(export(w, "chrome"))
     xs = check_chrome(trace, "segv")
