@@ -462,7 +462,7 @@ const TESTS = {
     writeFileSync(out2, assemble(JSON.stringify(limited)));
     const r2 = await open(out2);
     const c2 = await common('warnings-report-limit', r2);
-    const note = await r2.page.textContent('#tl-kept');
+    const note = await r2.page.textContent('#tl-thinned');
     check('warnings: a timeline thinned by the report says what it kept and points to the Chrome export',
       note.includes('calls \u2265 12.0 \u00b5s') && note.includes(th0.start_ns.length + ' of ' + (th0.start_ns.length * 50).toLocaleString('en-US')) && note.includes('--format chrome') && note.includes('--timeline-calls'), note.slice(0, 300));
     await c2.finish();

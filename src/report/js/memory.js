@@ -77,7 +77,7 @@ function buildMemorySection() {
             onclick: () => { const pad = (timelineData.maxEnd - timelineData.minStart) * 0.02; setTimeView([Math.max(0, timelineData.minStart - pad), Math.min(tEnd, timelineData.maxEnd + pad)]); } })
           : null]),
       timelineData.truncatedFrom != null ? el('p', { class: 'xl-note warn', text: 'The timeline is incomplete after ' + fmtNs(timelineData.truncatedFrom) + ': later calls are in the flame graph and table but not drawn here.' }) : null,
-      timelineMinDur() > 0 ? el('p', { class: 'xl-note', id: 'tl-kept', text: 'This report keeps the longest calls of each thread over the whole timeline (' + timelineKeptText() + '; ' +
+      timelineMinDur() > 0 ? el('p', { class: 'xl-note', id: 'tl-thinned', text: 'This report keeps the longest calls of each thread over the whole timeline (' + timelineKeptText() + '; ' +
         fmtCount(timelineData.lanes.reduce((s, ln) => s + ln.n, 0)) + ' of ' + fmtCount(timelineData.lanes.reduce((s, ln) => s + ln.recorded, 0)) + ' recorded calls); the flame graph and table count every call. ' +
         '`exaloop profile report CAPTURE --timeline-calls N` keeps more; `exaloop profile export CAPTURE --format chrome` writes every recorded call for Perfetto.' }) : null,
       el('div', { class: 'xl-chart', id: 'tl-chart' }, [tcan])]));
