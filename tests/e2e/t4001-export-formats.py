@@ -163,6 +163,27 @@ with Workdir() as w:
     eq(max(d for d in (round(e["dur"] * 1000) for e in every) if d < floor) + 1, floor,
        "fib 20: min_dur_ns is one more than the longest call left out")
 
+    # two static functions named helper (one per file): their events say which one (args.fn)
+    open(os.path.join(w.path, "same_a.c"), "w").write(
+        "#define NOINLINE __attribute__((noinline))\nlong other(int n);\n"
+        "static NOINLINE long helper(long x) { __asm__ volatile(\"\" : \"+r\"(x)); return x + 1; }\n"
+        "int main(void) { long s = 0; for (int i = 0; i < 3; i++) s += helper(i); return (int)(s + other(5)) == 6 + 10 ? 0 : 1; }\n")
+    open(os.path.join(w.path, "same_b.c"), "w").write(
+        "#define NOINLINE __attribute__((noinline))\n"
+        "static NOINLINE long helper(long x) { __asm__ volatile(\"\" : \"+r\"(x)); return x * 2; }\n"
+        "NOINLINE long other(int n) { long s = 0; for (int i = 0; i < n; i++) s += helper(1); return s; }\n")
+    eq(w.run(["--profile", "--no-open", "run", "same_a.c", "same_b.c"]).returncode, 0, "same names: run")
+    trace = json.loads(export(w, "chrome"))
+    fns = trace["otherData"]["functions"]
+    per_file = {}
+    for e in trace["traceEvents"]:
+        if e["ph"] == "X" and e["name"] == "helper":
+            f = fns[e["args"]["fn"]] if "fn" in e.get("args", {}) else {"file": "?"}
+            per_file[os.path.basename(f["file"] or "?")] = per_file.get(os.path.basename(f["file"] or "?"), 0) + 1
+    eq(per_file, {"same_a.c": 3, "same_b.c": 5}, "same names: each helper event names its function (args.fn)")
+    check(not any("args" in e for e in trace["traceEvents"] if e["ph"] == "X" and e["name"] in ("main", "other")),
+          "same names: unique names carry no args")
+
     w.run(["--profile", "--no-open", "run", prog("s-segv.c"), "50"])
     trace = json.loads(export(w, "chrome"))
     xs = check_chrome(trace, "segv")
