@@ -93,9 +93,20 @@ struct xl_sample {
 	int64_t rss, gc_heap, gc_free, gc_total, gc_collections; /* XL_UNAVAILABLE */
 };
 
+/* A warning says what limits the capture (data lost, estimated or cut
+ * short); a note (same shape, model.notes) states a fact about the program
+ * or the run that the reader should know but that costs the capture
+ * nothing: the profiler's overhead, threads that overlapped, a program
+ * without the Boehm GC.  `topic` says which part of a report a note
+ * belongs to (XL_TOPIC_*, static strings; warnings: XL_TOPIC_RUN). */
+#define XL_TOPIC_RUN "run"           /* the run as a whole (summary) */
+#define XL_TOPIC_THREADS "threads"   /* the threads table */
+#define XL_TOPIC_MEMORY "memory"     /* beside the memory chart */
+#define XL_TOPIC_TIMELINE "timeline" /* beside the timeline */
 struct xl_warning {
 	char *kind;
 	char *message;
+	const char *topic;      /* XL_TOPIC_*, not owned */
 	int64_t from_ns, to_ns; /* -1 = whole run */
 };
 
@@ -152,8 +163,10 @@ struct xl_model {
 	size_t nfstats;
 	struct xl_sample *samples;
 	size_t nsamples;
-	struct xl_warning *warnings;
+	struct xl_warning *warnings; /* what limits the capture */
 	size_t nwarnings;
+	struct xl_warning *notes; /* facts beside the figures (see xl_warning) */
+	size_t nnotes;
 
 	uint64_t total_events, total_timeline_events, total_dropped;
 	uint64_t more_calls; /* all threads' calls in "(more call paths)" nodes */

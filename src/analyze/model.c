@@ -387,6 +387,11 @@ void xl_model_free(struct xl_model *m)
 		free(m->warnings[i].message);
 	}
 	free(m->warnings);
+	for (size_t i = 0; i < m->nnotes; i++) {
+		free(m->notes[i].kind);
+		free(m->notes[i].message);
+	}
+	free(m->notes);
 	free(m->related);
 	free(m->funcs);
 	free(m->fstats);

@@ -1,9 +1,14 @@
 /*
- * warnings.c - capture-quality warnings, derived once from the model.
+ * warnings.c - capture-quality warnings and notes, derived once from the
+ * model.
  *
- * Each warning names what is incomplete or estimated and the span of the
- * run it affects, so the report can point at it.  The text is the one the
- * user reads in every output format.
+ * A warning names what limits the capture (incomplete, estimated, cut
+ * short) and the span of the run it affects, so the report can point at
+ * it: a clean capture has none.  A note states a fact the reader needs
+ * beside the figures but that is no defect of the capture (the profiler's
+ * overhead, threads that overlapped, a program without the Boehm GC), with
+ * the topic it belongs to.  The text is the one the user reads in every
+ * output format.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -17,23 +22,19 @@
  * (docs/benchmarks.md). */
 #define XL_DEFAULT_NS_PER_CALL 40.0
 
-static int add(struct xl_model *m, const char *kind, int64_t from, int64_t to, const char *fmt, ...)
-	__attribute__((format(printf, 5, 6)));
-
-static int add(struct xl_model *m, const char *kind, int64_t from, int64_t to, const char *fmt, ...)
+static int push(struct xl_warning **list, size_t *n, const char *kind, const char *topic, int64_t from, int64_t to,
+		const char *fmt, va_list ap)
 {
-	struct xl_warning *w = realloc(m->warnings, (m->nwarnings + 1) * sizeof(*w));
+	struct xl_warning *w = realloc(*list, (*n + 1) * sizeof(*w));
 	if (!w)
 		return XL_ENOMEM;
-	m->warnings = w;
+	*list = w;
 	char buf[1024];
-	va_list ap;
-	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	w = &m->warnings[m->nwarnings];
+	w = &w[*n];
 	w->kind = strdup(kind);
 	w->message = strdup(buf);
+	w->topic = topic;
 	w->from_ns = from;
 	w->to_ns = to;
 	if (!w->kind || !w->message) {
@@ -41,8 +42,34 @@ static int add(struct xl_model *m, const char *kind, int64_t from, int64_t to, c
 		free(w->message);
 		return XL_ENOMEM;
 	}
-	m->nwarnings++;
+	(*n)++;
 	return XL_OK;
+}
+
+static int add(struct xl_model *m, const char *kind, int64_t from, int64_t to, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+static int note(struct xl_model *m, const char *kind, const char *topic, int64_t from, int64_t to, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+
+/* A warning: something limits the capture. */
+static int add(struct xl_model *m, const char *kind, int64_t from, int64_t to, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int rc = push(&m->warnings, &m->nwarnings, kind, XL_TOPIC_RUN, from, to, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+/* A note: a fact about the program or the run, shown beside the figures
+ * of its topic (XL_TOPIC_*), never among the warnings. */
+static int note(struct xl_model *m, const char *kind, const char *topic, int64_t from, int64_t to, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int rc = push(&m->notes, &m->nnotes, kind, topic, from, to, fmt, ap);
+	va_end(ap);
+	return rc;
 }
 
 static double secs(int64_t ns)
@@ -253,7 +280,8 @@ static int warn_memory_samples_missed(const struct rule_ctx *c)
 		   (unsigned long long)c->m->mem_samples_missed);
 }
 
-static int warn_gc_unavailable(const struct rule_ctx *c)
+/* A fact about the program: most C and C++ programs do not use libgc. */
+static int note_gc_unavailable(const struct rule_ctx *c)
 {
 	const struct xl_model *m = c->m;
 	if (m->mode == XL_MODE_XRAY)
@@ -261,10 +289,10 @@ static int warn_gc_unavailable(const struct rule_ctx *c)
 	for (size_t i = 0; i < m->nsamples; i++)
 		if (m->samples[i].gc_heap != XL_UNAVAILABLE)
 			return XL_OK;
-	return add(c->m, "gc_unavailable", -1, -1, "GC metrics unavailable: %s",
-		   (m->flags & XL_FLAG_GC_PRESENT)
-			   ? "the Boehm collector was linked but not initialised during the capture"
-			   : "the program does not use the Boehm GC (RSS is still measured)");
+	return note(c->m, "gc_unavailable", XL_TOPIC_MEMORY, -1, -1, "GC metrics unavailable: %s",
+		    (m->flags & XL_FLAG_GC_PRESENT)
+			    ? "the Boehm collector was linked but not initialised during the capture"
+			    : "the program does not use the Boehm GC (RSS is still measured)");
 }
 
 static int warn_window(const struct rule_ctx *c)
@@ -284,7 +312,7 @@ static int warn_window(const struct rule_ctx *c)
 		   m->duration_ns ? "limited" : "until exit");
 }
 
-static int warn_overhead(const struct rule_ctx *c)
+static int note_overhead(const struct rule_ctx *c)
 {
 	const struct xl_model *m = c->m;
 	if (m->mode == XL_MODE_MEMORY || !m->total_events)
@@ -299,10 +327,10 @@ static int warn_overhead(const struct rule_ctx *c)
 	double share = span > 0 ? 100.0 * cost_ns / ((double)span * (double)(m->nthreads ? m->nthreads : 1)) : 0;
 	if (share > 100)
 		share = 100;
-	return add(c->m, "overhead", -1, -1,
-		   "profiling overhead: about %.0f ns per traced call (%s), %.0f calls: roughly %.1f%% "
-		   "of the captured time is the profiler's; confirm speedups with an unprofiled run",
-		   per_call, measured ? "measured" : "typical", calls, share);
+	return note(c->m, "overhead", XL_TOPIC_RUN, -1, -1,
+		    "profiling overhead: about %.0f ns per traced call (%s), %.0f calls: roughly %.1f%% "
+		    "of the captured time is the profiler's; confirm speedups with an unprofiled run",
+		    per_call, measured ? "measured" : "typical", calls, share);
 }
 
 static int warn_clock_fallback(const struct rule_ctx *c)
@@ -313,17 +341,19 @@ static int warn_clock_fallback(const struct rule_ctx *c)
 		   "timestamps use clock_gettime (no invariant TSC): higher overhead per call");
 }
 
-static int warn_threads_exceed_wall(const struct rule_ctx *c)
+/* Threads whose lives overlap: a fact, not a defect (they ran in
+ * parallel, or waited). */
+static int note_threads_exceed_wall(const struct rule_ctx *c)
 {
 	const struct xl_model *m = c->m;
 	int64_t wall = c->end - (m->window_start_ns < 0 ? 0 : m->window_start_ns);
 	int64_t thread_sum = xl_thread_time(m);
 	if (m->nthreads <= 1 || wall <= 0 || thread_sum <= wall)
 		return XL_OK;
-	return add(c->m, "threads_exceed_wall", -1, -1,
-		   "time summed across %zu threads (%.3f s) exceeds the capture's wall time (%.3f s): "
-		   "threads ran in parallel",
-		   m->nthreads, secs(thread_sum), secs(wall));
+	return note(c->m, "threads_exceed_wall", XL_TOPIC_THREADS, -1, -1,
+		    "time summed across %zu threads (%.3f s) exceeds the capture's wall time (%.3f s): the "
+		    "threads' lives overlapped (they ran in parallel, or waited)",
+		    m->nthreads, secs(thread_sum), secs(wall));
 }
 
 static int warn_threads_full(const struct rule_ctx *c)
@@ -442,17 +472,18 @@ static int warn_process(const struct rule_ctx *c)
 	return rc ? XL_ENOMEM : XL_OK;
 }
 
-/* The rules, in the order the warnings are listed (every output keeps it).
- * Each adds the warnings its name says (warn_window: window_never_opened or
- * window_partial; warn_symbols: symbols_missing or symbols_mismatch;
- * warn_process: exec, exec_image, fork_child, fork_children).  A new
- * warning is one function and one entry here, and its kind in the list of
+/* The rules, in the order the warnings and notes are listed (every output
+ * keeps it).  Each adds the warnings its name says (warn_window:
+ * window_never_opened or window_partial; warn_symbols: symbols_missing or
+ * symbols_mismatch; warn_process: exec, exec_image, fork_child,
+ * fork_children), or the note (note_*).  A new warning or note is one
+ * function and one entry here, and its kind in the list of
  * docs/summary-json.md. */
 static int (*const rules[])(const struct rule_ctx *c) = {
 	warn_truncated,      warn_corrupt_threads,       warn_not_finalized,       warn_timeline_full,
 	warn_nodes_full,     warn_tree_bounded,          warn_no_function_table,   warn_repaired_exits,
-	warn_deep_recursion, warn_memory_samples_missed, warn_gc_unavailable,      warn_window,
-	warn_overhead,       warn_clock_fallback,        warn_threads_exceed_wall, warn_threads_full,
+	warn_deep_recursion, warn_memory_samples_missed, note_gc_unavailable,      warn_window,
+	note_overhead,       warn_clock_fallback,        note_threads_exceed_wall, warn_threads_full,
 	warn_symbols,        warn_patch_failed,          warn_untraced_libraries,  warn_no_functions,
 	warn_process,
 };

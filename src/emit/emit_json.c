@@ -314,15 +314,20 @@ static void memory_member(const struct xl_model *m, struct jsonw *w)
 	jw_obj_end(w);
 }
 
-static void warnings_member(const struct xl_model *m, struct jsonw *w)
+/* Warnings and notes have one shape; a note says which part of the
+ * report it belongs to (topic), a warning its severity. */
+static void warning_list(struct jsonw *w, const char *key, const struct xl_warning *v, size_t n, int notes)
 {
-	jw_key(w, "warnings");
+	jw_key(w, key);
 	jw_arr(w);
-	for (size_t i = 0; i < m->nwarnings; i++) {
-		const struct xl_warning *x = &m->warnings[i];
+	for (size_t i = 0; i < n; i++) {
+		const struct xl_warning *x = &v[i];
 		jw_obj(w);
 		jw_kstr(w, "kind", x->kind);
-		jw_kstr(w, "severity", strcmp(x->kind, "overhead") == 0 ? "info" : "warning");
+		if (notes)
+			jw_kstr(w, "topic", x->topic);
+		else
+			jw_kstr(w, "severity", "warning");
 		jw_kstr(w, "message", x->message);
 		jw_key(w, "from_ns");
 		jw_metric(w, x->from_ns >= 0 ? x->from_ns : XL_UNAVAILABLE);
@@ -502,7 +507,8 @@ void xl_json_document(const struct xl_model *m, struct jsonw *w, const struct xl
 	functions_member(m, w);
 	tree_member(m, w, o->compact_tree);
 	memory_member(m, w);
-	warnings_member(m, w);
+	warning_list(w, "warnings", m->warnings, m->nwarnings, 0);
+	warning_list(w, "notes", m->notes, m->nnotes, 1);
 	if (o->timeline)
 		timeline_member(m, w, o->timeline_max ? o->timeline_max : 200000, o->compact_tree);
 	jw_obj_end(w);

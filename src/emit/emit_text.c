@@ -1,6 +1,6 @@
 /*
  * emit_text.c - the terminal report: header, function table, memory
- * summary and warnings.
+ * summary (with its notes), notes and warnings.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +36,20 @@ static void metric_line(FILE *f, const char *label, const struct xl_metric *x, i
 		fprintf(f, " (max %s)", b);
 	}
 	putc('\n', f);
+}
+
+/* The notes of one topic (below its section: "note: ..."), or with
+ * `of` 0 those of every other topic, under "notes:". */
+static void notes(FILE *f, const struct xl_model *m, const char *topic, int of)
+{
+	int listed = 0;
+	for (size_t i = 0; i < m->nnotes; i++) {
+		if ((strcmp(m->notes[i].topic, topic) == 0) != of)
+			continue;
+		if (!of && !listed++)
+			fputs("\nnotes:\n", f);
+		fprintf(f, "  %s %s\n", of ? "note:" : "-", m->notes[i].message);
+	}
 }
 
 /* Names, paths and arguments come from the profiled program: a control
@@ -167,7 +181,9 @@ int xl_emit_text(const struct xl_model *m, FILE *f, const struct xl_emit_opts *o
 		metric_line(f, "GC occupied estimate", &s.gc_occupied, 0);
 		metric_line(f, "GC allocated", &s.gc_allocated, 1);
 		metric_line(f, "GC collections", &s.gc_collections, 2);
+		notes(f, m, XL_TOPIC_MEMORY, 1);
 	}
+	notes(f, m, XL_TOPIC_MEMORY, 0);
 	if (m->nwarnings) {
 		fputs("\nwarnings:\n", f);
 		for (size_t i = 0; i < m->nwarnings; i++)

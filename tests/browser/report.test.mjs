@@ -317,6 +317,12 @@ const TESTS = {
     const expected = (20 + 60 + 150 + 400) * 1e6 * 1.8;
     check('multithread: threads merged by path (one worker_loop frame = both workers)', wl.length === 1 && near(wl[0].total_ns, expected, 1), wl.map((f) => f.total_ns).join(','));
     check('multithread: merged root has main and worker_loop', fs.filter((f) => f.depth === 1).map((f) => f.name).sort().join(',') === 'main,worker_loop');
+    // notes are not capture-quality warnings: the run and threads notes under the summary, the GC one beside the memory chart
+    check('multithread: no capture-quality warnings', (await page.textContent('#xl-warnings')) === 'No capture-quality warnings.');
+    const runNotes = await page.$$eval('#xl-notes .xl-note-item', (ls) => ls.map((l) => l.dataset.kind));
+    check('multithread: overhead and threads notes in the summary', runNotes.join(',') === 'overhead,threads_exceed_wall', runNotes.join(','));
+    const memNotes = await page.$$eval('#xl-memory #mem-notes .xl-note-item', (ls) => ls.map((l) => l.dataset.kind + ': ' + l.textContent));
+    check('multithread: the GC note beside the memory chart', memNotes.length === 1 && memNotes[0].startsWith('gc_unavailable: ') && memNotes[0].includes('GC metrics unavailable'), memNotes.join(' | '));
     await page.selectOption('#fg-thread', '1'); await settle(page);
     let st = await state(page);
     fs = await frames(page);
@@ -513,6 +519,8 @@ const TESTS = {
     check('hostile: search matches markup-looking names', st.matchedFrames === 2 && st.matchedShare > 0, `${st.matchedFrames} call paths`);
     const warnText = await page.textContent('#xl-warnings');
     check('hostile: warning message shown as text', warnText.includes('warning with markup ' + EVIL + ' & <b>not bold</b>'));
+    check('hostile: note message shown as text', (await page.textContent('#mem-notes')).includes('note with markup ' + EVIL + ' & <b>not bold</b>'));
+    check('hostile: a note of an unknown topic is listed in the summary', (await page.textContent('#xl-notes')).includes('a topic this viewer does not know: ' + EVIL));
     const leg = await page.textContent('#mem-legend');
     check('hostile: unavailable reason shown as text', leg.includes(EVIL));
     const opts = await page.$$eval('#fg-thread option', (o) => o.map((x) => x.textContent));

@@ -1,4 +1,5 @@
-"""GC metrics present for a libgc program, unavailable (null + reason) for a plain one."""
+"""GC metrics present for a libgc program, unavailable (null + reason) for a plain one: a note beside the memory
+figures, not a warning (a clean run of a plain C program shows no warning at all, in JSON, text or on stderr)."""
 from xltest import *
 
 with Workdir() as w:
@@ -12,7 +13,7 @@ with Workdir() as w:
     check(m["gc_collections"]["value"] and m["gc_collections"]["delta"] > 0, "GC collections counted")
     check(m["rss"]["value"] > 0 and m["peak_rss"]["value"] >= m["rss"]["max"], "RSS and peak RSS")
     eq(s.calls("make_node"), 1000000, "make_node calls")
-    check(s.warning("gc_unavailable") is None, "no gc-unavailable warning")
+    check(s.warning("gc_unavailable") is None and s.note("gc_unavailable") is None, "no gc-unavailable note")
 
     p = w.run(["--profile", "--no-open", "run", prog("s-plain.c")])
     eq(p.returncode, 0, "plain program exit status")
@@ -22,5 +23,13 @@ with Workdir() as w:
         check(m[k]["value"] is None and "Boehm" in m[k]["reason"], k + " unavailable with a reason")
     check(all(v is None for v in s.doc["memory"]["samples"]["gc_heap"]), "GC samples are null, not 0")
     check(m["rss"]["value"] > 0, "RSS still measured")
-    check(s.warning("gc_unavailable") is not None, "gc-unavailable warning")
+    n = s.note("gc_unavailable")
+    check(n is not None and n["topic"] == "memory" and "Boehm" in n["message"],
+          "no GC: a note beside the memory chart: %r" % (n,))
+    # a fact about the program, not a defect of the capture: a clean run of a plain C program has no warning
+    eq([x["kind"] for x in s.doc["warnings"]], [], "plain C program: no capture-quality warning")
+    text = w.run(["profile", "report", w.latest(), "--text"]).stdout
+    check("\nwarnings:" not in text and "  note: GC metrics unavailable" in text,
+          "text report: the GC note under memory, no warnings section")
+    check("warning" not in p.stderr, "exaloop printed no warning: %r" % p.stderr)
 done()

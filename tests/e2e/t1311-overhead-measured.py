@@ -15,7 +15,7 @@ def cal(capture):
 
 
 def overhead(s):
-    w = s.warning("overhead")
+    w = s.note("overhead")
     m = re.search(r"about (\d+) ns per traced call \((measured|typical)\)", w["message"]) if w else None
     return (int(m.group(1)), m.group(2)) if m else None
 

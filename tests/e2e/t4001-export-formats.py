@@ -99,6 +99,7 @@ with Workdir() as w:
         "paths": sorted(["/".join(k) + " x%d" % v for k, v in Summary(jdoc).paths().items()]),
         "threads": [(t["index"], t["events"], t["timeline_events"], t["dropped_events"]) for t in jdoc["threads"]],
         "warnings": sorted(x["kind"] for x in jdoc["warnings"]),
+        "notes": sorted((x["kind"], x["topic"]) for x in jdoc["notes"]),
         "run": {k: jdoc["run"][k] for k in ("exit_status", "signal", "mode", "finalized", "end_reason", "args")},
         "memory": sorted(k for k, v in jdoc["memory"]["summary"].items() if v["value"] is None),
     }

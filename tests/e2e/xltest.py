@@ -140,6 +140,12 @@ class Summary:
                 return w
         return None
 
+    def note(self, kind):
+        for n in self.doc.get("notes", []):
+            if n["kind"] == kind:
+                return n
+        return None
+
 
 def validate(doc, schema, path="$"):
     """A small JSON Schema subset: type, required, properties, items, enum, nullable via type lists."""

@@ -64,3 +64,8 @@ function load() {
 }
 
 function warnings() { return Array.isArray(profileDoc.warnings) ? profileDoc.warnings : []; }
+/* Notes (facts beside the figures, not capture-quality warnings), of the given topics or, with none, all. */
+function notes(/** @type {string[]} */ ...topics) {
+  const all = Array.isArray(profileDoc.notes) ? profileDoc.notes : [];
+  return topics.length ? all.filter((n) => topics.includes(n.topic)) : all;
+}

@@ -57,6 +57,8 @@ function buildMemorySection() {
   if (memData.summary.peak_rss && isNum(memData.summary.peak_rss.value)) legend.appendChild(el('span', { class: 'xl-leg' }, [el('span', { class: 'xl-leg-dash' }), el('span', { text: 'peak RSS' })]));
   legend.appendChild(el('span', { class: 'xl-leg' }, [el('span', { class: 'xl-leg-sw shade-out' }), el('span', { text: 'outside capture window' })]));
   if (partialFrom() != null) legend.appendChild(el('span', { class: 'xl-leg' }, [el('span', { class: 'xl-leg-sw shade-part' }), el('span', { text: 'timeline incomplete' })]));
+  const memNotes = notes('memory');
+  if (memNotes.length) sec.appendChild(buildNotes(memNotes, 'mem-notes', null));
   if (memData.n) {
     sec.appendChild(legend);
     const canvas = el('canvas', { id: 'mem-canvas', class: 'xl-canvas', role: 'img', 'aria-label': 'Memory over time' });
@@ -80,6 +82,7 @@ function buildMemorySection() {
       timelineMinDur() > 0 ? el('p', { class: 'xl-note', id: 'tl-thinned', text: 'This report keeps the longest calls of each thread over the whole timeline (' + timelineKeptText() + '; ' +
         fmtCount(timelineData.lanes.reduce((s, ln) => s + ln.n, 0)) + ' of ' + fmtCount(timelineData.lanes.reduce((s, ln) => s + ln.recorded, 0)) + ' recorded calls); the flame graph and table count every call. ' +
         '`exaloop profile report CAPTURE --timeline-calls N` keeps more; `exaloop profile export CAPTURE --format chrome` writes every recorded call for Perfetto.' }) : null,
+      notes('timeline').length ? buildNotes(notes('timeline'), 'tl-notes', null) : null,
       el('div', { class: 'xl-chart', id: 'tl-chart' }, [tcan])]));
     tc = { canvas: tcan, lanes: [] };
     attachTimeInteractions(tcan, 'tl');

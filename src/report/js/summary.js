@@ -73,6 +73,10 @@ function buildSummary() {
   sec.appendChild(dl);
   sec.appendChild(buildRunStrip());
   sec.appendChild(buildWarnings());
+  // notes shown beside their figures elsewhere stay there; the rest (and a topic this viewer does not know) here
+  const placed = ['memory'].concat(timelineData ? ['timeline'] : []);
+  const here = notes().filter((n) => !placed.includes(n.topic));
+  if (here.length) sec.appendChild(buildNotes(here, 'xl-notes', 'Notes'));
   if (threadList.length > 1) sec.appendChild(buildThreadTable());
   return sec;
 }
@@ -125,6 +129,20 @@ function buildWarnings() {
     ul.appendChild(li);
   });
   box.appendChild(ul);
+  return box;
+}
+/* Notes: facts about the program or the run that the figures need beside them (the profiler's overhead,
+ * threads that overlapped, no GC metrics), listed apart from the capture-quality warnings. */
+function buildNotes(/** @type {any[]} */ list, /** @type {string} */ id, /** @type {string | null} */ title) {
+  const box = el('div', { class: 'xl-notes', id });
+  if (title) box.appendChild(el('h3', { text: title }));
+  box.appendChild(el('ul', { class: 'xl-warn-list' }, list.map((n) => el('li', { class: 'xl-note-item sev-info', dataset: { kind: String(n.kind || ''), topic: String(n.topic || '') } }, [
+    el('span', { class: 'xl-warn-icon', 'aria-hidden': 'true', text: 'i' }),
+    el('div', { class: 'xl-warn-body' }, [
+      el('div', { class: 'xl-warn-msg', text: disp(n.message || n.kind || 'note', 4000) }),
+      el('div', { class: 'xl-warn-meta' }, [el('span', { class: 'xl-warn-kind', text: disp(n.kind || '', 60) })]),
+    ]),
+  ]))));
   return box;
 }
 function activeWarn() { return ui.warnHover >= 0 ? ui.warnHover : ui.warnPin; }
