@@ -830,6 +830,15 @@ async function timelineWindow() {
   check(`${name}: the window's flame graph has burst and tick_b, no tick_a`, names.has('burst') && names.has('tick_b') && !names.has('tick_a'), [...names].join(', '));
   const wst = await page.evaluate(() => window.__xl.stats());
   console.log(`     ${name}: window views recomputed in ${wst.windowMs.toFixed(1)} ms`);
+  // the window's views follow the thread choice and inversion like the whole run's
+  const tid = doc.threads[0].index;
+  await page.selectOption('#fg-thread', String(tid)); await settle(page);
+  got = await counts();
+  check(`${name}: one thread's window: its own calls`, got.tick_b === 60000 && got.burst === 1 && got.rest === 2 && got.phases === 1 && !got.tick_a, JSON.stringify(got));
+  await page.keyboard.press('i'); await settle(page);
+  const inv = await frames(page);
+  check(`${name}: the window's inverted flame graph draws`, (await state(page)).inverted && inv.some((f) => f.name === 'tick_b'), inv.map((f) => f.name).join(', '));
+  await page.keyboard.press('i'); await page.selectOption('#fg-thread', 'all'); await settle(page);
   await page.click('#fg-window button'); await settle(page);
   got = await counts();
   check(`${name}: back to the whole run: every call again`, got.tick_a === 500000 && got.tick_b === 120000 && got.rest === 4, JSON.stringify(got));
