@@ -22,7 +22,7 @@ esac
 # realworld C++ test).
 packages=(
   clang-14 libclang-rt-14-dev llvm-14 clang-format-14 cmake make gcc g++ pkg-config
-  libgc-dev libelf-dev libdw-dev libjansson-dev libcmocka-dev
+  libgc-dev libelf-dev libdw-dev libjansson-dev libcmocka-dev zlib1g-dev
   python3 procps chromium nlohmann-json3-dev
 )
 

@@ -11,20 +11,66 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "fileio.h"
 #include "msg.h"
 #include "report_out.h"
 #include "process.h"
 
-/* Run fn into f and close it; 0, or -1 with *e. */
-static int fill_close(FILE *f, int (*fn)(FILE *f, const void *arg), const void *arg, int *e)
+/* An output named *.gz is written gzip-compressed (Perfetto and
+ * chrome://tracing open a .json.gz trace as it is): the emitter writes
+ * into a stdio stream whose writes go through zlib into f's descriptor. */
+static int is_gz(const char *path)
+{
+	size_t n = strlen(path);
+	return n > 3 && strcmp(path + n - 3, ".gz") == 0;
+}
+
+static ssize_t gz_write(void *z, const char *buf, size_t n)
+{
+	if (n == 0)
+		return 0;
+	int w = gzwrite(z, buf, (unsigned)(n > 1u << 30 ? 1u << 30 : n));
+	if (w <= 0) {
+		errno = errno ? errno : EIO;
+		return -1;
+	}
+	return w;
+}
+
+static int gz_close(void *z)
+{
+	return gzclose(z) == Z_OK ? 0 : -1;
+}
+
+/* Run fn into f (through gzip when gz) and close it; 0, or -1 with *e. */
+static int fill_close(FILE *f, int (*fn)(FILE *f, const void *arg), const void *arg, int gz, int *e)
 {
 	static char buf[1 << 16];
-	setvbuf(f, buf, _IOFBF, sizeof(buf));
-	int rc = fn(f, arg);
+	FILE *out = f;
+	if (gz) {
+		int d = dup(fileno(f));
+		gzFile z = d >= 0 ? gzdopen(d, "wb1") : NULL;
+		if (!z && d >= 0)
+			close(d);
+		out = z ? fopencookie(z, "w", (cookie_io_functions_t){.write = gz_write, .close = gz_close}) : NULL;
+		if (!out) {
+			*e = errno ? errno : ENOMEM;
+			if (z)
+				gzclose(z);
+			fclose(f);
+			return -1;
+		}
+	}
+	setvbuf(out, buf, _IOFBF, sizeof(buf));
+	int rc = fn(out, arg);
 	*e = errno;
-	if (fflush(f) != 0 || ferror(f))
+	if (fflush(out) != 0 || ferror(out))
+		rc = -1, *e = errno;
+	if (out != f && fclose(out) != 0 && rc == 0) /* gzclose: the stream's end */
+		rc = -1, *e = errno;
+	if (fflush(f) != 0 && rc == 0)
 		rc = -1, *e = errno;
 	if (fsync(fileno(f)) != 0 && errno != EINVAL && errno != EROFS && rc == 0)
 		rc = -1, *e = errno;
@@ -55,7 +101,7 @@ static int write_in_place(const char *path, int (*fn)(FILE *f, const void *arg),
 		xl_error("cannot write '%s': %s", path, strerror(e));
 		return -1;
 	}
-	if (fill_close(f, fn, arg, &e) != 0) {
+	if (fill_close(f, fn, arg, is_gz(path), &e) != 0) {
 		xl_error("cannot write '%s': %s", path, strerror(e ? e : EIO));
 		return -1;
 	}
@@ -90,7 +136,7 @@ static int write_to(const char *path, const char *what, int (*fn)(FILE *f, const
 		return -1;
 	}
 	int e;
-	if (fill_close(f, fn, arg, &e) != 0) {
+	if (fill_close(f, fn, arg, is_gz(path), &e) != 0) {
 		unlink(tmp);
 		xl_error("cannot write '%s': %s", path, strerror(e ? e : EIO));
 		return -1;

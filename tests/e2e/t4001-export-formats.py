@@ -108,6 +108,13 @@ with Workdir() as w:
     seq = [(e["ph"], e["name"]) for e in sorted((e for e in ctrace["traceEvents"] if e["ph"] in "XM"),
                                                 key=lambda e: (e["ph"] != "M", e.get("ts", 0), -e.get("dur", 0)))]
     golden_check("chrome/two-parents.json", json.dumps(seq, indent=0) + "\n")
+    # a name ending in .gz: the same trace, gzip-compressed
+    gz = os.path.join(w.path, "trace.json.gz")
+    eq(w.run(["profile", "export", w.latest(), "--format", "chrome", "-o", gz]).returncode, 0, "export to .json.gz")
+    with open(gz, "rb") as f:
+        eq(f.read(2), b"\x1f\x8b", ".json.gz: gzip magic")
+    import gzip
+    eq(json.loads(gzip.open(gz).read().decode("utf-8")), ctrace, ".json.gz: the same trace as the plain export")
 
     # GC program: counters per series and GC collections as instants
     # sample often so collections fall between samples even in a short run
