@@ -35,7 +35,10 @@
 #include <stdint.h>
 
 #define XL_CAP_MAGIC "XLCAPTUR" /* 8 bytes, no terminator in file */
-#define XL_CAP_VERSION 2u       /* 2: per-function tables, bounded call trees */
+#define XL_CAP_VERSION \
+	3u /* 2: per-function tables, bounded call trees;
+			   * 3: threads' CPU time, the capture's resident
+			   * bytes per memory sample and at finalization */
 #define XL_CAP_FILE "capture.xlc"
 #define XL_CAP_NOTE_FILE "runtime-notes.txt" /* the runtime's messages, one a line */
 
@@ -176,7 +179,13 @@ struct xl_cap_header {
 	uint32_t image;      /* 0: the process's first image; n: exec-<n>/ */
 	uint32_t next_image; /* set with XL_END_EXEC: the next image's n */
 	uint32_t fork_child; /* 1: the capture of a forked child */
-	uint8_t reserved[XL_HDR_SIZE - 328];
+
+	/* Version 3: the resident bytes of this file's mapping (the profiler's
+	 * share of the process's RSS, mincore) when peak_rss_bytes was read at
+	 * finalization, or XL_UNAVAILABLE.  VmHWM minus it is a lower bound of
+	 * the program's own peak (the mapping only grows). */
+	int64_t capture_rss_bytes;
+	uint8_t reserved[XL_HDR_SIZE - 336];
 };
 
 /* Every arena block starts with this. */
@@ -330,17 +339,30 @@ struct xl_thread_block {
 				      * records; 0: no room (XL_FLAG_NO_FUNC_TABLE) */
 	uint32_t func_slots;   /* max_function_id + 1 */
 	uint32_t tree_bounded; /* 1 once the tree reached its bound */
+	/* Version 3: the thread's CPU time (CLOCK_THREAD_CPUTIME_ID, ns): at
+	 * its registration, and its latest reading, taken at cpu_at_ticks (at
+	 * the thread's exit, at finalization for threads still running, and
+	 * every RT_RENAME_NS by the control thread meanwhile, so a killed
+	 * program keeps one).  cpu_at_ticks 0 = never read. */
+	uint64_t cpu_start_ns;
+	uint64_t cpu_ns;
+	uint64_t cpu_at_ticks;
 };
 
 /* Memory sample.  Any field may be XL_UNAVAILABLE. */
 struct xl_mem_sample {
 	uint64_t ticks;
-	int64_t rss_bytes;
+	int64_t rss_bytes;      /* the whole process, capture mapping included */
 	int64_t gc_heap_bytes;  /* GC_get_heap_size */
 	int64_t gc_free_bytes;  /* GC_get_free_bytes */
 	int64_t gc_total_bytes; /* GC_get_total_bytes (cumulative) */
 	int64_t gc_collections; /* GC_get_gc_no */
+	/* Version 3: the resident bytes of the capture file's mapping at this
+	 * sample (mincore), the profiler's share of rss_bytes. */
+	int64_t capture_rss_bytes;
 };
+/* Samples of versions 1 and 2 end before capture_rss_bytes. */
+#define XL_MEM_SAMPLE_V2_SIZE 48u
 
 #define XL_SAMPLES_PER_CHUNK 1024u
 
@@ -365,5 +387,6 @@ _Static_assert(sizeof(struct xl_cap_header) == XL_HDR_SIZE, "header must fill it
 _Static_assert(sizeof(struct xl_event) == 16, "timeline events are 16 bytes");
 _Static_assert(sizeof(struct xl_node) == 32, "nodes are 32 bytes");
 _Static_assert(sizeof(struct xl_func_stat) == 32, "function stats are 32 bytes");
+_Static_assert(sizeof(struct xl_mem_sample) == XL_MEM_SAMPLE_V2_SIZE + 8, "version 3 added one field to samples");
 
 #endif

@@ -84,6 +84,10 @@ struct xl_thread {
 	size_t fstat_first, nfstat;
 	int64_t dropped_from_ns; /* -1 when nothing was dropped */
 	int64_t start_ns, end_ns, total_ns;
+	/* CPU time the thread used from its first event until cpu_to_ns (its
+	 * exit, the capture's end, or for a killed program the last reading);
+	 * -1 both when unknown (captures before version 3). */
+	int64_t cpu_ns, cpu_to_ns;
 	uint32_t open_frames;    /* frames the analyzer had to close */
 	uint64_t timeline_first; /* file offset of first timeline block */
 };
@@ -91,6 +95,10 @@ struct xl_thread {
 struct xl_sample {
 	int64_t t_ns;
 	int64_t rss, gc_heap, gc_free, gc_total, gc_collections; /* XL_UNAVAILABLE */
+	/* The capture buffer's resident bytes, the profiler's share of rss
+	 * (XL_UNAVAILABLE before capture format 3); rss minus it is the
+	 * program's own (xl_program_rss). */
+	int64_t capture_rss;
 };
 
 /* A warning says what limits the capture (data lost, estimated or cut
@@ -145,7 +153,8 @@ struct xl_model {
 	uint64_t t0_ticks;
 	int64_t window_start_ns, window_end_ns, last_ns;
 	uint64_t buffer_size, memory_interval_ns, delay_ns, duration_ns;
-	int64_t peak_rss;
+	int64_t peak_rss;    /* the process's VmHWM at finalization */
+	int64_t capture_rss; /* the capture buffer's resident bytes then (XL_UNAVAILABLE) */
 	uint64_t mem_samples_missed;
 	uint32_t threads_dropped;
 	uint32_t threads_unplaced;  /* threads that found no room in the buffer */
@@ -200,6 +209,23 @@ static inline int64_t xl_thread_time(const struct xl_model *m)
 	return t;
 }
 
+/* The CPU time of the threads that have one (capture format 3), summed;
+ * *with (if not NULL) counts them.  -1 when none has.  Inline like
+ * xl_thread_time. */
+static inline int64_t xl_cpu_time(const struct xl_model *m, size_t *with)
+{
+	int64_t t = 0;
+	size_t n = 0;
+	for (size_t i = 0; i < m->nthreads; i++)
+		if (m->threads[i].cpu_ns >= 0) {
+			t += m->threads[i].cpu_ns;
+			n++;
+		}
+	if (with)
+		*with = n;
+	return n ? t : -1;
+}
+
 /* Timeline: iterate one thread's stored events in order. */
 struct xl_tl_iter {
 	const struct xl_model *m;
@@ -238,11 +264,41 @@ struct xl_metric {
 	const char *reason; /* static text when unavailable */
 };
 struct xl_mem_summary {
-	struct xl_metric rss, peak_rss, gc_heap, gc_free, gc_occupied, gc_allocated, gc_collections;
+	/* rss and peak_rss: the whole process, the capture buffer included;
+	 * program_rss, profiler_rss: rss without the buffer, and the buffer
+	 * (unavailable before capture format 3); program_peak_rss: the
+	 * program's peak (memory.c), with the buffer's resident bytes at that
+	 * moment in profiler_at_peak. */
+	struct xl_metric rss, peak_rss, program_rss, profiler_rss, program_peak_rss;
+	int64_t profiler_at_peak;
+	struct xl_metric gc_heap, gc_free, gc_occupied, gc_allocated, gc_collections;
 };
 void xl_memory_summary(const struct xl_model *m, struct xl_mem_summary *s);
 /* GC occupied estimate of one sample: heap - free, clamped at 0. */
 int64_t xl_gc_occupied(const struct xl_sample *s);
+/* The program's RSS at one sample: rss minus the capture buffer's share
+ * (XL_UNAVAILABLE when either is). */
+int64_t xl_program_rss(const struct xl_sample *s);
+
+/* The profiler's estimated share of the time (overhead.c): the cost of a
+ * traced call (measured by the runtime, else typical) times the calls,
+ * against the traced threads' CPU time (capture format 3) and the capture
+ * window's wall time.  Shares are fractions in [0, 1], -1 when unknown.
+ * A memory-only capture, or one without events, leaves calls 0. */
+struct xl_overhead {
+	double ns_per_call;
+	int measured; /* 0: the typical figure, nothing was measured */
+	uint64_t calls;
+	double cost_ns;       /* ns_per_call x calls */
+	int64_t cpu_ns;       /* the threads' CPU time, -1 unknown (before format 3) */
+	double cpu_share;     /* of the threads' CPU time (threads with one) */
+	int64_t wall_ns;      /* the capture window */
+	double wall_share;    /* cost over the wall time */
+	double elapsed_share; /* cost over the summed thread time (before format 3) */
+	int busiest;          /* thread with the largest share of its CPU time, or -1 */
+	double busiest_share;
+};
+void xl_overhead(const struct xl_model *m, struct xl_overhead *o);
 
 const char *xl_mode_name(uint32_t mode);
 /* The mode named "all", "memory" or "xray" into *mode: 0, or -1 for any other name. */

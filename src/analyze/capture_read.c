@@ -137,6 +137,9 @@ static int read_header(struct xl_model *m, struct xl_loader *ld, const char *pat
 	m->delay_ns = h->delay_ns;
 	m->duration_ns = h->duration_ns;
 	m->peak_rss = sane_metric(h->peak_rss_bytes);
+	/* Version 3; a capture cut off before finalization left it unset. */
+	m->capture_rss =
+		h->version >= 3 && h->state == XL_STATE_FINALIZED ? sane_metric(h->capture_rss_bytes) : XL_UNAVAILABLE;
 	m->mem_samples_missed = h->mem_samples_missed;
 	m->threads_dropped = h->threads_dropped;
 	m->threads_unplaced = h->threads_unplaced;
@@ -349,6 +352,15 @@ static int read_thread(struct xl_model *m, struct xl_loader *ld, uint64_t tb_off
 	}
 	t->end_ns = xl_model_ns(m, tb->exit_ticks ? tb->exit_ticks : last);
 	t->tree_bounded = t->more_nodes != 0;
+	t->cpu_ns = t->cpu_to_ns = -1;
+	/* Version 3: the CPU time since the thread's first event, read at
+	 * cpu_at_ticks (its exit, finalization, or the last periodic reading
+	 * of a killed program). */
+	if (m->version >= 3 && tb_avail >= sizeof(struct xl_thread_block) && tb->cpu_at_ticks &&
+	    tb->cpu_ns >= tb->cpu_start_ns) {
+		t->cpu_ns = xl_clamp_ns((double)(tb->cpu_ns - tb->cpu_start_ns));
+		t->cpu_to_ns = xl_model_ns(m, tb->cpu_at_ticks);
+	}
 	if (m->version >= 2 && tb_avail >= sizeof(struct xl_thread_block)) {
 		t->tree_bounded |= tb->tree_bounded != 0;
 		int rc = read_func_table(m, ld, tb, (uint32_t)depth, close_at);
@@ -373,20 +385,27 @@ static int read_samples(struct xl_model *m, struct xl_loader *ld)
 		if (!b || b->kind != XL_BLOCK_MEMORY || b->capacity > XL_SAMPLES_PER_CHUNK)
 			break;
 		uint32_t count = b->count < b->capacity ? b->count : b->capacity;
-		uint64_t fit = (avail(m, off) - sizeof(*b)) / sizeof(struct xl_mem_sample);
+		/* Version 3 samples have one more field (capture_rss_bytes). */
+		size_t size = m->version >= 3 ? sizeof(struct xl_mem_sample) : XL_MEM_SAMPLE_V2_SIZE;
+		uint64_t fit = (avail(m, off) - sizeof(*b)) / size;
 		if (count > fit)
 			count = (uint32_t)fit; /* cut off by the end of the file */
-		const struct xl_mem_sample *s = (const void *)(b + 1);
 		if (xl_grow((void **)&m->samples, &ld->samples_cap, m->nsamples + count, sizeof(*m->samples)))
 			return XL_ENOMEM;
 		for (uint32_t i = 0; i < count; i++) {
+			struct xl_mem_sample s;
+			memcpy(&s, (const char *)(b + 1) + i * size, size);
 			struct xl_sample *d = &m->samples[m->nsamples++];
-			d->t_ns = xl_model_ns(m, s[i].ticks);
-			d->rss = sane_metric(s[i].rss_bytes);
-			d->gc_heap = sane_metric(s[i].gc_heap_bytes);
-			d->gc_free = sane_metric(s[i].gc_free_bytes);
-			d->gc_total = sane_metric(s[i].gc_total_bytes);
-			d->gc_collections = sane_metric(s[i].gc_collections);
+			d->t_ns = xl_model_ns(m, s.ticks);
+			d->rss = sane_metric(s.rss_bytes);
+			d->gc_heap = sane_metric(s.gc_heap_bytes);
+			d->gc_free = sane_metric(s.gc_free_bytes);
+			d->gc_total = sane_metric(s.gc_total_bytes);
+			d->gc_collections = sane_metric(s.gc_collections);
+			d->capture_rss = m->version >= 3 ? sane_metric(s.capture_rss_bytes) : XL_UNAVAILABLE;
+			/* A share larger than the whole cannot be real. */
+			if (d->capture_rss != XL_UNAVAILABLE && (d->rss == XL_UNAVAILABLE || d->capture_rss > d->rss))
+				d->capture_rss = XL_UNAVAILABLE;
 		}
 		prev = off;
 		off = b->next;

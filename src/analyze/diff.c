@@ -157,7 +157,11 @@ static void totals(struct xl_diff *d, double *tmp)
 			xl_memory_summary(m, &ms);
 			tmp[r] = (double)wall_time(m);
 			tmp[n + r] = (double)xl_thread_time(m);
-			tmp[2 * n + r] = ms.peak_rss.available ? (double)ms.peak_rss.value : -1;
+			/* the program's, without the profiler's capture buffer, which
+			 * grows with what was recorded (capture format 3) */
+			const struct xl_metric *pk =
+				ms.program_peak_rss.available ? &ms.program_peak_rss : &ms.peak_rss;
+			tmp[2 * n + r] = pk->available ? (double)pk->value : -1;
 			tmp[3 * n + r] = ms.gc_collections.available ? (double)ms.gc_collections.value : -1;
 		}
 		for (int q = 0; q < 4; q++)

@@ -17,11 +17,6 @@
 
 #include "analyze_internal.h"
 
-/* Cost of one traced call (entry + exit) when the CLI did not measure it:
- * the full-capture handler measured on the project's reference machines
- * (docs/benchmarks.md). */
-#define XL_DEFAULT_NS_PER_CALL 40.0
-
 static int push(struct xl_warning **list, size_t *n, const char *kind, const char *topic, int64_t from, int64_t to,
 		const char *fmt, va_list ap)
 {
@@ -77,16 +72,6 @@ static double secs(int64_t ns)
 	return (double)ns / 1e9;
 }
 
-/* The runtime's own measurement of a traced call (capture header fields
- * cal_calls/cal_ticks, see docs/capture-format.md), or -1. */
-static double runtime_ns_per_call(const struct xl_model *m)
-{
-	const struct xl_cap_header *h = (const void *)m->map;
-	if (!h || m->map_size < sizeof(*h) || !h->cal_calls || !h->cal_ticks || !(m->ticks_per_ns > 0))
-		return -1;
-	return (double)h->cal_ticks / m->ticks_per_ns / (double)h->cal_calls;
-}
-
 /* What the rules read besides the model: the loader's findings and sums
  * over the threads, computed once. */
 struct rule_ctx {
@@ -96,8 +81,10 @@ struct rule_ctx {
 	uint64_t nodeless; /* version 2: calls with no node (still in the function table) */
 	size_t bounded;    /* threads whose call tree reached its bound */
 	size_t tableless;  /* bounded threads without a per-function table */
-	int64_t end;       /* end of the capture window */
-	char unrec[160];   /* " (they made at least N events)" when threads went unrecorded, else "" */
+	int64_t cpu_sum;   /* summed CPU time of the cpu_threads threads that have one */
+	size_t cpu_threads;
+	int64_t end;     /* end of the capture window */
+	char unrec[160]; /* " (they made at least N events)" when threads went unrecorded, else "" */
 };
 
 /* A file shorter than what the runtime wrote (a copy cut short, a full disk
@@ -312,25 +299,34 @@ static int warn_window(const struct rule_ctx *c)
 		   m->duration_ns ? "limited" : "until exit");
 }
 
+/* The profiler's estimated share (overhead.c): of the threads' CPU time
+ * and of the wall time, both; captures before format 3 have no CPU time
+ * and keep the share of the summed thread time. */
 static int note_overhead(const struct rule_ctx *c)
 {
-	const struct xl_model *m = c->m;
-	if (m->mode == XL_MODE_MEMORY || !m->total_events)
+	struct xl_model *m = c->m;
+	struct xl_overhead o;
+	xl_overhead(m, &o);
+	if (!o.calls)
 		return XL_OK;
-	double per_call = m->run.overhead_ns_per_call > 0 ? m->run.overhead_ns_per_call : runtime_ns_per_call(m);
-	int measured = per_call > 0;
-	if (!measured)
-		per_call = XL_DEFAULT_NS_PER_CALL;
-	double calls = (double)m->total_events / 2.0;
-	double cost_ns = per_call * calls;
-	int64_t span = c->end - (m->window_start_ns < 0 ? 0 : m->window_start_ns);
-	double share = span > 0 ? 100.0 * cost_ns / ((double)span * (double)(m->nthreads ? m->nthreads : 1)) : 0;
-	if (share > 100)
-		share = 100;
-	return note(c->m, "overhead", XL_TOPIC_RUN, -1, -1,
-		    "profiling overhead: about %.0f ns per traced call (%s), %.0f calls: roughly %.1f%% "
-		    "of the captured time is the profiler's; confirm speedups with an unprofiled run",
-		    per_call, measured ? "measured" : "typical", calls, share);
+	char what[400];
+	if (o.cpu_share >= 0) {
+		int n = snprintf(
+			what, sizeof(what),
+			"%.3f s of the profiler's own work, %.1f%% of the traced threads' CPU time (%.3f s) and "
+			"%.1f%% of the capture's wall time (%.3f s)",
+			o.cost_ns / 1e9, 100 * o.cpu_share, secs(o.cpu_ns), 100 * o.wall_share, secs(o.wall_ns));
+		if (m->nthreads > 1 && o.busiest >= 0)
+			snprintf(what + n, sizeof(what) - (size_t)n, "; most on thread %.40s: %.1f%% of its CPU time",
+				 m->threads[o.busiest].name, 100 * o.busiest_share);
+	} else {
+		snprintf(what, sizeof(what), "roughly %.1f%% of the captured time is the profiler's",
+			 100 * (o.elapsed_share < 0 ? 0 : o.elapsed_share));
+	}
+	return note(m, "overhead", XL_TOPIC_RUN, -1, -1,
+		    "profiling overhead: about %.0f ns per traced call (%s), %llu calls: %s; confirm speedups with "
+		    "an unprofiled run",
+		    o.ns_per_call, o.measured ? "measured" : "typical", (unsigned long long)o.calls, what);
 }
 
 static int warn_clock_fallback(const struct rule_ctx *c)
@@ -342,7 +338,7 @@ static int warn_clock_fallback(const struct rule_ctx *c)
 }
 
 /* Threads whose lives overlap: a fact, not a defect (they ran in
- * parallel, or waited). */
+ * parallel, or waited).  Their CPU time says which. */
 static int note_threads_exceed_wall(const struct rule_ctx *c)
 {
 	const struct xl_model *m = c->m;
@@ -350,10 +346,16 @@ static int note_threads_exceed_wall(const struct rule_ctx *c)
 	int64_t thread_sum = xl_thread_time(m);
 	if (m->nthreads <= 1 || wall <= 0 || thread_sum <= wall)
 		return XL_OK;
+	char cpu[160] = "";
+	size_t with;
+	int64_t cpu_sum = xl_cpu_time(m, &with);
+	if (with)
+		snprintf(cpu, sizeof(cpu), "; %s CPU time: %.3f s%s", with == m->nthreads ? "their" : "the",
+			 secs(cpu_sum), with == m->nthreads ? "" : " (threads whose CPU time is known)");
 	return note(c->m, "threads_exceed_wall", XL_TOPIC_THREADS, -1, -1,
 		    "time summed across %zu threads (%.3f s) exceeds the capture's wall time (%.3f s): the "
-		    "threads' lives overlapped (they ran in parallel, or waited)",
-		    m->nthreads, secs(thread_sum), secs(wall));
+		    "threads' lives overlapped (they ran in parallel, or waited)%s",
+		    m->nthreads, secs(thread_sum), secs(wall), cpu);
 }
 
 static int warn_threads_full(const struct rule_ctx *c)

@@ -78,12 +78,20 @@ static void side(struct jsonw *w, const char *key, const struct xl_diff_side *s)
 	jw_obj_end(w);
 }
 
+/* The program's RSS (the profiler's capture buffer apart) when the capture
+ * measured the buffer (format 3), else the process's. */
+static int64_t program_rss(const struct xl_sample *s)
+{
+	int64_t v = xl_program_rss(s);
+	return v != XL_UNAVAILABLE ? v : s->rss;
+}
+
 static void metric_array(struct jsonw *w, const char *key, const struct xl_model *m, int occupied)
 {
 	jw_key(w, key);
 	jw_arr(w);
 	for (size_t i = 0; i < m->nsamples; i++)
-		jw_metric(w, occupied ? xl_gc_occupied(&m->samples[i]) : m->samples[i].rss);
+		jw_metric(w, occupied ? xl_gc_occupied(&m->samples[i]) : program_rss(&m->samples[i]));
 	jw_arr_end(w);
 }
 
@@ -104,8 +112,11 @@ static void memory(struct jsonw *w, const struct xl_diff *d)
 		jw_arr_end(w);
 		metric_array(w, "rss", m, 0);
 		metric_array(w, "gc_occupied", m, 1);
+		struct xl_mem_summary ms;
+		xl_memory_summary(m, &ms);
+		const struct xl_metric *pk = ms.program_peak_rss.available ? &ms.program_peak_rss : &ms.peak_rss;
 		jw_key(w, "peak_rss");
-		jw_metric(w, m->peak_rss > 0 ? m->peak_rss : XL_UNAVAILABLE);
+		jw_metric(w, pk->available && pk->value > 0 ? pk->value : XL_UNAVAILABLE);
 		jw_obj_end(w);
 	}
 	jw_obj_end(w);

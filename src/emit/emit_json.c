@@ -154,6 +154,9 @@ static void threads_member(const struct xl_model *m, struct jsonw *w)
 		jw_kint(w, "start_ns", t->start_ns);
 		jw_kint(w, "end_ns", t->end_ns);
 		jw_kint(w, "total_ns", t->total_ns);
+		jw_kint(w, "elapsed_ns", t->end_ns > t->start_ns ? t->end_ns - t->start_ns : 0);
+		jw_key(w, "cpu_ns");
+		jw_metric(w, t->cpu_ns >= 0 ? t->cpu_ns : XL_UNAVAILABLE);
 		jw_kbool(w, "tree_bounded", t->tree_bounded);
 		jw_kint(w, "more_calls", (int64_t)t->more_calls);
 		jw_kint(w, "more_nodes", t->more_nodes);
@@ -226,7 +229,10 @@ static void tree_member(const struct xl_model *m, struct jsonw *w, int compact)
 	jw_obj_end(w);
 }
 
-static void metric(struct jsonw *w, const char *key, const struct xl_metric *x, int cumulative, int range)
+/* The program's peak also says how much the profiler's capture buffer
+ * held at that moment (profiler_rss). */
+static void metric(struct jsonw *w, const char *key, const struct xl_metric *x, int cumulative, int range,
+		   const int64_t *profiler)
 {
 	jw_key(w, key);
 	jw_obj(w);
@@ -249,6 +255,10 @@ static void metric(struct jsonw *w, const char *key, const struct xl_metric *x, 
 				jw_null(w);
 		}
 	}
+	if (profiler) {
+		jw_key(w, "profiler_rss");
+		jw_metric(w, x->available ? *profiler : XL_UNAVAILABLE);
+	}
 	if (!x->available)
 		jw_kstr(w, "reason", x->reason);
 	jw_obj_end(w);
@@ -261,8 +271,9 @@ static void memory_member(const struct xl_model *m, struct jsonw *w)
 	jw_kint(w, "interval_ns", (int64_t)m->memory_interval_ns);
 	jw_key(w, "samples");
 	jw_obj(w);
-	static const char *const cols[] = {"t_ns",        "rss",          "gc_heap",       "gc_free",
-					   "gc_occupied", "gc_allocated", "gc_collections"};
+	static const char *const cols[] = {"t_ns",           "rss",         "gc_heap",
+					   "gc_free",        "gc_occupied", "gc_allocated",
+					   "gc_collections", "program_rss", "profiler_rss"};
 	for (size_t c = 0; c < sizeof(cols) / sizeof(cols[0]); c++) {
 		jw_key(w, cols[c]);
 		jw_arr(w);
@@ -276,7 +287,9 @@ static void memory_member(const struct xl_model *m, struct jsonw *w)
 			case 3: v = s->gc_free; break;
 			case 4: v = xl_gc_occupied(s); break;
 			case 5: v = s->gc_total; break;
-			default: v = s->gc_collections; break;
+			case 6: v = s->gc_collections; break;
+			case 7: v = xl_program_rss(s); break;
+			default: v = s->capture_rss; break;
 			}
 			jw_metric(w, v);
 		}
@@ -287,13 +300,16 @@ static void memory_member(const struct xl_model *m, struct jsonw *w)
 	xl_memory_summary(m, &sum);
 	jw_key(w, "summary");
 	jw_obj(w);
-	metric(w, "rss", &sum.rss, 0, 1);
-	metric(w, "peak_rss", &sum.peak_rss, 0, 0);
-	metric(w, "gc_heap", &sum.gc_heap, 0, 1);
-	metric(w, "gc_free", &sum.gc_free, 0, 1);
-	metric(w, "gc_occupied", &sum.gc_occupied, 0, 1);
-	metric(w, "gc_allocated", &sum.gc_allocated, 2, 0);
-	metric(w, "gc_collections", &sum.gc_collections, 1, 0);
+	metric(w, "rss", &sum.rss, 0, 1, NULL);
+	metric(w, "peak_rss", &sum.peak_rss, 0, 0, NULL);
+	metric(w, "program_rss", &sum.program_rss, 0, 1, NULL);
+	metric(w, "profiler_rss", &sum.profiler_rss, 0, 1, NULL);
+	metric(w, "program_peak_rss", &sum.program_peak_rss, 0, 0, &sum.profiler_at_peak);
+	metric(w, "gc_heap", &sum.gc_heap, 0, 1, NULL);
+	metric(w, "gc_free", &sum.gc_free, 0, 1, NULL);
+	metric(w, "gc_occupied", &sum.gc_occupied, 0, 1, NULL);
+	metric(w, "gc_allocated", &sum.gc_allocated, 2, 0, NULL);
+	metric(w, "gc_collections", &sum.gc_collections, 1, 0, NULL);
 	jw_obj_end(w);
 	jw_key(w, "gc_events");
 	jw_arr(w);
@@ -480,6 +496,46 @@ static void timeline_member(const struct xl_model *m, struct jsonw *w, size_t ma
 	jw_obj_end(w);
 }
 
+static void share(struct jsonw *w, const char *key, double v)
+{
+	jw_key(w, key);
+	if (v >= 0)
+		jw_dbl(w, v);
+	else
+		jw_null(w);
+}
+
+/* The profiler's estimated cost (overhead.c); null without traced calls. */
+static void overhead_member(const struct xl_model *m, struct jsonw *w)
+{
+	struct xl_overhead o;
+	xl_overhead(m, &o);
+	jw_key(w, "overhead");
+	if (!o.calls) {
+		jw_null(w);
+		return;
+	}
+	jw_obj(w);
+	jw_key(w, "ns_per_call");
+	jw_dbl(w, o.ns_per_call);
+	jw_kbool(w, "measured", o.measured);
+	jw_kint(w, "calls", (int64_t)o.calls);
+	jw_kint(w, "cost_ns", (int64_t)o.cost_ns);
+	jw_key(w, "cpu_ns");
+	jw_metric(w, o.cpu_ns >= 0 ? o.cpu_ns : XL_UNAVAILABLE);
+	share(w, "cpu_share", o.cpu_share);
+	jw_kint(w, "wall_ns", o.wall_ns);
+	share(w, "wall_share", o.wall_share);
+	share(w, "elapsed_share", o.elapsed_share);
+	jw_key(w, "busiest_thread");
+	if (o.busiest >= 0)
+		jw_int(w, o.busiest);
+	else
+		jw_null(w);
+	share(w, "busiest_cpu_share", o.busiest_share);
+	jw_obj_end(w);
+}
+
 void xl_json_document(const struct xl_model *m, struct jsonw *w, const struct xl_emit_opts *o)
 {
 	jw_obj(w);
@@ -502,7 +558,11 @@ void xl_json_document(const struct xl_model *m, struct jsonw *w, const struct xl
 	jw_kint(w, "unrecorded_events", (int64_t)m->unrecorded_events);
 	jw_kint(w, "more_calls", (int64_t)m->more_calls);
 	jw_kint(w, "more_nodes", m->more_nodes);
+	jw_key(w, "cpu_time_ns");
+	int64_t cpu = xl_cpu_time(m, NULL);
+	jw_metric(w, cpu >= 0 ? cpu : XL_UNAVAILABLE);
 	jw_obj_end(w);
+	overhead_member(m, w);
 	threads_member(m, w);
 	functions_member(m, w);
 	tree_member(m, w, o->compact_tree);

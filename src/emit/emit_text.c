@@ -38,17 +38,88 @@ static void metric_line(FILE *f, const char *label, const struct xl_metric *x, i
 	putc('\n', f);
 }
 
-/* The notes of one topic (below its section: "note: ..."), or with
- * `of` 0 those of every other topic, under "notes:". */
-static void notes(FILE *f, const struct xl_model *m, const char *topic, int of)
+/* The notes of one topic, below its section ("note: ..."). */
+static void notes(FILE *f, const struct xl_model *m, const char *topic)
+{
+	for (size_t i = 0; i < m->nnotes; i++)
+		if (strcmp(m->notes[i].topic, topic) == 0)
+			fprintf(f, "  note: %s\n", m->notes[i].message);
+}
+
+/* RSS: the program's, and the profiler's capture buffer apart, when the
+ * capture measured it (format 3); else the process's as it was. */
+static void memory_lines(FILE *f, const struct xl_mem_summary *s)
+{
+	if (!s->program_rss.available) {
+		metric_line(f, "RSS", &s->rss, 0);
+		metric_line(f, "peak RSS", &s->peak_rss, 0);
+		return;
+	}
+	char a[32];
+	metric_line(f, "RSS (program)", &s->program_rss, 0);
+	if (s->program_peak_rss.available) {
+		xl_fmt_size(s->program_peak_rss.value, a, sizeof(a));
+		fprintf(f, "  %-22s%s", "peak RSS (program)", a);
+		if (s->profiler_at_peak != XL_UNAVAILABLE) {
+			xl_fmt_size(s->profiler_at_peak, a, sizeof(a));
+			fprintf(f, " (the profiler's capture buffer then: %s more)", a);
+		}
+		putc('\n', f);
+	} else {
+		metric_line(f, "peak RSS (program)", &s->program_peak_rss, 0);
+	}
+	metric_line(f, "profiler's buffer", &s->profiler_rss, 0);
+	metric_line(f, "process RSS", &s->rss, 0);
+	metric_line(f, "process peak RSS", &s->peak_rss, 0);
+}
+
+/* With several threads: each one's elapsed and CPU time (the CPU time
+ * says whether the threads ran or waited). */
+static void thread_lines(FILE *f, const struct xl_model *m)
+{
+	enum {
+		SHOWN = 32
+	};
+	if (m->nthreads < 2)
+		return;
+	char a[32], b[32];
+	fputs("\nthreads:\n", f);
+	for (size_t i = 0; i < m->nthreads && i < SHOWN; i++) {
+		const struct xl_thread *t = &m->threads[i];
+		int64_t elapsed = t->end_ns > t->start_ns ? t->end_ns - t->start_ns : 0;
+		xl_fmt_duration(elapsed, a, sizeof(a));
+		fputs("  ", f);
+		xl_put_text(f, t->name);
+		fprintf(f, " (tid %u): elapsed %s", t->tid, a);
+		if (t->cpu_ns >= 0) {
+			xl_fmt_duration(t->cpu_ns, b, sizeof(b));
+			fprintf(f, ", CPU %s (%.0f%%)", b, pct(t->cpu_ns, elapsed));
+		}
+		putc('\n', f);
+	}
+	if (m->nthreads > SHOWN)
+		fprintf(f, "  and %zu more threads (--json lists them all)\n", m->nthreads - SHOWN);
+	notes(f, m, XL_TOPIC_THREADS);
+}
+
+/* Whether the notes of a topic have a section of their own above. */
+static int placed(const struct xl_model *m, const char *topic)
+{
+	if (strcmp(topic, XL_TOPIC_MEMORY) == 0)
+		return m->mode != XL_MODE_XRAY;
+	return strcmp(topic, XL_TOPIC_THREADS) == 0 && m->nthreads > 1;
+}
+
+/* The other notes, under "notes:". */
+static void notes_other(FILE *f, const struct xl_model *m)
 {
 	int listed = 0;
 	for (size_t i = 0; i < m->nnotes; i++) {
-		if ((strcmp(m->notes[i].topic, topic) == 0) != of)
+		if (placed(m, m->notes[i].topic))
 			continue;
-		if (!of && !listed++)
+		if (!listed++)
 			fputs("\nnotes:\n", f);
-		fprintf(f, "  %s %s\n", of ? "note:" : "-", m->notes[i].message);
+		fprintf(f, "  - %s\n", m->notes[i].message);
 	}
 }
 
@@ -170,20 +241,20 @@ int xl_emit_text(const struct xl_model *m, FILE *f, const struct xl_emit_opts *o
 		free(own);
 	}
 
+	thread_lines(f, m);
 	if (m->mode != XL_MODE_XRAY) {
 		struct xl_mem_summary s;
 		xl_memory_summary(m, &s);
 		fputs("\nmemory:\n", f);
-		metric_line(f, "RSS", &s.rss, 0);
-		metric_line(f, "peak RSS", &s.peak_rss, 0);
+		memory_lines(f, &s);
 		metric_line(f, "GC heap", &s.gc_heap, 0);
 		metric_line(f, "GC free", &s.gc_free, 0);
 		metric_line(f, "GC occupied estimate", &s.gc_occupied, 0);
 		metric_line(f, "GC allocated", &s.gc_allocated, 1);
 		metric_line(f, "GC collections", &s.gc_collections, 2);
-		notes(f, m, XL_TOPIC_MEMORY, 1);
+		notes(f, m, XL_TOPIC_MEMORY);
 	}
-	notes(f, m, XL_TOPIC_MEMORY, 0);
+	notes_other(f, m);
 	if (m->nwarnings) {
 		fputs("\nwarnings:\n", f);
 		for (size_t i = 0; i < m->nwarnings; i++)

@@ -112,6 +112,19 @@ static uint64_t prefault_step(uint64_t interval)
 	return pf_sleep_ns;
 }
 
+/* How far the capture file's pages may be resident: the arena cursor, or
+ * the prefault ahead of it, and the rest of the 2 MiB block it is in plus
+ * one more, since a file system with large folios maps (and counts in the
+ * RSS) a whole folio around a faulted page (ext4 here: up to 2 MiB,
+ * PMD-mapped).  rt__capture_resident caps it at the file's size. */
+#define RSS_FOLIO (2u << 20)
+static uint64_t touched_len(void)
+{
+	uint64_t cur = __atomic_load_n(&rt__hdr->arena_cursor, __ATOMIC_RELAXED);
+	uint64_t end = cur > pf_done ? cur : pf_done;
+	return ((end + RSS_FOLIO - 1) & ~(uint64_t)(RSS_FOLIO - 1)) + RSS_FOLIO;
+}
+
 static void calibrate(void)
 {
 	uint64_t ns = rt__mono_ns();
@@ -143,7 +156,7 @@ static void take_sample(void)
 		mem_arr = (struct xl_mem_sample *)(b + 1);
 	}
 	struct xl_mem_sample *s = &mem_arr[mem_blk->count];
-	rt__mem_sample(s);
+	rt__mem_sample(s, touched_len());
 	s->ticks = rt__ticks();
 	__atomic_store_n(&mem_blk->count, mem_blk->count + 1, __ATOMIC_RELEASE);
 }
@@ -155,7 +168,7 @@ void rt__window_open(void)
 	uint64_t now = rt__ticks();
 	rt__hdr->window_open_ticks = now;
 	struct xl_mem_sample s;
-	rt__mem_sample(&s);
+	rt__mem_sample(&s, 0); /* for the collector's count only */
 	rt__hdr->gc_first_collections = s.gc_collections;
 	__atomic_store_n(&rt__hdr->state, XL_STATE_RECORDING, __ATOMIC_RELEASE);
 	if (rt__cfg.mode != XL_MODE_MEMORY) {
@@ -182,6 +195,7 @@ void rt__finalize(uint32_t reason)
 	uint64_t now = rt__hdr->cal1_ticks;
 	rt__hdr->window_close_ticks = atomic_load(&window_opened) ? now : 0;
 	rt__hdr->peak_rss_bytes = rt__peak_rss();
+	rt__hdr->capture_rss_bytes = rt__capture_resident(touched_len());
 	rt__threads_finalize(now);
 	rt__hdr->end_reason = reason;
 	__atomic_store_n(&rt__hdr->state, XL_STATE_FINALIZED, __ATOMIC_RELEASE);
@@ -317,6 +331,7 @@ void rt__control_fork_child(void)
 	mem_blk = NULL;
 	mem_arr = NULL;
 	pf_active = 0;
+	pf_done = 0;
 }
 
 /* A forked child's capture window: open from its creation to the child's

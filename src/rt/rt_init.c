@@ -225,6 +225,7 @@ static int map_capture(const char *dir)
 	h->delay_ns = rt__cfg.delay_ns;
 	h->duration_ns = rt__cfg.duration_ns;
 	h->peak_rss_bytes = XL_UNAVAILABLE;
+	h->capture_rss_bytes = XL_UNAVAILABLE;
 	h->gc_first_collections = XL_UNAVAILABLE;
 	return 0;
 }

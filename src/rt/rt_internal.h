@@ -226,7 +226,11 @@ RT_HIDDEN void rt__finalize(uint32_t reason);
 
 /* rt_mem.c */
 RT_HIDDEN void rt__mem_init(void);
-RT_HIDDEN void rt__mem_sample(struct xl_mem_sample *s);
+/* A memory sample; capture_len bounds the scan of the capture mapping's
+ * resident pages (rt__capture_resident): how far its pages may have been
+ * touched. */
+RT_HIDDEN void rt__mem_sample(struct xl_mem_sample *s, uint64_t capture_len);
+RT_HIDDEN int64_t rt__capture_resident(uint64_t len);
 RT_HIDDEN int64_t rt__peak_rss(void);
 RT_HIDDEN int rt__gc_present(void);
 RT_HIDDEN int rt__gc_started(void); /* linked and GC_init has run */

@@ -17,9 +17,16 @@
  * included: with GC_THREADS it redirects pthread_create and would register
  * and stop our sampler).  Only the collector's lock-free getters are used.
  * Anything that cannot be read is XL_UNAVAILABLE, never 0.
+ *
+ * The process's RSS includes the capture file's mapping, which grows with
+ * what the runtime records (up to buffer_size): Lua's test suite shows
+ * 63 MiB captured against 13 MiB without.  Each sample therefore also
+ * measures the mapping's resident pages, so that the report can give the
+ * program's RSS and the profiler's share apart.
  */
 #include <fcntl.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -43,6 +50,7 @@ struct proc_file {
 
 static struct proc_file statm = {"/proc/self/statm", -1, 0, 0};
 static struct proc_file status = {"/proc/self/status", -1, 0, 0};
+static struct proc_file pagemap = {"/proc/self/pagemap", -1, 0, 0};
 static long page_size;
 
 static void proc_open(struct proc_file *f)
@@ -93,7 +101,7 @@ static ssize_t proc_read(struct proc_file *f, char *buf, size_t size)
  * only execs or exits, or never records, opens nothing. */
 void rt__mem_fork_child(void)
 {
-	struct proc_file *f[] = {&statm, &status};
+	struct proc_file *f[] = {&statm, &status, &pagemap};
 	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
 		if (proc_ours(f[i]))
 			close(f[i]->fd);
@@ -105,6 +113,7 @@ void rt__mem_init(void)
 {
 	proc_open(&statm);
 	proc_open(&status);
+	proc_open(&pagemap);
 	page_size = sysconf(_SC_PAGESIZE);
 }
 
@@ -133,9 +142,82 @@ int rt__gc_started(void)
 	return rt__gc_present() && GC_is_init_called();
 }
 
-void rt__mem_sample(struct xl_mem_sample *s)
+/* Pages of [from, to) of the capture mapping that are mapped in this
+ * process's page tables: the "present" bit (63) of their /proc/self/pagemap
+ * entries, exactly what the RSS counts.  4 KiB of entries a read, on the
+ * stack: the caller may be a program thread at finalization.  -1 when the
+ * file cannot be read. */
+static int64_t pages_mapped(uint64_t from, uint64_t to)
+{
+	uint64_t first = ((uint64_t)(uintptr_t)rt__base + from) / (uint64_t)page_size;
+	uint64_t n = (to - from + (uint64_t)page_size - 1) / (uint64_t)page_size, pages = 0;
+	uint64_t e[512];
+	if (!proc_ours(&pagemap))
+		proc_open(&pagemap);
+	for (uint64_t i = 0; i < n;) {
+		uint64_t want = n - i < 512 ? n - i : 512;
+		ssize_t got = pagemap.fd < 0 ? -1 : pread(pagemap.fd, e, want * 8, (off_t)((first + i) * 8));
+		if (got <= 0 || got % 8)
+			return -1;
+		for (ssize_t k = 0; k < got / 8; k++)
+			pages += e[k] >> 63;
+		i += (uint64_t)got / 8;
+	}
+	return (int64_t)pages;
+}
+
+/* Pages of [from, to) of the capture mapping in the page cache (mincore):
+ * the file is created empty and written only through this mapping, so a
+ * cached page is one this process touched, and mapped.  Except where a
+ * file system caches large folios (ext4 here, up to 2 MiB): a folio's
+ * pages beyond the last written one are cached too, not mapped.  -1 on
+ * failure. */
+static int64_t pages_cached(uint64_t from, uint64_t to)
+{
+	unsigned char vec[2048];
+	uint64_t step = (uint64_t)sizeof(vec) * (uint64_t)page_size, pages = 0;
+	for (uint64_t off = from; off < to; off += step) {
+		uint64_t n = to - off < step ? to - off : step;
+		if (mincore(rt__base + off, n, vec) != 0)
+			return -1;
+		uint64_t np = (n + (uint64_t)page_size - 1) / (uint64_t)page_size;
+		for (uint64_t i = 0; i < np; i++)
+			pages += vec[i] & 1;
+	}
+	return (int64_t)pages;
+}
+
+/* The part of the used range read exactly (pagemap): the large folios at
+ * its end may be cached beyond the pages mapped.  Below it every cached
+ * page was written through the mapping, so mincore, about a hundred times
+ * cheaper per page here (64 MiB: 12-400 us against 0.1-1.8 ms under
+ * load), counts the same. */
+#define EXACT_TAIL (8u << 20)
+
+/* Resident bytes of the capture file's mapping in [0, len), the
+ * profiler's share of the RSS.  `len` bounds the scan to what may have
+ * been touched (the caller's), so a sample costs a pass over the used
+ * part, not over buffer_size. */
+int64_t rt__capture_resident(uint64_t len)
+{
+	if (!rt__base || !rt__hdr || page_size <= 0)
+		return XL_UNAVAILABLE;
+	if (len > rt__hdr->file_size)
+		len = rt__hdr->file_size;
+	uint64_t tail = len > EXACT_TAIL ? (len - EXACT_TAIL) & ~(uint64_t)(page_size - 1) : 0;
+	int64_t bulk = pages_cached(0, tail);
+	int64_t end = pages_mapped(tail, len);
+	if (end < 0)
+		end = pages_cached(tail, len);
+	if (bulk < 0 || end < 0)
+		return XL_UNAVAILABLE;
+	return (bulk + end) * page_size;
+}
+
+void rt__mem_sample(struct xl_mem_sample *s, uint64_t capture_len)
 {
 	s->rss_bytes = read_rss();
+	s->capture_rss_bytes = rt__capture_resident(capture_len);
 	s->gc_heap_bytes = s->gc_free_bytes = s->gc_total_bytes = s->gc_collections = XL_UNAVAILABLE;
 	if (rt__gc_present() && GC_is_init_called()) {
 		s->gc_heap_bytes = (int64_t)GC_get_heap_size();

@@ -28,6 +28,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 #if defined(__x86_64__)
 #include <cpuid.h>
@@ -44,6 +45,34 @@ static int thread_key_ok;
 /* The key's value for a thread that could not be registered: its exit adds
  * the events it made since the last batch (rt__hot.unrecorded). */
 static char unregistered;
+
+/* CPU time of a thread, ns (0 when it cannot be read).  Another thread of
+ * this process is read through the CPU clock the kernel derives from its
+ * tid (the clock id pthread_getcpuclockid computes from a thread's tid:
+ * MAKE_THREAD_CPUCLOCK(tid, CPUCLOCK_SCHED)), which needs no pthread_t;
+ * the kernel allows it within the thread group only.  tid 0: the calling
+ * thread.  A syscall: at registration, thread exit, and from the control
+ * thread, never on the hot path. */
+static uint64_t thread_cpu_ns(uint32_t tid)
+{
+	clockid_t id = tid ? (clockid_t)((~(clockid_t)tid << 3) | 4 /* per thread */ | 2 /* sched */)
+			   : CLOCK_THREAD_CPUTIME_ID;
+	struct timespec ts;
+	if (clock_gettime(id, &ts) != 0)
+		return 0;
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Record a thread's CPU time now (its own thread, its exit, or the control
+ * thread with the handshake below keeping the exit out). */
+static void cpu_store(struct xl_thread_block *tb, uint32_t tid)
+{
+	uint64_t ns = thread_cpu_ns(tid);
+	if (!ns)
+		return;
+	__atomic_store_n(&tb->cpu_ns, ns, __ATOMIC_RELAXED);
+	__atomic_store_n(&tb->cpu_at_ticks, rt__ticks(), __ATOMIC_RELEASE);
+}
 
 static RT_NOINSTR int thread_register(uint64_t now)
 {
@@ -83,6 +112,7 @@ static RT_NOINSTR int thread_register(uint64_t now)
 	prctl(PR_GET_NAME, tb->name, 0, 0, 0);
 	tb->first_ticks = now;
 	tb->last_ticks = now;
+	tb->cpu_start_ns = thread_cpu_ns(0);
 	tb->func_slots = slots;
 	tb->func_table = ftab ? (uint64_t)((char *)ftab - rt__base) : 0;
 	if (rt__thread_init(tb, tb + 1, ftab, slots) != 0) {
@@ -276,7 +306,7 @@ static void name_store(struct xl_thread_block *tb, const char *name)
 		__atomic_store_n(&to[i], w[i], __ATOMIC_RELAXED);
 }
 
-/* Thread exit: record when, and the final thread name. */
+/* Thread exit: record when, the final thread name and the CPU time. */
 static void thread_gone(void *arg)
 {
 	if (!rt__owns_capture())
@@ -297,6 +327,7 @@ static void thread_gone(void *arg)
 		char name[XL_THREAD_NAME_MAX] = {0};
 		if (prctl(PR_GET_NAME, name, 0, 0, 0) == 0 && name[0])
 			name_store(tb, name);
+		cpu_store(tb, 0);
 		__atomic_store_n(&tb->exit_ticks, rt__ticks(), __ATOMIC_RELEASE);
 	}
 	atomic_fetch_sub(&gone_active, 1);
@@ -321,8 +352,9 @@ void rt__thread_key_init(void)
 
 /* Re-read the names of the threads still running from /proc (a thread is
  * often named by its start routine, after its first traced call, or by
- * the thread that created it).  open/read/close, no stdio: the control
- * thread calls this while the program runs. */
+ * the thread that created it), and their CPU time (so a killed program
+ * keeps a recent one).  open/read/close, no stdio: the control thread
+ * calls this while the program runs. */
 static void refresh_names(void)
 {
 	uint64_t *table = (uint64_t *)(rt__base + XL_HDR_SIZE);
@@ -336,6 +368,7 @@ static void refresh_names(void)
 		struct xl_thread_block *tb = (struct xl_thread_block *)(rt__base + off);
 		if (__atomic_load_n(&tb->exit_ticks, __ATOMIC_ACQUIRE))
 			continue;
+		cpu_store(tb, tb->tid);
 		char path[64], name[XL_THREAD_NAME_MAX] = {0};
 		snprintf(path, sizeof(path), "/proc/self/task/%u/comm", tb->tid);
 		int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -360,7 +393,8 @@ void rt__threads_rename(void)
 	atomic_store(&renaming, 0);
 }
 
-/* At finalization: the names of threads still running, a last time. */
+/* At finalization: the names and CPU times of threads still running, a
+ * last time. */
 void rt__threads_finalize(uint64_t now)
 {
 	/* The finalizing thread's own unrecorded events (others' are added at

@@ -300,7 +300,7 @@ const TESTS = {
     check('small: timeline drawn', tl && tl.threads.length === 1 && tl.threads[0].drawn > 0, tl && JSON.stringify(tl.threads));
     const csv = await downloadCsv(page);
     const lines = csv.text.trim().split('\n');
-    check('small: CSV download of the samples', csv.name === 'memory-samples.csv' && lines.length === 102 && lines[0].startsWith('t_ns,t_s,rss_bytes') && lines[1].split(',').length === 8, `${lines.length} lines; ${lines[1]}`);
+    check('small: CSV download of the samples', csv.name === 'memory-samples.csv' && lines.length === 102 && lines[0].startsWith('t_ns,t_s,rss_bytes') && lines[0].endsWith(',program_rss_bytes,profiler_rss_bytes') && lines[1].split(',').length === 10, `${lines.length} lines; ${lines[1]}`);
     await c.finish();
   },
 
@@ -323,6 +323,20 @@ const TESTS = {
     check('multithread: overhead and threads notes in the summary', runNotes.join(',') === 'overhead,threads_exceed_wall', runNotes.join(','));
     const memNotes = await page.$$eval('#xl-memory #mem-notes .xl-note-item', (ls) => ls.map((l) => l.dataset.kind + ': ' + l.textContent));
     check('multithread: the GC note beside the memory chart', memNotes.length === 1 && memNotes[0].startsWith('gc_unavailable: ') && memNotes[0].includes('GC metrics unavailable'), memNotes.join(' | '));
+    // the program's RSS and the profiler's capture buffer apart, the CPU time beside each thread's span
+    const leg = await page.textContent('#mem-legend');
+    check('multithread: legend: the program\'s RSS and the profiler\'s buffer', leg.includes('RSS (program)') && leg.includes('profiler\'s capture buffer') && leg.includes('peak RSS (program)'), leg.slice(0, 300));
+    await scrollTo(page, '#mem-canvas');
+    const mem = await page.evaluate(() => window.__xl.memory());
+    const prof = mem.series.find((x) => x.key === 'profiler_rss');
+    check('multithread: the profiler\'s buffer is a series of its own', prof && prof.available && prof.points === 73, JSON.stringify(prof));
+    check('multithread: the peak drawn is the program\'s', mem.peak && mem.peak.osPeak === (12 * 1048576 + 72 * 180 * 1024), JSON.stringify(mem.peak));
+    const rowsMem = await page.$$eval('#mem-summary tbody tr', (rs) => rs.map((r) => r.dataset.metric + '=' + r.cells[2].textContent));
+    check('multithread: measurements: program, profiler and process rows', ['program_rss', 'program_peak_rss', 'profiler_rss', 'rss', 'peak_rss'].every((k) => rowsMem.some((r) => r.startsWith(k + '='))) &&
+      rowsMem.some((r) => r.startsWith('program_peak_rss=') && r.includes('capture buffer then: 24.0 MiB')), rowsMem.join(' | '));
+    const cpuCells = await page.$$eval('.xl-threads tbody td.xl-cpu', (ls) => ls.map((l) => l.textContent));
+    check('multithread: threads table gives CPU time beside the span', cpuCells.length === 3 && cpuCells[0].includes('5.0% of its span') && cpuCells[1].includes('90.0% of its span'), cpuCells.join(' | '));
+    check('multithread: summary gives the threads\' CPU time', (await page.textContent('#xl-threads-kv')).includes('CPU time'));
     await page.selectOption('#fg-thread', '1'); await settle(page);
     let st = await state(page);
     fs = await frames(page);
@@ -404,7 +418,7 @@ const TESTS = {
     check('gc: "z" resets the time zoom', (await state(page)).timeView === null);
     const csv = await downloadCsv(page);
     const lines = csv.text.trim().split('\n');
-    check('gc: CSV has every sample with GC columns', lines.length === 302 && lines[5].split(',').every((v) => v !== ''), lines[5]);
+    check('gc: CSV has every sample with GC columns', lines.length === 302 && lines[5].split(',').slice(0, 8).every((v) => v !== ''), lines[5]);  // program/profiler columns: none in this fixture
     await c.finish();
   },
 

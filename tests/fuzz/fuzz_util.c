@@ -109,7 +109,7 @@ const uint8_t *fz_small_capture(size_t *len)
 	built = 1;
 	struct xl_cap_header *h = (void *)buf.bytes;
 	memcpy(h->magic, XL_CAP_MAGIC, 8);
-	h->version = XL_CAP_VERSION;
+	h->version = 2; /* its memory samples have version 2's 48 bytes */
 	h->hdr_size = XL_HDR_SIZE;
 	h->state = XL_STATE_FINALIZED;
 	h->mode = XL_MODE_ALL;
@@ -171,8 +171,9 @@ const uint8_t *fz_small_capture(size_t *len)
 	mb->kind = XL_BLOCK_MEMORY;
 	mb->size = 32 + 2 * 48;
 	mb->count = mb->capacity = 2;
-	struct xl_mem_sample *s = (void *)(mb + 1);
-	s[0] = (struct xl_mem_sample){2500, 1 << 20, 65536, 1024, 100000, 1};
-	s[1] = (struct xl_mem_sample){88000, 3 << 20, 131072, 2048, 900000, 4};
+	const struct xl_mem_sample s[2] = {{2500, 1 << 20, 65536, 1024, 100000, 1, 0},
+					   {88000, 3 << 20, 131072, 2048, 900000, 4, 0}};
+	for (int i = 0; i < 2; i++)
+		memcpy((char *)(mb + 1) + i * XL_MEM_SAMPLE_V2_SIZE, &s[i], XL_MEM_SAMPLE_V2_SIZE);
 	return buf.bytes;
 }

@@ -8,6 +8,8 @@ source and lua.c.  Checked:
   which depend on the string-hash seed Lua mixes from the time and addresses);
   no call is lost at the default buffer (no warning of lost calls or threads, and the call tree
   holds every call of the function table), and the report (index.html) stays under 5 MB;
+  the report's peak RSS of the program (the capture buffer apart) is the uncaptured run's
+  (/usr/bin/time %M) within 4 MiB + 10 % (the runtime's own pages stay in it: t1007);
 - lua/counts.lua: the calls of eight library functions equal what the script's own logic
   implies (see its header).  XRay's account is no oracle here: it drops records at Lua's
   longjmps, and Lua hashes by address, so two binaries' whole-program counts differ anyway.
@@ -65,7 +67,13 @@ with Workdir() as w:
 
     testes = os.path.join(src, "testes")
     suite = ["../lua", "-e_U=true", "all.lua"]
-    plain = run(suite, testes)
+    timed = os.path.exists("/usr/bin/time")
+    plain = run((["/usr/bin/time", "-f", "xl-maxrss-kib=%M"] if timed else []) + suite, testes)
+    plain_rss = None
+    m = re.search(r"xl-maxrss-kib=(\d+)\n?$", plain.stderr) if timed else None
+    if m:
+        plain_rss = int(m.group(1)) * 1024
+        plain.stderr = plain.stderr[:m.start()]
     eq(plain.returncode, 0, "lua suite: uncaptured run exits 0")
     check("final OK !!!" in plain.stdout, "lua suite: uncaptured run ends with 'final OK !!!'")
     p, cap = capture(testes, suite)
@@ -86,6 +94,13 @@ with Workdir() as w:
     html = os.path.join(cap, "index.html")
     size = os.path.getsize(html) if os.path.isfile(html) else -1
     check(0 < size < 5 * 1000 * 1000, "lua suite: index.html is under 5 MB (%d bytes)" % size)
+    mem = s.doc["memory"]["summary"]
+    peak, share = mem["program_peak_rss"]["value"], mem["program_peak_rss"]["profiler_rss"]
+    print("lua suite: peak RSS uncaptured %s, captured: program %s + profiler %s, process %s"
+          % (plain_rss, peak, share, mem["peak_rss"]["value"]))
+    if plain_rss:
+        check(peak is not None and abs(peak - plain_rss) <= 4 * 2**20 + plain_rss // 10,
+              "lua suite: the program's peak RSS %s is the uncaptured %d within 4 MiB + 10%%" % (peak, plain_rss))
     check(s.calls("luaV_execute") > 1000, "lua suite: the interpreter loop is in the table (%d calls)"
           % s.calls("luaV_execute"))
 

@@ -1,8 +1,9 @@
 // @ts-check
 /* memory: the RSS and GC chart, its legend, zoom and brush */
 
+/* `src`: the samples a series draws when not its key's (the program's RSS, see prepareMemory). */
 const SERIES = [
-  { key: 'rss', label: 'RSS', css: '--s-rss' },
+  { key: 'rss', label: 'RSS', css: '--s-rss', src: 'rss' },
   { key: 'gc_heap', label: 'GC heap', css: '--s-heap' },
   { key: 'gc_free', label: 'GC free', css: '--s-free' },
   { key: 'gc_occupied', label: 'GC occupied (est.)', css: '--s-occ' },
@@ -14,7 +15,7 @@ function prepareMemory() {
   const n = m.samples.t_ns.length;
   const t = Float64Array.from(m.samples.t_ns, (x) => (isNum(x) ? x : NaN));
   const s = {}, avail = {};
-  for (const k of ['rss', 'gc_heap', 'gc_free', 'gc_occupied', 'gc_allocated', 'gc_collections']) {
+  for (const k of ['rss', 'gc_heap', 'gc_free', 'gc_occupied', 'gc_allocated', 'gc_collections', 'program_rss', 'profiler_rss']) {
     const a = m.samples[k];
     const arr = new Float64Array(n).fill(NaN);
     let any = false;
@@ -22,6 +23,22 @@ function prepareMemory() {
     s[k] = arr; avail[k] = any;
   }
   memData = { n, t, s, avail, summary: m.summary || {}, gc: Array.isArray(m.gc_events) ? m.gc_events.filter((g) => g && isNum(g.t_ns)) : [], interval: m.interval_ns };
+  // The process's RSS includes the profiler's capture buffer (the mapped capture file); when the capture
+  // measured it, the RSS line is the program's and the buffer is a series of its own.
+  if (avail.program_rss) {
+    SERIES[0].label = 'RSS (program)';
+    SERIES[0].src = 'program_rss';
+    if (avail.profiler_rss && !SERIES.some((sd) => sd.key === 'profiler_rss')) SERIES.splice(1, 0, { key: 'profiler_rss', label: 'profiler\'s capture buffer', css: '--s-prof', src: 'profiler_rss' });
+  }
+}
+
+/* The data a series draws. */
+function seriesData(sd) { return memData.s[sd.src || sd.key]; }
+function seriesAvail(sd) { return !!memData.avail[sd.src || sd.key]; }
+/* The peak drawn with the RSS line: the program's when the RSS line is the program's, else the process's. */
+function memPeak() {
+  const pk = SERIES[0].src === 'program_rss' ? memData.summary.program_peak_rss : memData.summary.peak_rss;
+  return pk && isNum(pk.value) ? pk.value : null;
 }
 
 function seriesReason(key) {
@@ -43,7 +60,7 @@ function buildMemorySection() {
   ]));
   const legend = el('div', { class: 'xl-legend', id: 'mem-legend' });
   for (const sd of SERIES) {
-    const ok = memData.avail[sd.key];
+    const ok = seriesAvail(sd);
     if (ok) {
       legend.appendChild(el('label', { class: 'xl-leg', dataset: { series: sd.key } }, [
         el('input', { type: 'checkbox', checked: ui.series[sd.key], onchange: (e) => { ui.series[sd.key] = e.target.checked; schedule('mem'); } }),
@@ -54,7 +71,7 @@ function buildMemorySection() {
     }
   }
   if (memData.gc.length) legend.appendChild(el('span', { class: 'xl-leg' }, [el('span', { class: 'xl-leg-tick' }), el('span', { text: 'GC collection' })]));
-  if (memData.summary.peak_rss && isNum(memData.summary.peak_rss.value)) legend.appendChild(el('span', { class: 'xl-leg' }, [el('span', { class: 'xl-leg-dash' }), el('span', { text: 'peak RSS' })]));
+  if (memPeak() != null) legend.appendChild(el('span', { class: 'xl-leg' }, [el('span', { class: 'xl-leg-dash' }), el('span', { text: SERIES[0].src === 'program_rss' ? 'peak RSS (program)' : 'peak RSS' })]));
   legend.appendChild(el('span', { class: 'xl-leg' }, [el('span', { class: 'xl-leg-sw shade-out' }), el('span', { text: 'outside capture window' })]));
   if (partialFrom() != null) legend.appendChild(el('span', { class: 'xl-leg' }, [el('span', { class: 'xl-leg-sw shade-part' }), el('span', { text: 'timeline incomplete' })]));
   const memNotes = notes('memory');
@@ -103,6 +120,9 @@ function partialFrom() {
 function buildMemSummary() {
   const sm = memData.summary || {};
   const MEANING = {
+    program_rss: 'Sampled resident memory of the program: the process\'s RSS without the profiler\'s capture buffer',
+    program_peak_rss: 'The program\'s high-water mark: its largest sample, or the OS peak minus the capture buffer at the end, whichever is larger',
+    profiler_rss: 'Resident pages of the profiler\'s capture buffer (the mapped capture file), counted in the process\'s RSS',
     rss: 'Sampled resident memory for the application, native libraries, and profiler',
     peak_rss: 'OS process high-water mark, including time outside a selected window',
     gc_heap: 'Mapped collector-managed heap; not the whole process allocation size',
@@ -111,8 +131,10 @@ function buildMemSummary() {
     gc_allocated: 'Cumulative allocation traffic, with a capture delta/rate',
     gc_collections: 'Collector count and capture delta',
   };
-  const LABEL = { rss: 'RSS', peak_rss: 'Peak RSS', gc_heap: 'GC heap', gc_free: 'GC free', gc_occupied: 'GC occupied estimate', gc_allocated: 'GC allocated', gc_collections: 'GC collections' };
-  const rows = Object.keys(LABEL).map((k) => {
+  const split = isNum((sm.program_rss || {}).value);
+  const LABEL = { program_rss: 'RSS (program)', program_peak_rss: 'Peak RSS (program)', profiler_rss: 'Profiler\'s capture buffer', rss: split ? 'RSS (process)' : 'RSS', peak_rss: split ? 'Peak RSS (process)' : 'Peak RSS', gc_heap: 'GC heap', gc_free: 'GC free', gc_occupied: 'GC occupied estimate', gc_allocated: 'GC allocated', gc_collections: 'GC collections' };
+  // the program's figures only when the document has them (capture format 3)
+  const rows = Object.keys(LABEL).filter((k) => sm[k] || !k.startsWith('pro')).map((k) => {
     const m = sm[k] || { value: null, reason: memData.n ? 'not reported' : 'no memory data in this capture' };
     let val, extra = '';
     const unavailable = !isNum(m.value);
@@ -122,7 +144,8 @@ function buildMemSummary() {
       if (isNum(m.delta)) extra = '+' + fmtCount(m.delta) + ' during capture';
     } else {
       val = fmtBytes(m.value);
-      if (k === 'rss' && isNum(m.min) && isNum(m.max)) extra = 'min ' + fmtBytes(m.min) + ' \u00b7 max ' + fmtBytes(m.max);
+      if ((k === 'rss' || k === 'program_rss' || k === 'profiler_rss') && isNum(m.min) && isNum(m.max)) extra = 'min ' + fmtBytes(m.min) + ' \u00b7 max ' + fmtBytes(m.max);
+      if (k === 'program_peak_rss' && isNum(m.profiler_rss)) extra = 'the profiler\'s capture buffer then: ' + fmtBytes(m.profiler_rss) + ' more';
       if (k === 'gc_allocated') {
         const bits = [];
         if (isNum(m.delta)) bits.push('+' + fmtBytes(m.delta) + ' during capture');
@@ -142,12 +165,12 @@ function buildMemSummary() {
     el('div', { class: 'xl-table-wrap small' }, [el('table', { class: 'xl-table', id: 'mem-summary' }, [
       el('thead', null, el('tr', null, [el('th', { text: 'Metric' }), el('th', { class: 'num', text: 'Value' }), el('th', { text: 'Details' }), el('th', { text: 'Meaning' })])),
       el('tbody', null, rows)])]),
-    el('p', { class: 'xl-hint', text: 'RSS covers the whole process; GC metrics describe only the collector-managed heap, so a native library can raise RSS without raising GC memory. Missing measurements are shown as unavailable, never as zero.' }),
+    el('p', { class: 'xl-hint', text: (split ? 'The program\'s RSS is the process\'s without the profiler\'s capture buffer; ' : 'RSS covers the whole process, the profiler\'s capture buffer included; ') + 'GC metrics describe only the collector-managed heap, so a native library can raise RSS without raising GC memory. Missing measurements are shown as unavailable, never as zero.' }),
   ]);
 }
 
 function downloadCsv() {
-  const keys = ['rss', 'gc_heap', 'gc_free', 'gc_occupied', 'gc_allocated', 'gc_collections'];
+  const keys = ['rss', 'gc_heap', 'gc_free', 'gc_occupied', 'gc_allocated', 'gc_collections', 'program_rss', 'profiler_rss'];
   const lines = ['t_ns,t_s,' + keys.map((k) => k + (k === 'gc_collections' ? '' : '_bytes')).join(',')];
   for (let i = 0; i < memData.n; i++) {
     const t = memData.t[i];
@@ -297,10 +320,10 @@ function drawMem() {
   // y range over visible series in the visible time range
   let ymax = 0;
   const i0 = Math.max(0, lowerBound(memData.t, a, 0, memData.n) - 1), i1 = Math.min(memData.n, lowerBound(memData.t, b, 0, memData.n) + 1);
-  const visible = SERIES.filter((sd) => memData.avail[sd.key] && ui.series[sd.key]);
-  for (const sd of visible) { const arr = memData.s[sd.key]; for (let i = i0; i < i1; i++) if (arr[i] > ymax) ymax = arr[i]; }
-  const peak = memData.summary.peak_rss && isNum(memData.summary.peak_rss.value) ? memData.summary.peak_rss.value : null;
-  if (peak != null && ui.series.rss && memData.avail.rss) ymax = Math.max(ymax, peak);
+  const visible = SERIES.filter((sd) => seriesAvail(sd) && ui.series[sd.key]);
+  for (const sd of visible) { const arr = seriesData(sd); for (let i = i0; i < i1; i++) if (arr[i] > ymax) ymax = arr[i]; }
+  const peak = memPeak();
+  if (peak != null && ui.series.rss && seriesAvail(SERIES[0])) ymax = Math.max(ymax, peak);
   if (!(ymax > 0)) ymax = 1024;
   const ticks = byteTicks(ymax * 1.08, 4);
   const ytop = Math.ceil(ymax * 1.08 / ticks.step) * ticks.step;
@@ -316,11 +339,11 @@ function drawMem() {
   ctx.strokeStyle = palette.axis; ctx.beginPath(); ctx.moveTo(PL + 0.5, top); ctx.lineTo(PL + 0.5, bottom + 0.5); ctx.lineTo(W - PR, bottom + 0.5); ctx.stroke();
   ctx.save(); ctx.beginPath(); ctx.rect(PL, top - 2, pw, bottom - top + 4); ctx.clip();
   for (const sd of SERIES) {
-    const avail = memData.avail[sd.key], on = avail && ui.series[sd.key];
+    const avail = seriesAvail(sd), on = avail && ui.series[sd.key];
     const rec = { key: sd.key, label: sd.label, available: avail, visible: !!on, points: 0, reason: avail ? null : seriesReason(sd.key) };
     info.series.push(rec);
     if (!on) continue;
-    const arr = memData.s[sd.key];
+    const arr = seriesData(sd);
     ctx.strokeStyle = palette[sd.key]; ctx.lineWidth = sd.key === 'rss' ? 2 : 1.6; ctx.lineJoin = 'round';
     // min/max per pixel column so that peaks survive decimation; null samples break the line
     let pen = false, col = -1e9, cmin = 0, cmax = 0, last = 0, pts = 0;
@@ -348,15 +371,15 @@ function drawMem() {
     rec.points = pts;
   }
   // peak RSS: the OS high-water mark (dashed) and the largest sample (dot)
-  if (memData.avail.rss && ui.series.rss) {
+  if (seriesAvail(SERIES[0]) && ui.series.rss) {
     let mi = -1;
-    const arr = memData.s.rss;
+    const arr = seriesData(SERIES[0]);
     for (let i = 0; i < memData.n; i++) if (!isNaN(arr[i]) && (mi < 0 || arr[i] > arr[mi])) mi = i;
     if (peak != null) {
       const y = Math.round(Y(peak)) + 0.5;
       ctx.setLineDash([5, 4]); ctx.strokeStyle = palette.rss; ctx.lineWidth = 1; ctx.beginPath(); ctx.moveTo(PL, y); ctx.lineTo(W - PR, y); ctx.stroke(); ctx.setLineDash([]);
       ctx.fillStyle = palette.rss; ctx.font = '600 11px ' + FONT; ctx.textAlign = 'right'; ctx.textBaseline = 'bottom';
-      ctx.fillText('peak RSS ' + fmtBytes(peak), W - PR - 4, y - 3);
+      ctx.fillText((SERIES[0].src === 'program_rss' ? 'peak RSS (program) ' : 'peak RSS ') + fmtBytes(peak), W - PR - 4, y - 3);
       ctx.textAlign = 'left';
     }
     if (mi >= 0 && memData.t[mi] >= a && memData.t[mi] <= b) {
@@ -402,10 +425,11 @@ function memHover(e) {
   schedule('mem');
   const rows = [];
   for (const sd of SERIES) {
-    if (!memData.avail[sd.key]) { rows.push([sd.label, 'unavailable']); continue; }
-    const v = memData.s[sd.key][i];
+    if (!seriesAvail(sd)) { rows.push([sd.label, 'unavailable']); continue; }
+    const v = seriesData(sd)[i];
     rows.push([sd.label, isNaN(v) ? 'not sampled' : fmtBytes(v)]);
   }
+  if (SERIES[0].src !== 'rss' && memData.avail.rss) rows.push(['RSS (process)', isNaN(memData.s.rss[i]) ? 'not sampled' : fmtBytes(memData.s.rss[i])]);
   if (memData.avail.gc_allocated) rows.push(['GC allocated', fmtBytes(memData.s.gc_allocated[i])]);
   if (memData.avail.gc_collections) rows.push(['GC collections', fmtCount(memData.s.gc_collections[i])]);
   const near = memData.gc.find((g) => Math.abs(PL + (g.t_ns - a) / (b - a) * pw - x) < 5);

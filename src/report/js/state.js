@@ -24,7 +24,7 @@ const ui = {
   timeView: null,           // [t0, t1] or null for the whole run
   brush: null,
   warnHover: -1, warnPin: -1,
-  series: { rss: true, gc_heap: true, gc_free: true, gc_occupied: true },
+  series: { rss: true, profiler_rss: true, gc_heap: true, gc_free: true, gc_occupied: true },
 };
 const STATS = { buildMs: 0, flameDrawMs: 0, memDrawMs: 0, tlDrawMs: 0, viewNodes: 0, drawnFrames: 0, draws: 0 };
 

@@ -63,7 +63,7 @@ function buildSummary() {
     kv('Compile / application time', el('span', null, [
       el('span', { text: (isNum(ct) ? fmtNs(ct) : 'n/a (profile exec)') + ' / ' + fmtNs(at) }), timeBar])),
     kv('Capture window', el('span', null, [el('span', { text: winText }), endReason ? el('span', { class: 'xl-muted', text: ' \u2014 ' + endReason }) : null]), 'wide'),
-    kv('Threads', el('span', { text: fmtCount(tot.threads != null ? tot.threads : threadList.length) + (isNum(tot.thread_time_ns) ? ' \u00b7 ' + fmtNs(tot.thread_time_ns) + ' summed thread time' : '') })),
+    kv('Threads', el('span', { id: 'xl-threads-kv', text: fmtCount(tot.threads != null ? tot.threads : threadList.length) + (isNum(tot.thread_time_ns) ? ' \u00b7 ' + fmtNs(tot.thread_time_ns) + ' summed thread time' : '') + (isNum(tot.cpu_time_ns) ? ' \u00b7 ' + fmtNs(tot.cpu_time_ns) + ' CPU time' : '') })),
     kv('Events', el('span', { text: fmtCount(tot.events) + ' traced' + (isNum(tot.timeline_events) ? ' \u00b7 ' + fmtCount(tot.timeline_events) + ' in timeline' : '') + (tot.dropped_events > 0 ? ' \u00b7 ' + fmtCount(tot.dropped_events) + ' not kept in timeline' : '') })),
     kv('Functions / call paths', el('span', { id: 'xl-paths', text: fmtCount(tot.functions != null ? tot.functions : funcs.length) + ' functions \u00b7 ' + fmtCount(tot.nodes != null ? tot.nodes : nodeCount) + ' call-tree nodes' +
       (tot.more_calls > 0 ? ' \u00b7 ' + fmtCount(tot.more_calls) + (tot.more_calls === 1 ? ' call' : ' calls') + ' in ' + fmtCount(tot.more_nodes) + ' \u201c(more call paths)\u201d node' + (tot.more_nodes === 1 ? '' : 's') + ' (call-tree space ran out)' : '') })),
@@ -153,12 +153,20 @@ function warnHighlightChanged() {
   schedule('mem'); schedule('tl');
 }
 
+/* A thread's CPU time beside its elapsed time (its span): whether it ran or waited. */
+function cpuText(th) {
+  if (!isNum(th.cpu_ns)) return '\u2014';
+  const span = isNum(th.elapsed_ns) ? th.elapsed_ns : (isNum(th.end_ns) && isNum(th.start_ns) ? th.end_ns - th.start_ns : 0);
+  return fmtNs(th.cpu_ns) + (span > 0 ? ' (' + fmtPct(th.cpu_ns / span) + ' of its span)' : '');
+}
+
 function buildThreadTable() {
   const rows = threadList.slice(0, 256).map((th) => el('tr', null, [
     el('td', { class: 'xl-name-cell', text: disp(th.name != null ? th.name : 'thread ' + th.index, 300) }),
     el('td', { class: 'num', text: th.tid != null ? String(th.tid) : '\u2014' }),
     el('td', { class: 'num', text: fmtNs(th.total_ns) }),
     el('td', { class: 'num', text: fmtNs(th.start_ns) + ' \u2013 ' + fmtNs(th.end_ns) }),
+    el('td', { class: 'num xl-cpu', text: cpuText(th) }),
     el('td', { class: 'num', text: fmtCount(th.events) }),
     el('td', { class: 'num', text: th.dropped_events > 0 ? fmtCount(th.dropped_events) + (isNum(th.dropped_from_ns) ? ' from ' + fmtNs(th.dropped_from_ns) : '') : '0' }),
     el('td', { class: 'num', text: fmtCount(th.repaired_exits || 0) }),
@@ -166,7 +174,7 @@ function buildThreadTable() {
   return el('details', { class: 'xl-threads' }, [
     el('summary', { text: 'Threads (' + threadList.length + ')' }),
     el('div', { class: 'xl-table-wrap small' }, [el('table', { class: 'xl-table' }, [
-      el('thead', null, el('tr', null, ['Thread', 'TID', 'Traced time', 'Span', 'Events', 'Not in timeline', 'Repaired exits'].map((h, i) => el('th', { class: i ? 'num' : null, text: h })))),
+      el('thead', null, el('tr', null, ['Thread', 'TID', 'Traced time', 'Span', 'CPU time', 'Events', 'Not in timeline', 'Repaired exits'].map((h, i) => el('th', { class: i ? 'num' : null, text: h })))),
       el('tbody', null, rows)])]),
     threadList.length > 256 ? el('p', { class: 'xl-note', text: 'Showing 256 of ' + threadList.length + ' threads.' }) : null,
   ]);

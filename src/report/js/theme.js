@@ -11,7 +11,7 @@ function readTheme() {
   palette = {
     dark: isDark(), text: v('--text'), muted: v('--muted'), grid: v('--grid'), axis: v('--axis'), bg: v('--card'),
     accent: v('--accent'), frameText: v('--frame-text'), dimText: v('--frame-dim-text'),
-    rss: v('--s-rss'), gc_heap: v('--s-heap'), gc_free: v('--s-free'), gc_occupied: v('--s-occ'), gc: v('--s-gc'),
+    rss: v('--s-rss'), profiler_rss: v('--s-prof'), gc_heap: v('--s-heap'), gc_free: v('--s-free'), gc_occupied: v('--s-occ'), gc: v('--s-gc'),
     outside: v('--shade-outside'), partial: v('--shade-partial'), warnBand: v('--shade-warn'), brush: v('--brush'),
   };
   colorCache.clear();
