@@ -6,6 +6,10 @@
  * RECORDING), truncated by a full disk, or corrupt.  Every offset and count
  * read from it is bounds-checked against the mapped size before use; what
  * fails a check is skipped and reported, and what is intact is kept.
+ *
+ * Every byte of the file is read at most once (see "Claims" below), so a
+ * report's work, memory and output stay proportional to the file's size
+ * whatever its offsets say.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -35,6 +39,158 @@ static const void *at(const struct xl_model *m, uint64_t off, uint64_t size)
 static uint64_t avail(const struct xl_model *m, uint64_t off)
 {
 	return at(m, off, 0) ? m->map_size - off : 0;
+}
+
+/*
+ * Claims: every record of a capture has exactly one reference to it (a
+ * thread-table entry, a node-chunk slot, a thread block's func_table, the
+ * `next` of the block before it in its list), so the reader marks the
+ * 64-byte granules of every record as it reads it (blocks are 64-byte
+ * aligned) and refuses a capture in which two references share bytes:
+ * XL_EFORMAT, exit 3, with one line naming what and where.  Work, memory
+ * and output then stay proportional to the file's size.  (Hostile
+ * captures: 1024 thread-table entries at one thread block, or many
+ * threads' timelines at one chain, made a 300 KB capture cost 9.5 s,
+ * 640 MB and a 235 MB index.html, and a 2 MiB one exhaust 4 GB.)
+ *
+ * Reading a new kind of record (a new list or table in the format) takes
+ * one of these, with a short name of the record for the message:
+ *
+ *   - a region at an offset the file gives (a table, a per-thread array):
+ *         int rc = XL_OK;
+ *         const struct xl_foo *f = take(m, cl, off, n * sizeof(*f), "a foo table", &rc);
+ *         if (rc)
+ *                 return rc;       (shares bytes with another record)
+ *         if (!f)
+ *                 ...              (absent, or not in the file: cut off)
+ *
+ *   - a list of blocks (struct xl_cap_block, linked by `next`, each block
+ *     `count` records of one size after its header):
+ *         struct list it;
+ *         list_begin(&it, m, cl, first, XL_BLOCK_FOO, sizeof(struct xl_foo),
+ *                    XL_FOO_PER_CHUNK, LIST_CUT_OK, "a foo block");
+ *         uint32_t n;
+ *         for (const struct xl_foo *r; (r = list_next(&it, &n));)
+ *                 ...              (n records at r)
+ *         if (it.rc)
+ *                 return it.rc;
+ *     A list that others read later (the emitters' timeline iterator) is
+ *     claimed while loading by the same loop with nothing in its body;
+ *     the later walk takes the same list_block steps without claiming.
+ *   - a block whose records are read in place: claim(cl, off, len, what).
+ *
+ * Only what is read is claimed (a thread block as far as its counters,
+ * chunk slots in use, open frames and version-2 fields), so a compact
+ * file (tests/fuzz/make_seeds.py) that keeps blocks only that far still
+ * reads.  Header fields and the thread table's first pass (the latest
+ * timestamp, at most 1024 reads) are read more than once: bounded, not
+ * proportional to anything in the file.
+ */
+#define GRANULE 64u
+
+struct claims {
+	uint8_t *bits; /* one bit per granule of the file */
+	uint64_t map_size;
+	const char *path;
+	char *err;
+	size_t errlen;
+};
+
+/* Take [off, off + len), which the caller checked is inside the file.
+ * XL_OK, or XL_EFORMAT with the message when a granule of it was taken
+ * before.  Each call either marks new granules or stops at the first one
+ * taken, so all claims cost one pass over the file's granules. */
+static int claim(struct claims *c, uint64_t off, uint64_t len, const char *what)
+{
+	if (!c || len == 0 || off >= c->map_size)
+		return XL_OK;
+	if (len > c->map_size - off)
+		len = c->map_size - off;
+	for (uint64_t g = off / GRANULE; g <= (off + len - 1) / GRANULE; g++) {
+		if (c->bits[g / 8] & (1u << (g % 8))) {
+			snprintf(c->err, c->errlen,
+				 "capture '%s' is corrupt: %s at offset %llu shares its bytes with another record, "
+				 "which exaloop's runtime never writes (a damaged or crafted file): capture again",
+				 c->path, what, (unsigned long long)off);
+			return XL_EFORMAT;
+		}
+		c->bits[g / 8] |= (uint8_t)(1u << (g % 8));
+	}
+	return XL_OK;
+}
+
+/* [off, off + len) when it is inside the file and not taken before (then
+ * it is taken); NULL when it is not in the file, or NULL with *rc set to
+ * XL_EFORMAT when it shares bytes with a record read before. */
+static const void *take(const struct xl_model *m, struct claims *c, uint64_t off, uint64_t len, const char *what,
+			int *rc)
+{
+	const void *p = at(m, off, len);
+	if (p && (*rc = claim(c, off, len, what)) != XL_OK)
+		return NULL;
+	return p;
+}
+
+/* A block of a list (kind, records of rec_size bytes, at most max_capacity
+ * records when max_capacity is not 0) at off: its records and their count
+ * (*n), or NULL when no usable block is there.  A block cut off by the end
+ * of the file gives the records inside it (whole 0) or is not usable
+ * (whole 1). */
+static const struct xl_cap_block *list_block(const struct xl_model *m, uint64_t off, uint32_t kind, size_t rec_size,
+					     uint32_t max_capacity, int whole, uint32_t *n)
+{
+	const struct xl_cap_block *b = at(m, off, sizeof(*b));
+	if (!b || b->kind != kind || (max_capacity && b->capacity > max_capacity))
+		return NULL;
+	uint32_t count = b->count < b->capacity ? b->count : b->capacity;
+	uint64_t fit = (avail(m, off) - sizeof(*b)) / rec_size;
+	if (count > fit) {
+		if (whole)
+			return NULL;
+		count = (uint32_t)fit;
+	}
+	*n = count;
+	return b;
+}
+
+enum {
+	LIST_CUT_OK = 0,
+	LIST_WHOLE = 1
+};
+
+struct list {
+	const struct xl_model *m;
+	struct claims *cl; /* NULL: walk without claiming (claimed before) */
+	uint64_t off, prev;
+	uint32_t kind, max_capacity;
+	size_t rec_size;
+	int whole;
+	const char *what;
+	int rc; /* XL_EFORMAT once a block shared bytes with another record */
+};
+
+static void list_begin(struct list *it, const struct xl_model *m, struct claims *cl, uint64_t first, uint32_t kind,
+		       size_t rec_size, uint32_t max_capacity, int whole, const char *what)
+{
+	*it = (struct list){m, cl, first, 0, kind, max_capacity, rec_size, whole, what, XL_OK};
+}
+
+/* The next block's records and their count, or NULL at the end of the
+ * list (it->rc says whether it ended on a shared block).  Blocks are
+ * handed out by a bump allocator, so a list only moves forward: a link
+ * back ends it.  (Fuzzing: a block linking to itself was read map_size/64
+ * times, 800 MB of samples for a 1 MB file.) */
+static const void *list_next(struct list *it, uint32_t *n)
+{
+	if (it->off <= it->prev)
+		return NULL;
+	const struct xl_cap_block *b =
+		list_block(it->m, it->off, it->kind, it->rec_size, it->max_capacity, it->whole, n);
+	if (!b || (it->rc = claim(it->cl, it->off, sizeof(*b) + (uint64_t)*n * it->rec_size, it->what)))
+		return NULL;
+	it->prev = it->off;
+	it->off = b->next;
+	return b + 1;
 }
 
 /* Sizes in the model stay within [0, XL_MAX_SANE] and times within
@@ -185,28 +341,39 @@ static const struct xl_thread_block *thread_at(const struct xl_model *m, uint64_
  * the caller's unless the caller is regular and the frame has a "(more
  * call paths)" node, and to the function's total when no frame of it is
  * open further down.  Returns 1 when read, 0 when the thread has none (or
- * it is not in the file), or XL_ENOMEM. */
-static int read_func_table(struct xl_model *m, struct xl_loader *ld, const struct xl_thread_block *tb, uint32_t depth,
-			   uint64_t close_at)
+ * it is not in the file), XL_ENOMEM, or XL_EFORMAT when the table shares
+ * bytes with another record. */
+static int read_func_table(struct xl_model *m, struct xl_loader *ld, struct claims *cl,
+			   const struct xl_thread_block *tb, uint32_t depth, uint64_t close_at)
 {
 	uint32_t slots = tb->func_slots;
-	const struct xl_func_stat *ft = slots ? at(m, tb->func_table, (uint64_t)slots * sizeof(*ft)) : NULL;
+	int rc = XL_OK;
+	const struct xl_func_stat *ft =
+		slots ? take(m, cl, tb->func_table, (uint64_t)slots * sizeof(*ft), "a function table", &rc) : NULL;
 	if (!ft)
-		return 0;
+		return rc;
 	uint64_t *self = malloc((size_t)slots * sizeof(uint64_t));
 	uint64_t *total = malloc((size_t)slots * sizeof(uint64_t));
-	if (!self || !total) {
+	uint8_t *open = calloc(slots, 1); /* a frame of the function is below */
+	if (!self || !total || !open) {
 		free(self);
 		free(total);
+		free(open);
 		return XL_ENOMEM;
 	}
 	for (uint32_t i = 0; i < slots; i++) {
 		self[i] = ft[i].self_ticks;
 		total[i] = ft[i].total_ticks;
 	}
+	/* One pass over the open frames (a crafted stack of 2048 such frames
+	 * made the search for an outer frame of the same function cost 2M
+	 * steps a thread). */
 	for (uint32_t i = 0; i < depth; i++) {
 		uint32_t f = (uint32_t)tb->stack[i].func;
 		uint32_t node = tb->stack[i].node;
+		int outer = f < slots && !open[f];
+		if (f < slots)
+			open[f] = 1;
 		if (f == 0 || f >= slots || node < XL_FRAME_MORE)
 			continue;
 		int first = i == 0 || tb->stack[i - 1].node < XL_FRAME_MORE;
@@ -214,13 +381,11 @@ static int read_func_table(struct xl_model *m, struct xl_loader *ld, const struc
 		self[f] += dt;
 		if (i > 0 && !(first && node != XL_FRAME_NONE) && (uint32_t)tb->stack[i - 1].func < slots)
 			self[(uint32_t)tb->stack[i - 1].func] -= dt;
-		uint32_t j = 0;
-		while (j < i && (uint32_t)tb->stack[j].func != f)
-			j++;
-		if (j == i)
+		if (outer)
 			total[f] += dt;
 	}
-	int rc = 1;
+	free(open);
+	rc = 1;
 	for (uint32_t i = 1; i < slots; i++) {
 		if (!ft[i].calls && !self[i] && !total[i])
 			continue;
@@ -239,9 +404,11 @@ static int read_func_table(struct xl_model *m, struct xl_loader *ld, const struc
 	return rc;
 }
 
-/* Read one thread's nodes.  Returns XL_OK or XL_ENOMEM; corruption just
+/* Read one thread's nodes.  Returns XL_OK, XL_ENOMEM, or XL_EFORMAT when
+ * what it reads shares bytes with another record; other corruption just
  * stops the thread's node list early. */
-static int read_thread(struct xl_model *m, struct xl_loader *ld, uint64_t tb_off, uint32_t slot, uint64_t end_ticks)
+static int read_thread(struct xl_model *m, struct xl_loader *ld, struct claims *cl, uint64_t tb_off, uint32_t slot,
+		       uint64_t end_ticks)
 {
 	const struct xl_thread_block *tb = thread_at(m, tb_off);
 	uint64_t tb_avail = avail(m, tb_off);
@@ -281,6 +448,22 @@ static int read_thread(struct xl_model *m, struct xl_loader *ld, uint64_t tb_off
 		count = slots * XL_NODES_PER_CHUNK;
 	if (count > m->map_size / sizeof(struct xl_node))
 		count = m->map_size / sizeof(struct xl_node);
+	uint64_t depth = tb->depth < XL_MAX_DEPTH ? tb->depth : XL_MAX_DEPTH;
+	uint64_t stack_off = offsetof(struct xl_thread_block, stack);
+	uint64_t in_file = tb_avail > stack_off ? (tb_avail - stack_off) / sizeof(struct xl_frame) : 0;
+	if (depth > in_file)
+		depth = in_file;
+	/* The block as far as it is read: its counters, its chunk slots in
+	 * use, its open frames and (version 2) the fields after them. */
+	int v2_fields = m->version >= 2 && tb_avail >= sizeof(struct xl_thread_block);
+	uint64_t tb_len = TB_FIXED + (count + XL_NODES_PER_CHUNK - 1) / XL_NODES_PER_CHUNK * sizeof(uint64_t);
+	if (depth && stack_off + depth * sizeof(struct xl_frame) > tb_len)
+		tb_len = stack_off + depth * sizeof(struct xl_frame);
+	if (v2_fields)
+		tb_len = sizeof(struct xl_thread_block);
+	int rc = claim(cl, tb_off, tb_len < tb_avail ? tb_len : tb_avail, "a thread block");
+	if (rc)
+		return rc;
 	size_t base = m->nnodes;
 	if (xl_grow((void **)&m->nodes, &ld->nodes_cap, base + count, sizeof(*m->nodes)) ||
 	    xl_grow((void **)&ld->node_xray, &ld->node_xray_cap, base + count, sizeof(*ld->node_xray)) ||
@@ -298,8 +481,18 @@ static int read_thread(struct xl_model *m, struct xl_loader *ld, uint64_t tb_off
 			 * chunk may be a small one (XL_FIRST_NODES). */
 			const struct xl_cap_block *cb =
 				off >= sizeof(*cb) ? at(m, off - sizeof(*cb), sizeof(*cb)) : NULL;
-			if (cb && cb->kind == XL_BLOCK_NODES && cb->capacity < in_chunk)
+			if (cb && cb->kind != XL_BLOCK_NODES)
+				cb = NULL;
+			if (cb && cb->capacity < in_chunk)
 				in_chunk = cb->capacity;
+			if (in_chunk > XL_NODES_PER_CHUNK)
+				in_chunk = XL_NODES_PER_CHUNK;
+			/* The chunk as far as it is read, with its block header. */
+			uint64_t reading = count - n < in_chunk ? count - n : in_chunk;
+			if (chunk &&
+			    (rc = claim(cl, cb ? off - sizeof(*cb) : off,
+					(cb ? sizeof(*cb) : 0) + reading * sizeof(struct xl_node), "a node chunk")))
+				return rc;
 		}
 		if (!chunk || n % XL_NODES_PER_CHUNK >= in_chunk)
 			break;
@@ -332,11 +525,6 @@ static int read_thread(struct xl_model *m, struct xl_loader *ld, uint64_t tb_off
 	uint64_t last = tb->last_ticks > close_at ? tb->last_ticks : close_at;
 	if (!tb->exit_ticks)
 		close_at = last;
-	uint64_t depth = tb->depth < XL_MAX_DEPTH ? tb->depth : XL_MAX_DEPTH;
-	uint64_t stack_off = offsetof(struct xl_thread_block, stack);
-	uint64_t in_file = tb_avail > stack_off ? (tb_avail - stack_off) / sizeof(struct xl_frame) : 0;
-	if (depth > in_file)
-		depth = in_file;
 	for (uint32_t i = 0; i < depth; i++) {
 		const struct xl_frame *f = &tb->stack[i];
 		uint32_t node = f->node & ~XL_FRAME_MORE; /* version 1: no such bit */
@@ -361,40 +549,42 @@ static int read_thread(struct xl_model *m, struct xl_loader *ld, uint64_t tb_off
 		t->cpu_ns = xl_clamp_ns((double)(tb->cpu_ns - tb->cpu_start_ns));
 		t->cpu_to_ns = xl_model_ns(m, tb->cpu_at_ticks);
 	}
-	if (m->version >= 2 && tb_avail >= sizeof(struct xl_thread_block)) {
+	if (v2_fields) {
 		t->tree_bounded |= tb->tree_bounded != 0;
-		int rc = read_func_table(m, ld, tb, (uint32_t)depth, close_at);
+		rc = read_func_table(m, ld, cl, tb, (uint32_t)depth, close_at);
 		if (rc < 0)
 			return rc;
 		t->func_table = rc;
 	}
+	/* The timeline is read later, by the emitters (xl_tl_begin/next):
+	 * its blocks are claimed now, as they will walk them. */
+	struct list tl;
+	list_begin(&tl, m, cl, tb->timeline_first, XL_BLOCK_TIMELINE, sizeof(struct xl_event), 0, LIST_WHOLE,
+		   "a timeline block");
+	for (uint32_t k; list_next(&tl, &k);)
+		;
+	if (tl.rc)
+		return tl.rc;
 	m->nnodes = base + n;
 	m->nthreads++;
 	return XL_OK;
 }
 
-static int read_samples(struct xl_model *m, struct xl_loader *ld)
+static int read_samples(struct xl_model *m, struct xl_loader *ld, struct claims *cl)
 {
 	const struct xl_cap_header *h = (const void *)m->map;
-	uint64_t off = h->mem_first_chunk, prev = 0;
-	/* Blocks are handed out by a bump allocator, so a list only moves
-	 * forward.  (Fuzzing: a block linking to itself was read map_size/64
-	 * times, 800 MB of samples for a 1 MB file.) */
-	while (off > prev) {
-		const struct xl_cap_block *b = at(m, off, sizeof(*b));
-		if (!b || b->kind != XL_BLOCK_MEMORY || b->capacity > XL_SAMPLES_PER_CHUNK)
-			break;
-		uint32_t count = b->count < b->capacity ? b->count : b->capacity;
-		/* Version 3 samples have one more field (capture_rss_bytes). */
-		size_t size = m->version >= 3 ? sizeof(struct xl_mem_sample) : XL_MEM_SAMPLE_V2_SIZE;
-		uint64_t fit = (avail(m, off) - sizeof(*b)) / size;
-		if (count > fit)
-			count = (uint32_t)fit; /* cut off by the end of the file */
+	struct list it;
+	/* Version 3 samples have one more field (capture_rss_bytes). */
+	size_t size = m->version >= 3 ? sizeof(struct xl_mem_sample) : XL_MEM_SAMPLE_V2_SIZE;
+	list_begin(&it, m, cl, h->mem_first_chunk, XL_BLOCK_MEMORY, size, XL_SAMPLES_PER_CHUNK, LIST_CUT_OK,
+		   "a memory-sample block");
+	uint32_t count;
+	for (const char *b; (b = list_next(&it, &count));) {
 		if (xl_grow((void **)&m->samples, &ld->samples_cap, m->nsamples + count, sizeof(*m->samples)))
 			return XL_ENOMEM;
 		for (uint32_t i = 0; i < count; i++) {
-			struct xl_mem_sample s;
-			memcpy(&s, (const char *)(b + 1) + i * size, size);
+			struct xl_mem_sample s = {0};
+			memcpy(&s, b + i * size, size);
 			struct xl_sample *d = &m->samples[m->nsamples++];
 			d->t_ns = xl_model_ns(m, s.ticks);
 			d->rss = sane_metric(s.rss_bytes);
@@ -407,11 +597,11 @@ static int read_samples(struct xl_model *m, struct xl_loader *ld)
 			if (d->capture_rss != XL_UNAVAILABLE && (d->rss == XL_UNAVAILABLE || d->capture_rss > d->rss))
 				d->capture_rss = XL_UNAVAILABLE;
 		}
-		prev = off;
-		off = b->next;
 	}
-	return XL_OK;
+	return it.rc;
 }
+
+static int read_blocks(struct xl_model *m, struct xl_loader *ld, struct claims *cl);
 
 int xl_capture_read(struct xl_model *m, struct xl_loader *ld, const char *path, char *err, size_t errlen)
 {
@@ -420,6 +610,18 @@ int xl_capture_read(struct xl_model *m, struct xl_loader *ld, const char *path, 
 		return rc;
 	if ((rc = read_header(m, ld, path, err, errlen)))
 		return rc;
+	struct claims cl = {calloc(m->map_size / GRANULE / 8 + 1, 1), m->map_size, path, err, errlen};
+	if (!cl.bits)
+		return XL_ENOMEM;
+	claim(&cl, 0, XL_HDR_SIZE, "the header");
+	rc = read_blocks(m, ld, &cl);
+	free(cl.bits);
+	return rc;
+}
+
+static int read_blocks(struct xl_model *m, struct xl_loader *ld, struct claims *cl)
+{
+	int rc;
 	const struct xl_cap_header *h = (const void *)m->map;
 	ld->file_bytes = m->map_size;
 	ld->used_bytes = h->arena_cursor <= h->file_size ? h->arena_cursor : 0;
@@ -431,6 +633,9 @@ int xl_capture_read(struct xl_model *m, struct xl_loader *ld, const char *path, 
 	uint64_t nslots = h->thread_count < XL_MAX_THREADS ? h->thread_count : XL_MAX_THREADS;
 	if (nslots > (m->map_size - XL_HDR_SIZE) / sizeof(uint64_t))
 		nslots = (m->map_size - XL_HDR_SIZE) / sizeof(uint64_t);
+	/* Only the slots in use: a compact file may put blocks after them. */
+	if ((rc = claim(cl, XL_HDR_SIZE, nslots * sizeof(uint64_t), "the thread table")))
+		return rc;
 
 	/* The latest time anything was seen: the end of the window when it
 	 * closed, otherwise the latest timestamp any thread or the sampler
@@ -453,25 +658,22 @@ int xl_capture_read(struct xl_model *m, struct xl_loader *ld, const char *path, 
 				ld->corrupt_threads++;
 			continue;
 		}
-		if ((rc = read_thread(m, ld, table[i], i, end_ticks)))
+		if ((rc = read_thread(m, ld, cl, table[i], i, end_ticks)))
 			return rc;
 	}
-	return read_samples(m, ld);
+	return read_samples(m, ld, cl);
 }
 
+/* The emitters' walk of a timeline, claimed by read_thread: the same
+ * list_block steps as list_next, without claiming again. */
 void xl_tl_begin(const struct xl_model *m, const struct xl_thread *t, struct xl_tl_iter *it)
 {
 	it->m = m;
-	it->block = t->timeline_first;
 	it->i = it->count = 0;
-	const struct xl_cap_block *b = at(m, it->block, sizeof(*b));
-	if (!b || b->kind != XL_BLOCK_TIMELINE) {
-		it->block = 0;
-		return;
-	}
-	it->count = b->count < b->capacity ? b->count : b->capacity;
-	if (!at(m, it->block + sizeof(*b), (uint64_t)it->count * sizeof(struct xl_event)))
-		it->block = 0;
+	it->block =
+		list_block(m, t->timeline_first, XL_BLOCK_TIMELINE, sizeof(struct xl_event), 0, LIST_WHOLE, &it->count)
+			? t->timeline_first
+			: 0;
 }
 
 int xl_tl_next(struct xl_tl_iter *it, struct xl_event *ev)
@@ -482,18 +684,12 @@ int xl_tl_next(struct xl_tl_iter *it, struct xl_event *ev)
 			*ev = e[it->i++];
 			return 1;
 		}
-		const struct xl_cap_block *b = (const void *)(it->m->map + it->block);
-		uint64_t next = b->next;
-		const struct xl_cap_block *nb = at(it->m, next, sizeof(*nb));
-		if (!nb || nb->kind != XL_BLOCK_TIMELINE || next <= it->block) {
-			it->block = 0;
-			break;
-		}
-		it->block = next;
+		uint64_t next = ((const struct xl_cap_block *)(it->m->map + it->block))->next;
 		it->i = 0;
-		it->count = nb->count < nb->capacity ? nb->count : nb->capacity;
-		if (!at(it->m, next + sizeof(*nb), (uint64_t)it->count * sizeof(struct xl_event)))
-			it->block = 0;
+		if (next <= it->block ||
+		    !list_block(it->m, next, XL_BLOCK_TIMELINE, sizeof(struct xl_event), 0, LIST_WHOLE, &it->count))
+			next = 0;
+		it->block = next;
 	}
 	return 0;
 }

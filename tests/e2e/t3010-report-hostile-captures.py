@@ -1,0 +1,185 @@
+"""Hostile captures: references that share a record must not amplify work, memory or output.
+
+A capture (format 2) is a header, a thread table and blocks (capture-format.md).  Every record
+has exactly one reference: a thread-table entry, a node-chunk slot, a thread block's
+func_table, the `next` of the block before it.  A crafted file whose references point many
+times at one record used to be read once per reference: a 300 KB capture took 9.5 s and 640 MB
+and gave a 235 MB index.html.  The reader now reads each byte at most once and refuses a capture
+whose records share bytes, with one line naming the record, exit 3, and nothing written.
+
+Made here from a real capture of s-paths (depth 6: 5,460 call paths, 2 node chunks, 10,920
+timeline events, a function table):
+- table:      128 thread-table entries point at the main thread's block;
+- chunks:     the thread's second node-chunk slot points at its first chunk;
+- timelines:  40 more (tiny, otherwise valid) threads whose timelines start at the main thread's;
+- functions:  40 more tiny threads whose function tables are the main thread's;
+- samples:    a memory-sample list whose blocks start every 64 bytes inside the first one's
+              1,024 samples (forward links, so the loop guard alone does not stop it);
+- overlap:    a node-chunk slot pointing into the thread's own block (another kind of record).
+The untouched capture still reads, with every call path.
+"""
+import shutil
+import struct
+
+from xltest import *
+
+HDR = 4096
+H_VERSION, H_FILE_SIZE, H_ARENA_CURSOR, H_THREAD_COUNT, H_MEM_FIRST = 8, 40, 56, 184, 192
+TB_SLOT, TB_NODE_COUNT, TB_DEPTH, TB_TIMELINE_FIRST, TB_CHUNKS = 32, 160, 164, 168, 176
+TB_FUNC_TABLE, TB_FUNC_SLOTS, TB_SIZE = 41136, 41144, 41152   # version 2: after stack[2048]
+BLK = 32  # struct xl_cap_block {kind, owner, size, next, count, capacity}
+BLOCK_MEMORY, SAMPLE = 4, 48
+
+
+def u32(b, off):
+    return struct.unpack_from("<I", b, off)[0]
+
+
+def u64(b, off):
+    return struct.unpack_from("<Q", b, off)[0]
+
+
+def put64(b, off, v):
+    struct.pack_into("<Q", b, off, v)
+
+
+def put32(b, off, v):
+    struct.pack_into("<I", b, off, v)
+
+
+def variant(w, base, name, data):
+    d = os.path.join(w.path, "hostile-" + name)
+    shutil.copytree(base, d)
+    if os.path.exists(os.path.join(d, "index.html")):
+        os.remove(os.path.join(d, "index.html"))
+    with open(os.path.join(d, "capture.xlc"), "wb") as f:
+        f.write(data)
+    return d
+
+
+def grow(data, extra):
+    """Append a block (64-byte aligned) and keep the header's sizes consistent; its offset."""
+    start = (len(data) + 63) // 64 * 64
+    data += b"\0" * (start - len(data)) + extra
+    put64(data, H_FILE_SIZE, len(data))
+    put64(data, H_ARENA_CURSOR, len(data))
+    return start
+
+
+def tiny_threads(d, orig, tb0, chunk0, n, **fields):
+    """n more threads, each a whole thread block with its own one-node chunk (a copy of the main
+    thread's root), no open frames and no function table unless fields say otherwise."""
+    root = bytes(orig[chunk0 - BLK:chunk0 + 32])   # the chunk's block header and the root node
+    first = u32(d, H_THREAD_COUNT)
+    for k in range(first, first + n):
+        nb = grow(d, bytearray(root))
+        put32(d, nb + 24, 1)   # count
+        put32(d, nb + 28, 1)   # capacity
+        tb = bytearray(orig[tb0:tb0 + TB_SIZE])
+        put32(tb, TB_SLOT, k)
+        put32(tb, TB_NODE_COUNT, 1)
+        put32(tb, TB_DEPTH, 0)
+        put64(tb, TB_CHUNKS, nb + BLK)
+        put64(tb, TB_TIMELINE_FIRST, fields.get("timeline", 0))
+        put64(tb, TB_FUNC_TABLE, fields.get("func_table", 0))
+        put32(tb, TB_FUNC_SLOTS, fields.get("func_slots", 0))
+        put64(d, HDR + 8 * k, grow(d, tb))
+    put32(d, H_THREAD_COUNT, first + n)
+
+
+def refused(w, d, record):
+    """Every reader refuses d: exit 3, one line naming the record, nothing written."""
+    size = os.path.getsize(os.path.join(d, "capture.xlc"))
+    for args, out in ((["profile", "report", d, "--json"], None),
+                      (["profile", "report", d, "-o", os.path.join(w.path, "r.html")], "r.html"),
+                      (["profile", "export", d, "--format", "chrome", "-o", os.path.join(w.path, "t.json")],
+                       "t.json")):
+        p = w.run(args, timeout=600)
+        what = "%s: %s" % (os.path.basename(d), " ".join(args[:2]) + (" -o " + out if out else " --json"))
+        eq(p.returncode, 3, what + ": exit 3")
+        lines = p.stderr.strip().splitlines()
+        eq(len(lines), 1, what + ": one line")
+        line = lines[0] if lines else ""
+        check("is corrupt" in line and "shares its bytes with another record" in line,
+              what + ": says the capture breaks the format's rules")
+        check(record in line, what + ": names the record (%s): %s" % (record, line))
+        check(p.stdout == "", what + ": nothing on stdout (%d bytes)" % len(p.stdout))
+        if out:
+            path = os.path.join(w.path, out)
+            check(not os.path.exists(path), what + ": no output written (%d bytes, the capture %d)"
+                  % (os.path.getsize(path) if os.path.exists(path) else 0, size))
+            if os.path.exists(path):
+                os.remove(path)
+        check(not os.path.exists(os.path.join(d, "index.html")), what + ": no index.html")
+    return size
+
+
+with Workdir() as w:
+    p = w.run(["--profile", "run", prog("s-paths.c"), "6"])
+    eq(p.returncode, 0, "capture s-paths 6")
+    base = w.latest()
+    with open(os.path.join(base, "capture.xlc"), "rb") as f:
+        orig = bytearray(f.read())
+    s = w.summary(base)
+    eq(len(s.tree["parent"]), 5460 + 2, "the real capture: 5,460 call paths, main and the root")
+
+    eq(u32(orig, H_VERSION), 2, "format version 2")
+    nthreads = u32(orig, H_THREAD_COUNT)
+    tb0 = u64(orig, HDR)
+    chunk0 = u64(orig, tb0 + TB_CHUNKS)
+    ft0, slots0 = u64(orig, tb0 + TB_FUNC_TABLE), u32(orig, tb0 + TB_FUNC_SLOTS)
+    tl0 = u64(orig, tb0 + TB_TIMELINE_FIRST)
+    eq((nthreads, u32(orig, tb0 + TB_NODE_COUNT) > 4096), (1, True), "one thread, two node chunks")
+    check(ft0 > 0 and slots0 >= 6 and tl0 > 0, "the thread has a function table and a timeline")
+
+    # 1. 128 table entries at the same thread block
+    d = bytearray(orig)
+    put32(d, H_THREAD_COUNT, 128)
+    for i in range(128):
+        put64(d, HDR + 8 * i, tb0)
+    refused(w, variant(w, base, "table", d), "a thread block")
+
+    # 2. one chunk in two slots
+    d = bytearray(orig)
+    put64(d, tb0 + TB_CHUNKS + 8, chunk0)
+    refused(w, variant(w, base, "chunks", d), "a node chunk")
+
+    # 3. 40 tiny threads sharing the main thread's timeline
+    d = bytearray(orig)
+    tiny_threads(d, orig, tb0, chunk0, 40, timeline=tl0)
+    refused(w, variant(w, base, "timelines", d), "a timeline block")
+
+    # 4. 40 tiny threads sharing the main thread's function table
+    d = bytearray(orig)
+    tiny_threads(d, orig, tb0, chunk0, 40, func_table=ft0, func_slots=slots0)
+    refused(w, variant(w, base, "functions", d), "a function table")
+
+    # 5. memory samples: a block of 1,024 samples every 64 bytes, each linking to the next
+    d = bytearray(orig)
+    n = 1024
+    region = bytearray(BLK + SAMPLE * n + 64 * 800)
+    for i in range(800):
+        struct.pack_into("<IIQQII", region, 64 * i, BLOCK_MEMORY, 0, BLK + SAMPLE * n, 0, n, n)
+    start = grow(d, region)
+    for i in range(800):
+        put64(d, start + 64 * i + 16, start + 64 * (i + 1) if i < 799 else 0)
+    put64(d, H_MEM_FIRST, start)
+    refused(w, variant(w, base, "samples", d), "a memory-sample block")
+
+    # 6. a node chunk inside the thread's own block (its open-frame stack)
+    d = bytearray(orig)
+    put64(d, tb0 + TB_CHUNKS + 8, tb0 + 8192 + BLK)
+    refused(w, variant(w, base, "overlap", d), "a node chunk")
+
+    # the real capture still reads, every call path in it
+    p = w.run(["profile", "report", base, "--json"])
+    eq(p.returncode, 0, "the untouched capture reads")
+    eq(len(w.summary(base).tree["parent"]), 5460 + 2, "the untouched capture: every call path")
+    # and so does a legitimate capture with the tiny threads (each its own records)
+    d = bytearray(orig)
+    tiny_threads(d, orig, tb0, chunk0, 40)
+    legit = variant(w, base, "tiny-threads", d)
+    p = w.run(["profile", "report", legit, "--json"])
+    eq(p.returncode, 0, "41 threads, each with its own records, read: " + p.stderr.strip())
+    eq(len(w.summary(legit).doc["threads"]), 41, "41 threads")
+done()
