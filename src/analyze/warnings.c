@@ -426,8 +426,8 @@ static int warn_process(const struct rule_ctx *c)
 	const char *dir = m->run.capture_dir ? m->run.capture_dir : ".";
 	if (m->end_reason == XL_END_EXEC && !m->next_image)
 		rc |= add(m, "exec", m->window_end_ns, -1,
-			  "the process exec'd another program at about %.3f s; a program started by a forked "
-			  "child is not captured",
+			  "the program ended by exec into a program that was not captured (exaloop did not "
+			  "build it) at about %.3f s: its calls and memory are not in any capture",
 			  secs(m->window_end_ns));
 	else if (m->end_reason == XL_END_EXEC)
 		rc |= add(m, "exec", m->window_end_ns, -1,

@@ -254,6 +254,20 @@ pid_t xl_process_wait(struct xl_process *p, int *status, struct rusage *ru, int 
 	int job = p->signals == XL_SIGNALS_FORWARD;
 	int flags = (nohang ? WNOHANG : 0) | (job ? WUNTRACED : 0);
 	for (;;) {
+		if (p->ended_hook) {
+			/* Look first (WNOWAIT), reap below: the same event. */
+			siginfo_t si;
+			si.si_pid = 0;
+			if (waitid(P_PID, (id_t)p->pid, &si,
+				   WEXITED | WNOWAIT | (nohang ? WNOHANG : 0) | (job ? WSTOPPED : 0)) != 0) {
+				if (errno == EINTR)
+					continue;
+			} else if (si.si_pid == 0) {
+				return 0; /* nohang: still running */
+			} else if (si.si_code == CLD_EXITED || si.si_code == CLD_KILLED || si.si_code == CLD_DUMPED) {
+				p->ended_hook(p->pid, p->ended_arg);
+			}
+		}
 		pid_t r = ru ? wait4(p->pid, status, flags, ru) : waitpid(p->pid, status, flags);
 		if (r < 0 && errno == EINTR)
 			continue;

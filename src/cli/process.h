@@ -65,6 +65,11 @@ struct xl_process {
 	void (*setup)(void *arg);
 	void *setup_arg;
 	int out_fd; /* > 0: the child's stdout goes there (after stdio's policy) */
+	/* Called by wait once the child has ended, before it is reaped: its
+	 * /proc/PID entry (a zombie's: comm, stat) is still there and its pid
+	 * cannot be reused meanwhile. */
+	void (*ended_hook)(pid_t pid, void *arg);
+	void *ended_arg;
 	/* state */
 	pid_t pid; /* the child, 0 when none */
 	int started;

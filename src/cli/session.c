@@ -30,6 +30,7 @@
 #include "analyze.h"
 #include "emit.h"
 #include "exitcode.h"
+#include "foreign_exec.h"
 #include "msg.h"
 #include "process.h"
 #include "report_out.h"
@@ -424,7 +425,7 @@ static int wait_program(const struct xl_session *s, struct xl_process *p, const 
 
 /* After the program: how it ended, then the capture's run.json and report. */
 static int finish(const struct xl_session *s, const char *dir, int status, int64_t app_ns, const char *started_at,
-		  long maxrss, int reported)
+		  long maxrss, int reported, pid_t pid, const struct xl_exec_probe *probe)
 {
 	char took[32];
 	xl_fmt_duration(app_ns, took, sizeof(took));
@@ -454,6 +455,10 @@ static int finish(const struct xl_session *s, const char *dir, int status, int64
 		return xl_exit_status(status);
 	}
 	print_runtime_notes(dir);
+	if (xl_exec_probe_finish(probe, dir, pid, s->exe))
+		xl_warn("the program exec'd '%s', which exaloop did not build: its capture ends at the exec and the "
+			"rest of the run was not captured",
+			probe->comm);
 	write_run_json(s, dir, 1, status, app_ns, started_at, maxrss);
 	render(dir, s->no_open || reported, reported);
 	return xl_exit_status(status);
@@ -487,7 +492,13 @@ int xl_session_run(const struct xl_session *s)
 		n++;
 	char **argv = calloc(n + 2, sizeof(char *));
 	struct child_env env = {s, s->capture ? dir : NULL, ids.len ? ids.buf : NULL};
-	struct xl_process p = {.argv = argv, .signals = XL_SIGNALS_FORWARD, .setup = set_child_env, .setup_arg = &env};
+	struct xl_exec_probe probe = {""};
+	struct xl_process p = {.argv = argv,
+			       .signals = XL_SIGNALS_FORWARD,
+			       .setup = set_child_env,
+			       .setup_arg = &env,
+			       .ended_hook = s->capture ? xl_exec_probe_hook : NULL,
+			       .ended_arg = &probe};
 	int64_t t0 = xl_now_ns();
 	int started = -1, e = ENOMEM;
 	if (argv) {
@@ -510,9 +521,10 @@ int xl_session_run(const struct xl_session *s)
 	struct rusage ru;
 	int rc = wait_program(s, &p, dir, t0, started_at, &status, &ru, &reported);
 	int64_t app_ns = xl_now_ns() - t0;
+	pid_t pid = p.pid;
 	xl_process_end(&p);
 	free(argv);
 	if (rc != 0)
 		return XL_EXIT_FAIL;
-	return finish(s, dir, status, app_ns, started_at, ru.ru_maxrss, reported);
+	return finish(s, dir, status, app_ns, started_at, ru.ru_maxrss, reported, pid, &probe);
 }
