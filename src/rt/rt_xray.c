@@ -24,6 +24,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -353,8 +354,8 @@ void rt__thread_key_init(void)
 /* Re-read the names of the threads still running from /proc (a thread is
  * often named by its start routine, after its first traced call, or by
  * the thread that created it), and their CPU time (so a killed program
- * keeps a recent one).  open/read/close, no stdio: the control thread
- * calls this while the program runs. */
+ * keeps a recent one).  open/read/close, no stdio, on a descriptor table
+ * of its own (refresh_names_apart). */
 static void refresh_names(void)
 {
 	uint64_t *table = (uint64_t *)(rt__base + XL_HDR_SIZE);
@@ -384,12 +385,55 @@ static void refresh_names(void)
 	}
 }
 
+/*
+ * A comm file takes a descriptor while it is read.  On the program's
+ * descriptor table that would be the lowest free one for a few
+ * microseconds, and a program thread opening a file meanwhile would get
+ * the next one (tests/progs/s-lowfd.c: 5 such opens in 3 s).  So the names
+ * are read by a short-lived thread with a descriptor table of its own,
+ * empty: close_range(CLOSE_RANGE_UNSHARE) over every descriptor copies
+ * none of the program's (Linux 5.9+), so it holds none of the program's
+ * files either, not even for a moment.  Where that is refused the names
+ * are not refreshed (they are still read at registration and at each
+ * thread's exit, with prctl, which takes no descriptor).  The thread
+ * blocks every signal and runs no instrumented code, like the control
+ * thread; the caller waits for it.
+ */
+#ifndef CLOSE_RANGE_UNSHARE
+#define CLOSE_RANGE_UNSHARE (1u << 1)
+#endif
+
+static void *names_main(void *arg)
+{
+	(void)arg;
+	if (syscall(SYS_close_range, 0u, ~0u, CLOSE_RANGE_UNSHARE) == 0)
+		refresh_names();
+	return NULL;
+}
+
+static void refresh_names_apart(void)
+{
+	pthread_t t;
+	pthread_attr_t attr;
+	sigset_t all, old;
+	if (pthread_attr_init(&attr) != 0)
+		return;
+	pthread_attr_setstacksize(&attr, 64u << 10); /* a few hundred bytes used */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	int rc = pthread_create(&t, &attr, names_main, NULL);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	pthread_attr_destroy(&attr);
+	if (rc == 0)
+		pthread_join(t, NULL);
+}
+
 /* Control thread, every RT_RENAME_NS while the window is open. */
 void rt__threads_rename(void)
 {
 	atomic_store(&renaming, 1);
 	if (!atomic_load(&finalizing) && !atomic_load(&gone_active))
-		refresh_names();
+		refresh_names_apart();
 	atomic_store(&renaming, 0);
 }
 
@@ -406,6 +450,6 @@ void rt__threads_finalize(uint64_t now)
 	atomic_store(&finalizing, 1);
 	while (atomic_load(&gone_active) || atomic_load(&renaming))
 		sched_yield();
-	refresh_names();
+	refresh_names_apart();
 	(void)now;
 }

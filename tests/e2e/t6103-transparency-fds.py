@@ -6,7 +6,9 @@ returns 3; a stdin closed at exec stays closed; after it closes every descriptor
 file is its own.  The runtime reads /proc/self/statm for the RSS samples: from a high,
 close-on-exec descriptor that it checks before every read, so the RSS stays measured and true
 (the fake file claims 3.8 GiB; the program holds 64 MiB).
-Output and exit status must equal the uncaptured run's.
+Output and exit status must equal the uncaptured run's.  The names of running threads are re-read
+from /proc/self/task/<tid>/comm by a short-lived runtime thread with a descriptor table of its own,
+so a program thread that opens files meanwhile still gets the lowest free descriptor (s-lowfd.c).
 """
 from xltest import *
 
@@ -41,4 +43,19 @@ with Workdir() as w:
         if sc in ("closeall", "dup2"):
             check(max(v or 0 for v in rss) >= 48 * MiB, "%s: the 64 MiB the program holds are seen" % sc)
     eq(plain.stdout.split()[0], "dup2:", "the last scenario ran")
+
+    # The thread-name refresh (every 0.5 s while the window is open) reads /proc/self/task/<tid>/comm
+    # of each running thread.  A thread that opens /dev/null in a loop must get the lowest free
+    # descriptor every time while 8 named idle threads are refreshed (s-lowfd: was 5 other numbers
+    # in 3 s).  3 s = 6 refresh rounds of 10 threads, twice.
+    app = os.path.join(w.path, "lowfd")
+    eq(w.run(["--profile", "build", prog("s-lowfd.c"), "-o", app]).returncode, 0, "build s-lowfd")
+    plain = subprocess.run([app, "3"], stdout=subprocess.PIPE, text=True, timeout=120)
+    eq((plain.returncode, plain.stdout), (0, "idle=8 unexpected=0\n"), "lowfd: uncaptured")
+    for rep in range(2):
+        p = w.run(["--no-open", "profile", "exec", app, "3"])
+        eq((p.returncode, p.stdout), (0, plain.stdout), "lowfd %d: every open got the lowest free descriptor" % rep)
+        names = sorted(t["name"] for t in w.summary().doc["threads"])
+        eq(names, sorted(["lowfd", "lowfd"] + ["idle-%d" % k for k in range(8)]),
+           "lowfd %d: the names the threads gave themselves" % rep)
 done()
