@@ -196,7 +196,9 @@ void rt__finalize(uint32_t reason)
 	rt__hdr->window_close_ticks = atomic_load(&window_opened) ? now : 0;
 	rt__hdr->peak_rss_bytes = rt__peak_rss();
 	rt__hdr->capture_rss_bytes = rt__capture_resident(touched_len());
-	rt__threads_finalize(now);
+	/* On the control thread while the program runs on (the window
+	 * closed): names read apart, see rt__threads_finalize. */
+	rt__threads_finalize(now, ctl_started && !ctl_last && pthread_equal(pthread_self(), ctl_thread));
 	rt__hdr->end_reason = reason;
 	__atomic_store_n(&rt__hdr->state, XL_STATE_FINALIZED, __ATOMIC_RELEASE);
 }

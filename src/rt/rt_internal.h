@@ -204,7 +204,11 @@ extern RT_HIDDEN int rt__track_sp;
 /* The handler's work with an explicit stack pointer for entries (see
  * rt__hot_entry); the unit tests drive it with synthetic ones. */
 RT_HIDDEN void rt__xray_event(int32_t func, int type, uint64_t sp);
-RT_HIDDEN void rt__threads_finalize(uint64_t now);
+/* apart: read the running threads' names on a descriptor table of their
+ * own (rt_xray.c); only on the control thread while it runs its loop, not
+ * when it is the last thread and glibc's exit(0) runs the destructors on
+ * it. */
+RT_HIDDEN void rt__threads_finalize(uint64_t now, int apart);
 /* Refresh the names of running threads (control thread, every
  * RT_RENAME_NS while the window is open), so that a program that is
  * killed still shows the names its threads gave themselves. */

@@ -439,7 +439,7 @@ void rt__threads_rename(void)
 
 /* At finalization: the names and CPU times of threads still running, a
  * last time. */
-void rt__threads_finalize(uint64_t now)
+void rt__threads_finalize(uint64_t now, int apart)
 {
 	/* The finalizing thread's own unrecorded events (others' are added at
 	 * their exit; a thread still running now loses less than a batch). */
@@ -450,6 +450,14 @@ void rt__threads_finalize(uint64_t now)
 	atomic_store(&finalizing, 1);
 	while (atomic_load(&gone_active) || atomic_load(&renaming))
 		sched_yield();
-	refresh_names_apart();
+	/* Apart when the window closes on the control thread while the
+	 * program runs on.  In place at exit: there a helper could be the
+	 * last thread to end (after main's pthread_exit glibc runs exit(0)
+	 * on the control thread, and the helper's end would call exit(0)
+	 * again), and the program is ending. */
+	if (apart)
+		refresh_names_apart();
+	else
+		refresh_names();
 	(void)now;
 }
