@@ -444,7 +444,12 @@ static int warn_process(const struct rule_ctx *c)
 			  "this capture is of image %u of process %u, which started it with exec; the calls "
 			  "before that are in ../exec-%u",
 			  m->image, m->pid, m->image - 1);
-	if (m->fork_child)
+	if (m->fork_child && m->mode == XL_MODE_MEMORY)
+		rc |= add(m, "fork_child", -1, -1,
+			  "this capture is of process %u, forked by process %u: its memory from one sampling "
+			  "interval after the fork",
+			  m->pid, m->ppid);
+	else if (m->fork_child)
 		rc |= add(m, "fork_child", -1, -1,
 			  "this capture is of process %u, forked by process %u: the calls it made after the "
 			  "fork (the frames it inherited open are not in it)",
@@ -466,10 +471,11 @@ static int warn_process(const struct rule_ctx *c)
 			len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s", len ? ", " : "", r->dir);
 		}
 		rc |= add(m, "fork_children", -1, -1,
-			  "%zu forked child process%s of this one ran traced code and %s captured on %s own: "
+			  "%zu forked child process%s of this one %s and %s captured on %s own: "
 			  "%s (exaloop profile report %s/child-<pid>)",
-			  children, children == 1 ? "" : "es", children == 1 ? "was" : "were",
-			  children == 1 ? "its" : "their", list, dir);
+			  children, children == 1 ? "" : "es",
+			  m->mode == XL_MODE_MEMORY ? "kept running" : "ran traced code",
+			  children == 1 ? "was" : "were", children == 1 ? "its" : "their", list, dir);
 	}
 	return rc ? XL_ENOMEM : XL_OK;
 }

@@ -35,6 +35,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <time.h>
 
@@ -51,6 +52,16 @@ static int ctl_stop; /* under ctl_mu */
 static int ctl_last; /* control thread: it is the last thread */
 static _Atomic int window_opened;
 static _Atomic int finalized;
+static int main_key_ok;
+
+/* The run's window in CLOCK_MONOTONIC ns, set once by the first process's
+ * rt__control_start: a forked child keeps its copy, so its capture window
+ * closes when the run's does. */
+static int win_set;
+static uint64_t win_open_at, win_close_at;
+/* A child's control thread that makes the child's capture itself, one
+ * interval after the fork (memory-only runs: no traced event to make it). */
+static int ctl_child_lazy;
 
 static struct xl_cap_block *mem_blk; /* control thread (or destructor after join) */
 static struct xl_mem_sample *mem_arr;
@@ -242,13 +253,36 @@ static int only_thread_left(void)
 	return stat("/proc/self/task", &st) == 0 && st.st_nlink <= 2 + 2;
 }
 
+/* A memory-only child's control thread: wait one interval (a child that
+ * execs or exits before leaves nothing), then make the child's capture.
+ * 0 when it is made, -1 when the thread should end (stopped, the run's
+ * window closed, or no capture). */
+static int child_lazy_begin(void)
+{
+	uint64_t due = rt__mono_ns() + rt__cfg.interval_ns;
+	if (due < win_open_at)
+		due = win_open_at;
+	struct timespec ts = {(time_t)(due / 1000000000u), (long)(due % 1000000000u)};
+	pthread_mutex_lock(&ctl_mu);
+	while (!ctl_stop && rt__mono_ns() < due)
+		pthread_cond_timedwait(&ctl_cv, &ctl_mu, &ts);
+	int stop = ctl_stop;
+	pthread_mutex_unlock(&ctl_mu);
+	if (stop || rt__mono_ns() >= win_close_at || !rt__child_begin || rt__child_begin() != 0)
+		return -1;
+	return 0;
+}
+
 static void *control_main(void *arg)
 {
 	(void)arg;
-	const uint64_t never = UINT64_MAX;
-	uint64_t start = rt__hdr->cal0_ns;
-	uint64_t open_at = start + rt__cfg.delay_ns;
-	uint64_t close_at = rt__cfg.duration_ns ? open_at + rt__cfg.duration_ns : never;
+	/* Named from inside: pthread_setname_np on another thread opens its
+	 * comm file, a descriptor on the program's table. */
+	prctl(PR_SET_NAME, "exaloop-ctl", 0, 0, 0);
+	if (ctl_child_lazy && child_lazy_begin() != 0)
+		return NULL;
+	uint64_t open_at = win_open_at;
+	uint64_t close_at = win_close_at;
 	uint64_t interval = rt__cfg.interval_ns;
 	uint64_t next_sample = rt__mono_ns();
 	uint64_t next_rename = next_sample + RT_RENAME_NS;
@@ -330,6 +364,7 @@ void rt__control_fork_child(void)
 	atomic_store(&main_exited, 0);
 	atomic_store(&window_opened, 0);
 	atomic_store(&finalized, 0);
+	ctl_child_lazy = 0;
 	mem_blk = NULL;
 	mem_arr = NULL;
 	pf_active = 0;
@@ -347,6 +382,11 @@ void rt__child_window_open(void)
 
 int rt__control_start(void)
 {
+	if (!win_set) {
+		win_open_at = rt__hdr->cal0_ns + rt__cfg.delay_ns;
+		win_close_at = rt__cfg.duration_ns ? win_open_at + rt__cfg.duration_ns : UINT64_MAX;
+		win_set = 1;
+	}
 	pthread_condattr_t ca;
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
@@ -367,12 +407,26 @@ int rt__control_start(void)
 	pthread_sigmask(SIG_SETMASK, &ctl_creator_mask, NULL);
 	if (rc != 0)
 		return -1;
-	/* The constructor runs on the main thread: watch for its pthread_exit. */
-	if (pthread_key_create(&main_key, main_gone) == 0)
+	/* The constructor runs on the main thread: watch for its pthread_exit.
+	 * (A forked child keeps the key; its forking thread is its main one.) */
+	if (!main_key_ok && pthread_key_create(&main_key, main_gone) == 0) {
+		main_key_ok = 1;
 		pthread_setspecific(main_key, &main_key);
-	pthread_setname_np(ctl_thread, "exaloop-ctl");
+	}
 	ctl_started = 1;
 	return 0;
+}
+
+/* A forked child's control thread (rt_init.c): memory samples and the
+ * run's window for the child's capture.  lazy: the thread makes the
+ * capture itself, one interval after the fork (memory-only runs); else the
+ * capture exists (made at the child's first traced event). */
+int rt__control_start_child(int lazy)
+{
+	if (!win_set)
+		return -1;
+	ctl_child_lazy = lazy;
+	return rt__control_start();
 }
 
 void rt__control_stop(void)

@@ -101,8 +101,15 @@ static char root_dir[4096];
  * thread key, control thread, /proc descriptors) and arms child_pending;
  * the first traced event of the child reaches the full handler (the
  * thread is unregistered), which calls rt__child_begin() to create and map
- * the capture.  A child has no control thread: no memory samples, no
- * delayed or timed window; its capture is finalized at its exit.
+ * the capture, and starts the child's own control thread: memory samples
+ * every interval and the run's window (a timed window closes for the child
+ * when it closes for the run); its capture is finalized at its exit, or
+ * when the window closes.  In memory-only runs no event comes: the handler
+ * starts the child's control thread at once, which makes the capture one
+ * interval later if the child still runs this image (exec and exit end
+ * the thread first, so fork + exec still leaves nothing).  A child forked
+ * before a delayed window opened is not captured in function modes (its
+ * copy of the code is not patched, so no event makes its capture).
  */
 
 static void fork_child(void)
@@ -112,14 +119,18 @@ static void fork_child(void)
 	 * MADV_WIPEONFORK.) */
 	atomic_store(&rt__on, 0);
 	atomic_store(&rt__proc_page.s.owner, 0);
-	if (!root_dir[0] || rt__cfg.mode == XL_MODE_MEMORY || !rt__xray_available())
+	int memory = rt__cfg.mode == XL_MODE_MEMORY;
+	if (!root_dir[0] || (!memory && !rt__xray_available()))
 		return;
 	rt__hot = (struct rt_hot){.gate = RT_GATE_NEW};
 	rt__threads_fork_child();
 	rt__control_fork_child();
 	rt__mem_fork_child();
 	atomic_store(&rt__child_state, 1);
-	atomic_store(&rt__on, 1); /* events now reach rt__child_begin() */
+	if (memory) /* no event will come: a control thread makes the capture */
+		rt__control_start_child(1);
+	else
+		atomic_store(&rt__on, 1); /* events now reach rt__child_begin() */
 }
 
 /*
@@ -388,6 +399,10 @@ static int child_begin(void)
 		atomic_store(&rt__proc_page.s.owner, 1);
 		rt__child_window_open();
 		ok = 1;
+		/* Memory samples and the run's window, as in the parent (a
+		 * memory-only child's control thread is the caller). */
+		if (rt__cfg.mode != XL_MODE_MEMORY)
+			rt__control_start_child(0);
 	}
 	if (!ok)
 		atomic_store(&rt__on, 0);

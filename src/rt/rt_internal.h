@@ -224,6 +224,7 @@ RT_HIDDEN void rt__unpatch(void);
 
 /* rt_control.c: the control thread (capture window + memory sampling). */
 RT_HIDDEN int rt__control_start(void);
+RT_HIDDEN int rt__control_start_child(int lazy);
 RT_HIDDEN void rt__control_stop(void);
 RT_HIDDEN void rt__window_open(void);
 RT_HIDDEN void rt__finalize(uint32_t reason);
