@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,10 +15,26 @@
 #include "analyze.h"
 #include "captures.h"
 #include "diff.h"
+#include "exaloop/xl_capture.h"
 #include "emit_diff.h"
 #include "exitcode.h"
 #include "msg.h"
 #include "report_out.h"
+
+int xl_cap_header_open(const char *dir, int flags, struct xl_cap_header *h)
+{
+	char path[PATH_MAX + 16];
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, XL_CAP_FILE) >= sizeof(path))
+		return -1;
+	int fd = open(path, flags | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	if (fd < 0)
+		return -1;
+	if (pread(fd, h, sizeof(*h), 0) != (ssize_t)sizeof(*h) || memcmp(h->magic, XL_CAP_MAGIC, 8) != 0) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
 
 int xl_capture_load(const char *dir, struct xl_model **m)
 {

@@ -7,9 +7,15 @@
 #define XL_CAPTURES_H
 
 struct xl_model;
+struct xl_cap_header;
 struct xl_diff;
 struct xl_diff_side;
 struct xl_diff_opts;
+
+/* Open dir/capture.xlc (never through a link, never blocking on a FIFO;
+ * flags: O_RDONLY or O_RDWR) and read its header into *h.  Returns the
+ * descriptor when it is an exaloop capture (its magic), else -1. */
+int xl_cap_header_open(const char *dir, int flags, struct xl_cap_header *h);
 
 /* Load the capture directory dir.  Returns 0, or an exit code. */
 int xl_capture_load(const char *dir, struct xl_model **m);

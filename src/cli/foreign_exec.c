@@ -4,12 +4,12 @@
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
-#include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "captures.h"
 #include "exaloop/xl_capture.h"
 #include "foreign_exec.h"
 
@@ -72,16 +72,13 @@ int xl_exec_probe_finish(const struct xl_exec_probe *pr, const char *dir, pid_t 
 	base = base ? base + 1 : exe;
 	if (same_comm(pr->comm, base))
 		return 0;
-	char path[PATH_MAX + 16];
-	snprintf(path, sizeof(path), "%s/%s", dir, XL_CAP_FILE);
-	int fd = open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	struct xl_cap_header h;
+	int fd = xl_cap_header_open(dir, O_RDWR, &h);
 	if (fd < 0)
 		return 0;
-	struct xl_cap_header h;
 	char name[XL_THREAD_NAME_MAX + 1];
 	int done = 0;
-	if (pread(fd, &h, sizeof(h), 0) == (ssize_t)sizeof(h) && memcmp(h.magic, XL_CAP_MAGIC, 8) == 0 &&
-	    h.pid == (uint32_t)pid && h.image == 0 && h.state != XL_STATE_FINALIZED &&
+	if (h.pid == (uint32_t)pid && h.image == 0 && h.state != XL_STATE_FINALIZED &&
 	    !(main_thread_name(fd, &h, pid, name, sizeof(name)) && same_comm(pr->comm, name))) {
 		/* As the next image's runtime would (rt_init.c end_by_exec),
 		 * with no next image: the window's end is the last timestamp. */

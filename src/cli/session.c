@@ -28,6 +28,7 @@
 #include <jansson.h>
 
 #include "analyze.h"
+#include "captures.h"
 #include "emit.h"
 #include "exitcode.h"
 #include "foreign_exec.h"
@@ -383,16 +384,12 @@ static int prepare(const struct xl_session **sp, struct xl_session *no_capture, 
  * the program goes on)? */
 static int window_closed(const char *dir)
 {
-	char path[PATH_MAX + 16];
-	snprintf(path, sizeof(path), "%s/%s", dir, XL_CAP_FILE);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct xl_cap_header h;
+	int fd = xl_cap_header_open(dir, O_RDONLY, &h);
 	if (fd < 0)
 		return 0;
-	struct xl_cap_header h;
-	int closed = pread(fd, &h, sizeof(h), 0) == (ssize_t)sizeof(h) && memcmp(h.magic, XL_CAP_MAGIC, 8) == 0 &&
-		     h.state == XL_STATE_FINALIZED && h.end_reason == XL_END_WINDOW;
 	close(fd);
-	return closed;
+	return h.state == XL_STATE_FINALIZED && h.end_reason == XL_END_WINDOW;
 }
 
 /* Wait for the program.  Only a target with a window that closes before
