@@ -455,12 +455,15 @@ static int read_thread(struct xl_model *m, struct xl_loader *ld, struct claims *
 		depth = in_file;
 	/* The block as far as it is read: its counters, its chunk slots in
 	 * use, its open frames and (version 2) the fields after them. */
-	int v2_fields = m->version >= 2 && tb_avail >= sizeof(struct xl_thread_block);
+	/* Version 2's block ends before the CPU times version 3 added. */
+	size_t tb_size =
+		m->version >= 3 ? sizeof(struct xl_thread_block) : offsetof(struct xl_thread_block, cpu_start_ns);
+	int v2_fields = m->version >= 2 && tb_avail >= tb_size;
 	uint64_t tb_len = TB_FIXED + (count + XL_NODES_PER_CHUNK - 1) / XL_NODES_PER_CHUNK * sizeof(uint64_t);
 	if (depth && stack_off + depth * sizeof(struct xl_frame) > tb_len)
 		tb_len = stack_off + depth * sizeof(struct xl_frame);
 	if (v2_fields)
-		tb_len = sizeof(struct xl_thread_block);
+		tb_len = tb_size;
 	int rc = claim(cl, tb_off, tb_len < tb_avail ? tb_len : tb_avail, "a thread block");
 	if (rc)
 		return rc;

@@ -1,6 +1,6 @@
 """Hostile captures: references that share a record must not amplify work, memory or output.
 
-A capture (format 2) is a header, a thread table and blocks (capture-format.md).  Every record
+A capture (format 3) is a header, a thread table and blocks (capture-format.md).  Every record
 has exactly one reference: a thread-table entry, a node-chunk slot, a thread block's
 func_table, the `next` of the block before it.  A crafted file whose references point many
 times at one record used to be read once per reference: a 300 KB capture took 9.5 s and 640 MB
@@ -26,9 +26,9 @@ from xltest import *
 HDR = 4096
 H_VERSION, H_FILE_SIZE, H_ARENA_CURSOR, H_THREAD_COUNT, H_MEM_FIRST = 8, 40, 56, 184, 192
 TB_SLOT, TB_NODE_COUNT, TB_DEPTH, TB_TIMELINE_FIRST, TB_CHUNKS = 32, 160, 164, 168, 176
-TB_FUNC_TABLE, TB_FUNC_SLOTS, TB_SIZE = 41136, 41144, 41152   # version 2: after stack[2048]
+TB_FUNC_TABLE, TB_FUNC_SLOTS, TB_SIZE = 41136, 41144, 41176   # version 3: after stack[2048]; then the CPU times
 BLK = 32  # struct xl_cap_block {kind, owner, size, next, count, capacity}
-BLOCK_MEMORY, SAMPLE = 4, 48
+BLOCK_MEMORY, SAMPLE = 4, 56  # version 3: with capture_rss_bytes
 
 
 def u32(b, off):
@@ -123,7 +123,7 @@ with Workdir() as w:
     s = w.summary(base)
     eq(len(s.tree["parent"]), 5460 + 2, "the real capture: 5,460 call paths, main and the root")
 
-    eq(u32(orig, H_VERSION), 2, "format version 2")
+    eq(u32(orig, H_VERSION), 3, "format version 3 (the offsets above are its)")
     nthreads = u32(orig, H_THREAD_COUNT)
     tb0 = u64(orig, HDR)
     chunk0 = u64(orig, tb0 + TB_CHUNKS)
