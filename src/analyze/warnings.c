@@ -18,6 +18,9 @@
 #include "analyze_internal.h"
 
 static int push(struct xl_warning **list, size_t *n, const char *kind, const char *topic, int64_t from, int64_t to,
+		const char *fmt, va_list ap) __attribute__((format(printf, 7, 0)));
+
+static int push(struct xl_warning **list, size_t *n, const char *kind, const char *topic, int64_t from, int64_t to,
 		const char *fmt, va_list ap)
 {
 	struct xl_warning *w = realloc(*list, (*n + 1) * sizeof(*w));
