@@ -47,11 +47,15 @@ void xl_overhead(const struct xl_model *m, struct xl_overhead *o)
 	if (m->mode == XL_MODE_MEMORY || !m->total_events)
 		return;
 	o->ns_per_call = m->run.overhead_ns_per_call > 0 ? m->run.overhead_ns_per_call : runtime_ns_per_call(m);
-	o->measured = o->ns_per_call > 0;
+	/* A millisecond or more per call is no measurement but a corrupt
+	 * calibration (fuzzing: an infinite cost, cast to an integer). */
+	o->measured = o->ns_per_call > 0 && o->ns_per_call < 1e6;
 	if (!o->measured)
 		o->ns_per_call = XL_DEFAULT_NS_PER_CALL;
 	o->calls = m->total_events / 2;
 	o->cost_ns = o->ns_per_call * (double)m->total_events / 2.0;
+	if (o->cost_ns > (double)XL_MAX_NS)
+		o->cost_ns = (double)XL_MAX_NS; /* emitted as an integer */
 	o->wall_ns = m->window_end_ns - (m->window_start_ns < 0 ? 0 : m->window_start_ns);
 	o->wall_share = share(o->cost_ns, (double)o->wall_ns);
 
