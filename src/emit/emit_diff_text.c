@@ -43,13 +43,20 @@ static void fmt_ns(double ns, int present, char *buf, size_t len)
 		xl_fmt_duration((int64_t)llround(ns), buf, len);
 }
 
+/* A size as an integer: a corrupt capture's may reach 2^63, beyond which
+ * the cast is undefined (fuzz-capture). */
+static int64_t size_i64(double v)
+{
+	return v < 9e18 ? (int64_t)v : INT64_MAX;
+}
+
 /* " (1.2 s .. 1.3 s)" when a side has several runs */
 static void range(FILE *f, const struct xl_dval *x, int s, int is_size)
 {
 	char a[32], b[32];
 	if (is_size) {
-		xl_fmt_size((int64_t)x->lo[s], a, sizeof(a));
-		xl_fmt_size((int64_t)x->hi[s], b, sizeof(b));
+		xl_fmt_size(size_i64(x->lo[s]), a, sizeof(a));
+		xl_fmt_size(size_i64(x->hi[s]), b, sizeof(b));
 	} else {
 		xl_fmt_duration((int64_t)llround(x->lo[s]), a, sizeof(a));
 		xl_fmt_duration((int64_t)llround(x->hi[s]), b, sizeof(b));
@@ -68,8 +75,8 @@ static void total_line(FILE *f, const struct xl_diff *d, const char *label, cons
 		xl_fmt_duration((int64_t)llround(x->v[XL_BASE]), a, sizeof(a));
 		xl_fmt_duration((int64_t)llround(x->v[XL_NEW]), b, sizeof(b));
 	} else if (kind == 1) {
-		xl_fmt_size((int64_t)x->v[XL_BASE], a, sizeof(a));
-		xl_fmt_size((int64_t)x->v[XL_NEW], b, sizeof(b));
+		xl_fmt_size(size_i64(x->v[XL_BASE]), a, sizeof(a));
+		xl_fmt_size(size_i64(x->v[XL_NEW]), b, sizeof(b));
 	} else {
 		snprintf(a, sizeof(a), "%.0f", x->v[XL_BASE]);
 		snprintf(b, sizeof(b), "%.0f", x->v[XL_NEW]);
