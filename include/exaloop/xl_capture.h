@@ -36,9 +36,10 @@
 
 #define XL_CAP_MAGIC "XLCAPTUR" /* 8 bytes, no terminator in file */
 #define XL_CAP_VERSION \
-	3u /* 2: per-function tables, bounded call trees;
+	4u /* 2: per-function tables, bounded call trees;
 			   * 3: threads' CPU time, the capture's resident
-			   * bytes per memory sample and at finalization */
+			   * bytes per memory sample and at finalization;
+			   * 4: heap allocations (xl_alloc_stat) */
 #define XL_CAP_FILE "capture.xlc"
 #define XL_CAP_NOTE_FILE "runtime-notes.txt" /* the runtime's messages, one a line */
 
@@ -95,8 +96,13 @@ enum xl_cap_mode {
 	0x80u /* a thread's call tree reached its bound:
 				      * new paths went to "(more call paths)" */
 #define XL_FLAG_NO_FUNC_TABLE \
-	0x100u /* a thread found no room for its
+	0x100u                /* a thread found no room for its
 				       * per-function table */
+#define XL_FLAG_ALLOCS 0x200u /* version 4: heap allocations recorded */
+#define XL_FLAG_ALLOCS_FULL \
+	0x400u /* version 4: an allocation found no record
+				    * (buffer spent) or no room in the address
+				    * table: see alloc_untracked */
 
 /* Value stored for a memory metric that could not be read. */
 #define XL_UNAVAILABLE INT64_MIN
@@ -185,7 +191,27 @@ struct xl_cap_header {
 	 * finalization, or XL_UNAVAILABLE.  VmHWM minus it is a lower bound of
 	 * the program's own peak (the mapping only grows). */
 	int64_t capture_rss_bytes;
-	uint8_t reserved[XL_HDR_SIZE - 336];
+
+	/* Version 4: heap allocations (XL_FLAG_ALLOCS), see xl_alloc_stat.
+	 * alloc_na is the "(not attributed)" record: allocations made while
+	 * the window was closed, by threads that made no traced call yet,
+	 * in memory mode, or with no room for a record; updated with atomics
+	 * by every thread (its node is XL_ALLOC_NO_NODE, func 0).
+	 * alloc_unmatched_*: frees of blocks the runtime did not see allocated
+	 * (before the window, by a shared library such as libc's strdup),
+	 * with malloc_usable_size bytes.  alloc_untracked: allocations counted
+	 * but not entered in the address table (full), whose frees then count
+	 * as unmatched.  gc_frees: GC_free calls (collected memory is never
+	 * seen freed). */
+	uint32_t alloc_rec_size; /* sizeof(struct xl_alloc_stat) */
+	uint32_t reserved1;
+	uint64_t alloc_unmatched_frees;
+	uint64_t alloc_unmatched_bytes;
+	uint64_t alloc_untracked;
+	uint64_t gc_frees;
+	uint64_t reserved2;   /* alloc_na 16-aligned (offset 384) */
+	uint64_t alloc_na[10]; /* struct xl_alloc_stat, 16-aligned: file offset / 16 names it */
+	uint8_t reserved[XL_HDR_SIZE - 464];
 };
 
 /* Every arena block starts with this. */
@@ -194,6 +220,9 @@ enum xl_block_kind {
 	XL_BLOCK_NODES = 2,
 	XL_BLOCK_TIMELINE = 3,
 	XL_BLOCK_MEMORY = 4,
+	XL_BLOCK_ALLOCS = 5,  /* version 4: struct xl_alloc_stat records */
+	XL_BLOCK_PRIVATE = 6, /* version 4: the writer's own tables (never
+			       * linked from anything the reader follows) */
 };
 
 struct xl_cap_block {
@@ -347,6 +376,17 @@ struct xl_thread_block {
 	uint64_t cpu_start_ns;
 	uint64_t cpu_ns;
 	uint64_t cpu_at_ticks;
+	/* Version 4: heap
+	 * allocations.  alloc_first: the first XL_BLOCK_ALLOCS block (linked
+	 * through `next`, `count` records published in each), 0 = none.  The
+	 * totals are this thread's allocations (attributed ones) and the
+	 * frees it made of blocks in the address table (any thread's), for
+	 * the sampler's running sums; plain stores by the thread. */
+	uint64_t alloc_first;
+	uint64_t alloc_calls;
+	uint64_t alloc_bytes;
+	uint64_t free_calls;
+	uint64_t freed_bytes;
 };
 
 /* Memory sample.  Any field may be XL_UNAVAILABLE. */
@@ -360,11 +400,62 @@ struct xl_mem_sample {
 	/* Version 3: the resident bytes of the capture file's mapping at this
 	 * sample (mincore), the profiler's share of rss_bytes. */
 	int64_t capture_rss_bytes;
+/* Samples of versions 1 and 2 end before capture_rss_bytes. */
+	/* Version 4 (samples of version 3 end here, 56 bytes): heap
+	 * allocations so far, all threads and "(not attributed)" (cumulative;
+	 * XL_UNAVAILABLE when allocations are not recorded). */
+	int64_t alloc_bytes;
+	int64_t alloc_calls;
 };
 /* Samples of versions 1 and 2 end before capture_rss_bytes. */
 #define XL_MEM_SAMPLE_V2_SIZE 48u
+#define XL_MEM_SAMPLE_V3_SIZE 56u
 
 #define XL_SAMPLES_PER_CHUNK 1024u
+
+/* Heap allocations of one call path, or of one function (version 4).
+ *
+ * The runtime wraps the allocation functions at link time (--wrap: malloc,
+ * calloc, realloc, free, aligned_alloc, posix_memalign, memalign, valloc,
+ * pvalloc, operator new and delete, Boehm's GC_malloc* and GC_free) and
+ * adds each allocation made by a registered thread in the window to one
+ * record of that thread: the record of the call-tree node of its top frame
+ * (`node`, `func` the node's function; node 0, func 0 for no frame), or,
+ * when the top frame has no regular node (a "(more call paths)" subtree or
+ * no node), the record of the frame's function (`node` XL_ALLOC_NO_NODE).
+ * Records are appended to the thread's XL_BLOCK_ALLOCS blocks and
+ * published by the block's `count` (release) once node and func are set;
+ * the counters are then plain stores by the thread, except xfrees and
+ * xfreed_bytes, which other threads add with atomics.
+ *
+ * An allocation enters a global address table (writer-private, not in the
+ * file) with its size and record, so that its free, by any thread, comes
+ * off the record that allocated it: frees/freed_bytes when the allocating
+ * thread frees, xfrees/xfreed_bytes otherwise.  Live bytes at exit:
+ * bytes - gc_bytes - freed_bytes - xfreed_bytes.  peak_live is the largest
+ * live figure the record had after one of its allocations (frees by other
+ * threads read without ordering: exact for one thread).  gc_bytes are the
+ * part of `bytes` the Boehm collector allocated: collected, never seen
+ * freed, so not live.  realloc counts as a free of the old block and an
+ * allocation of the new size. */
+struct xl_alloc_stat {
+	uint32_t node;  /* call-tree node index, or XL_ALLOC_NO_NODE */
+	int32_t func;   /* XRay function id; 0: the thread root */
+	uint32_t owner; /* thread slot; XL_ALLOC_SHARED: header.alloc_na */
+	uint32_t reserved;
+	uint64_t allocs;
+	uint64_t bytes;
+	uint64_t frees;
+	uint64_t freed_bytes;
+	uint64_t xfrees;
+	uint64_t xfreed_bytes;
+	uint64_t peak_live;
+	uint64_t gc_bytes;
+};
+#define XL_ALLOC_NO_NODE 0xFFFFFFFFu
+#define XL_ALLOC_SHARED 0xFFFFFFFFu
+#define XL_ALLOCS_FIRST 64u       /* records in a thread's first block */
+#define XL_ALLOCS_PER_CHUNK 1024u /* in the later ones */
 
 /* Environment the CLI sets to enable capture (read once by the runtime). */
 #define XL_ENV_DIR "EXALOOP_CAPTURE_DIR"    /* capture directory */
@@ -375,6 +466,7 @@ struct xl_mem_sample {
 #define XL_ENV_DELAY "EXALOOP_DELAY_NS"
 #define XL_ENV_DURATION "EXALOOP_DURATION_NS"
 #define XL_ENV_INCLUDE "EXALOOP_INCLUDE_IDS" /* comma-separated ids; unset = all */
+#define XL_ENV_ALLOCS "EXALOOP_ALLOCATIONS"  /* "0": do not record allocations */
 
 /* Defaults of the capture settings, used by the runtime when a variable
  * above is unset and by the CLI when exaloop.toml does not set them (not
@@ -387,6 +479,9 @@ _Static_assert(sizeof(struct xl_cap_header) == XL_HDR_SIZE, "header must fill it
 _Static_assert(sizeof(struct xl_event) == 16, "timeline events are 16 bytes");
 _Static_assert(sizeof(struct xl_node) == 32, "nodes are 32 bytes");
 _Static_assert(sizeof(struct xl_func_stat) == 32, "function stats are 32 bytes");
-_Static_assert(sizeof(struct xl_mem_sample) == XL_MEM_SAMPLE_V2_SIZE + 8, "version 3 added one field to samples");
+_Static_assert(sizeof(struct xl_mem_sample) == XL_MEM_SAMPLE_V2_SIZE + 24, "versions 3 and 4 added fields to samples");
+_Static_assert(sizeof(struct xl_alloc_stat) == 80, "allocation records are 80 bytes");
+_Static_assert(sizeof(((struct xl_cap_header *)0)->alloc_na) == sizeof(struct xl_alloc_stat), "alloc_na holds one");
+_Static_assert(__builtin_offsetof(struct xl_cap_header, alloc_na) % 16 == 0, "alloc_na is 16-aligned");
 
 #endif

@@ -25,6 +25,20 @@
 
 #define XL_NONE (-1)
 
+/* Heap allocations of a call path, a function or the whole run (capture
+ * format version 3, xl_capture.h struct xl_alloc_stat): frees are those of
+ * the blocks allocated here, by whichever thread freed them. */
+struct xl_alloc {
+	uint64_t allocs, bytes;
+	uint64_t frees, freed_bytes;
+	uint64_t gc_bytes;  /* part of bytes: the Boehm collector's (never seen freed) */
+	uint64_t peak_live; /* largest live figure after one of its allocations (paths only) */
+};
+/* Bytes still allocated at the end (at exit: leaked): bytes - gc_bytes -
+ * freed_bytes, 0 when that is negative (a corrupt capture). */
+uint64_t xl_alloc_live(const struct xl_alloc *a);
+void xl_alloc_add(struct xl_alloc *to, const struct xl_alloc *a);
+
 struct xl_func {
 	int32_t xray_id;
 	char *name; /* never NULL ("#<id>" when unknown) */
@@ -32,7 +46,18 @@ struct xl_func {
 	int line;
 	uint64_t calls;
 	int64_t self_ns;
-	int64_t total_ns; /* outermost frames only: recursion not double counted */
+	int64_t total_ns;      /* outermost frames only: recursion not double counted */
+	struct xl_alloc alloc; /* allocations made with this function on top of the
+				* stack (self; peak_live not summed: 0) */
+};
+
+/* Allocations of a thread's frames that had no regular node (a bounded
+ * tree's "(more call paths)" subtrees): counted under their function, and
+ * on the thread's root in the tree. */
+struct xl_falloc {
+	uint32_t thread;
+	int32_t func; /* index into funcs */
+	struct xl_alloc a;
 };
 
 /* "(more call paths)" (xray_id XL_FUNC_MORE), the name of bounded call
@@ -99,6 +124,7 @@ struct xl_sample {
 	 * (XL_UNAVAILABLE before capture format 3); rss minus it is the
 	 * program's own (xl_program_rss). */
 	int64_t capture_rss;
+	int64_t alloc_bytes, alloc_calls;                        /* cumulative heap allocations (XL_UNAVAILABLE) */
 };
 
 /* A warning says what limits the capture (data lost, estimated or cut
@@ -172,6 +198,21 @@ struct xl_model {
 	size_t nfstats;
 	struct xl_sample *samples;
 	size_t nsamples;
+
+	/* Heap allocations (version 3, flag XL_FLAG_ALLOCS; all zero/NULL
+	 * otherwise).  node_alloc[i]: the allocations made on node i's path
+	 * (self), parallel to nodes; a thread root's holds those made with no
+	 * traced frame and those of frames without a regular node (fallocs).
+	 * alloc_total = every node's + alloc_na: what the wrappers saw. */
+	int allocs;                  /* allocations were recorded */
+	struct xl_alloc *node_alloc; /* NULL unless allocs */
+	struct xl_falloc *fallocs;
+	size_t nfallocs;
+	struct xl_alloc alloc_na; /* "(not attributed)" */
+	struct xl_alloc alloc_total;
+	uint64_t alloc_unmatched_frees, alloc_unmatched_bytes; /* frees of blocks not seen allocated */
+	uint64_t alloc_untracked; /* allocations whose frees could not be matched (table full) */
+	uint64_t gc_frees;
 	struct xl_warning *warnings; /* what limits the capture */
 	size_t nwarnings;
 	struct xl_warning *notes; /* facts beside the figures (see xl_warning) */
@@ -242,7 +283,8 @@ enum xl_sort {
 	XL_SORT_TOTAL,
 	XL_SORT_CALLS,
 	XL_SORT_AVG,
-	XL_SORT_NAME
+	XL_SORT_NAME,
+	XL_SORT_ALLOC, /* bytes allocated (self) */
 };
 int xl_sort_parse(const char *s, enum xl_sort *out);
 /* Fill idx[0..n) with indices of funcs[] in the given order. */

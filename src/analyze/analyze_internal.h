@@ -17,7 +17,11 @@ struct xl_fstat_raw {
 };
 
 struct xl_loader {
-	size_t threads_cap, nodes_cap, node_xray_cap, node_ticks_cap, samples_cap, fs_cap;
+	size_t threads_cap, nodes_cap, node_xray_cap, node_ticks_cap, samples_cap, fs_cap, node_alloc_cap, fa_cap;
+	/* allocations of frames without a regular node, XRay ids in func
+	 * (mapped to funcs[] by build_funcs) */
+	struct xl_falloc *fa;
+	size_t nfa;
 	struct xl_fstat_raw *fs; /* every thread's, in thread order */
 	size_t nfs;
 	int32_t *node_xray;   /* XRay id per node (0 for roots) */

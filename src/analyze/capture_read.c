@@ -80,7 +80,7 @@ static uint64_t avail(const struct xl_model *m, uint64_t off)
  *   - a block whose records are read in place: claim(cl, off, len, what).
  *
  * Only what is read is claimed (a thread block as far as its counters,
- * chunk slots in use, open frames and version-2 fields), so a compact
+ * chunk slots in use, open frames and its version's fields), so a compact
  * file (tests/fuzz/make_seeds.py) that keeps blocks only that far still
  * reads.  Header fields and the thread table's first pass (the latest
  * timestamp, at most 1024 reads) are read more than once: bounded, not
@@ -226,6 +226,23 @@ static int64_t sane_metric(int64_t v)
 	return v > XL_MAX_SANE ? XL_MAX_SANE : v;
 }
 
+/* A record's figures (frees by any thread), each within XL_MAX_SANE so
+ * that sums cannot overflow whatever a corrupt capture holds. */
+static uint64_t sane_u64(uint64_t v)
+{
+	return v > (uint64_t)XL_MAX_SANE ? (uint64_t)XL_MAX_SANE : v;
+}
+
+static void alloc_from(struct xl_alloc *a, const struct xl_alloc_stat *r)
+{
+	a->allocs = sane_u64(r->allocs);
+	a->bytes = sane_u64(r->bytes);
+	a->frees = sane_u64(sane_u64(r->frees) + sane_u64(r->xfrees));
+	a->freed_bytes = sane_u64(sane_u64(r->freed_bytes) + sane_u64(r->xfreed_bytes));
+	a->gc_bytes = sane_u64(r->gc_bytes);
+	a->peak_live = sane_u64(r->peak_live);
+}
+
 static int map_file(struct xl_model *m, const char *path, char *err, size_t errlen)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK); /* a FIFO must not hang the report */
@@ -300,6 +317,14 @@ static int read_header(struct xl_model *m, struct xl_loader *ld, const char *pat
 	m->threads_dropped = h->threads_dropped;
 	m->threads_unplaced = h->threads_unplaced;
 	m->unrecorded_events = h->unrecorded_events;
+	if (h->version >= 4 && (h->flags & XL_FLAG_ALLOCS) && h->alloc_rec_size == sizeof(struct xl_alloc_stat)) {
+		m->allocs = 1;
+		alloc_from(&m->alloc_na, (const struct xl_alloc_stat *)(const void *)h->alloc_na);
+		m->alloc_unmatched_frees = h->alloc_unmatched_frees;
+		m->alloc_unmatched_bytes = h->alloc_unmatched_bytes;
+		m->alloc_untracked = h->alloc_untracked;
+		m->gc_frees = h->gc_frees;
+	}
 	if (h->build_id_size <= XL_BUILD_ID_MAX)
 		for (uint32_t i = 0; i < h->build_id_size; i++)
 			snprintf(ld->build_id + 2 * i, 3, "%02x", h->build_id[i]);
@@ -404,6 +429,37 @@ static int read_func_table(struct xl_model *m, struct xl_loader *ld, struct clai
 	return rc;
 }
 
+/* A thread's allocation records (version 4): each onto its node (base +
+ * node, n nodes read), or, without a regular node, onto the thread's root
+ * and into the loader's per-function list.  Its blocks are claimed as they
+ * are read; a record out of place is skipped. */
+static int read_allocs(struct xl_model *m, struct xl_loader *ld, struct claims *cl, const struct xl_thread_block *tb,
+		       size_t base, uint32_t n)
+{
+	struct list it;
+	list_begin(&it, m, cl, tb->alloc_first, XL_BLOCK_ALLOCS, sizeof(struct xl_alloc_stat), XL_ALLOCS_PER_CHUNK,
+		   LIST_CUT_OK, "an allocation block");
+	uint32_t count;
+	for (const struct xl_alloc_stat *r; (r = list_next(&it, &count));) {
+		for (uint32_t i = 0; i < count; i++) {
+			struct xl_alloc a;
+			alloc_from(&a, &r[i]);
+			if (r[i].node < n) {
+				xl_alloc_add(&m->node_alloc[base + r[i].node], &a);
+				continue;
+			}
+			if (r[i].node != XL_ALLOC_NO_NODE || r[i].func <= 0)
+				continue; /* corrupt */
+			a.peak_live = 0;
+			xl_alloc_add(&m->node_alloc[base], &a);
+			if (xl_grow((void **)&ld->fa, &ld->fa_cap, ld->nfa + 1, sizeof(*ld->fa)))
+				return XL_ENOMEM;
+			ld->fa[ld->nfa++] = (struct xl_falloc){(uint32_t)m->nthreads, r[i].func, a};
+		}
+	}
+	return it.rc;
+}
+
 /* Read one thread's nodes.  Returns XL_OK, XL_ENOMEM, or XL_EFORMAT when
  * what it reads shares bytes with another record; other corruption just
  * stops the thread's node list early. */
@@ -454,10 +510,12 @@ static int read_thread(struct xl_model *m, struct xl_loader *ld, struct claims *
 	if (depth > in_file)
 		depth = in_file;
 	/* The block as far as it is read: its counters, its chunk slots in
-	 * use, its open frames and (version 2) the fields after them. */
-	/* Version 2's block ends before the CPU times version 3 added. */
-	size_t tb_size =
-		m->version >= 3 ? sizeof(struct xl_thread_block) : offsetof(struct xl_thread_block, cpu_start_ns);
+	 * use, its open frames and (version 2) the fields after them, to the
+	 * end of its version's block: version 2's ends before the CPU times
+	 * version 3 added, version 3's before version 4's allocation fields. */
+	size_t tb_size = m->version >= 4   ? sizeof(struct xl_thread_block)
+			 : m->version == 3 ? offsetof(struct xl_thread_block, alloc_first)
+					   : offsetof(struct xl_thread_block, cpu_start_ns);
 	int v2_fields = m->version >= 2 && tb_avail >= tb_size;
 	uint64_t tb_len = TB_FIXED + (count + XL_NODES_PER_CHUNK - 1) / XL_NODES_PER_CHUNK * sizeof(uint64_t);
 	if (depth && stack_off + depth * sizeof(struct xl_frame) > tb_len)
@@ -547,7 +605,7 @@ static int read_thread(struct xl_model *m, struct xl_loader *ld, struct claims *
 	/* Version 3: the CPU time since the thread's first event, read at
 	 * cpu_at_ticks (its exit, finalization, or the last periodic reading
 	 * of a killed program). */
-	if (m->version >= 3 && tb_avail >= sizeof(struct xl_thread_block) && tb->cpu_at_ticks &&
+	if (m->version >= 3 && v2_fields && tb->cpu_at_ticks &&
 	    tb->cpu_ns >= tb->cpu_start_ns) {
 		t->cpu_ns = xl_clamp_ns((double)(tb->cpu_ns - tb->cpu_start_ns));
 		t->cpu_to_ns = xl_model_ns(m, tb->cpu_at_ticks);
@@ -568,6 +626,13 @@ static int read_thread(struct xl_model *m, struct xl_loader *ld, struct claims *
 		;
 	if (tl.rc)
 		return tl.rc;
+	if (m->allocs) {
+		if (xl_grow((void **)&m->node_alloc, &ld->node_alloc_cap, base + n, sizeof(*m->node_alloc)))
+			return XL_ENOMEM;
+		memset(&m->node_alloc[base], 0, n * sizeof(*m->node_alloc));
+		if (v2_fields && (rc = read_allocs(m, ld, cl, tb, base, n)))
+			return rc;
+	}
 	m->nnodes = base + n;
 	m->nthreads++;
 	return XL_OK;
@@ -577,8 +642,10 @@ static int read_samples(struct xl_model *m, struct xl_loader *ld, struct claims 
 {
 	const struct xl_cap_header *h = (const void *)m->map;
 	struct list it;
-	/* Version 3 samples have one more field (capture_rss_bytes). */
-	size_t size = m->version >= 3 ? sizeof(struct xl_mem_sample) : XL_MEM_SAMPLE_V2_SIZE;
+	/* Samples: 48 bytes before version 3, 56 in version 3 (xl_capture.h). */
+	size_t size = m->version >= 4   ? sizeof(struct xl_mem_sample)
+		      : m->version == 3 ? XL_MEM_SAMPLE_V3_SIZE
+					: XL_MEM_SAMPLE_V2_SIZE;
 	list_begin(&it, m, cl, h->mem_first_chunk, XL_BLOCK_MEMORY, size, XL_SAMPLES_PER_CHUNK, LIST_CUT_OK,
 		   "a memory-sample block");
 	uint32_t count;
@@ -587,7 +654,7 @@ static int read_samples(struct xl_model *m, struct xl_loader *ld, struct claims 
 			return XL_ENOMEM;
 		for (uint32_t i = 0; i < count; i++) {
 			struct xl_mem_sample s = {0};
-			memcpy(&s, b + i * size, size);
+			memcpy(&s, b + (size_t)i * size, size);
 			struct xl_sample *d = &m->samples[m->nsamples++];
 			d->t_ns = xl_model_ns(m, s.ticks);
 			d->rss = sane_metric(s.rss_bytes);
@@ -599,6 +666,8 @@ static int read_samples(struct xl_model *m, struct xl_loader *ld, struct claims 
 			/* A share larger than the whole cannot be real. */
 			if (d->capture_rss != XL_UNAVAILABLE && (d->rss == XL_UNAVAILABLE || d->capture_rss > d->rss))
 				d->capture_rss = XL_UNAVAILABLE;
+			d->alloc_bytes = m->allocs && m->version >= 4 ? sane_metric(s.alloc_bytes) : XL_UNAVAILABLE;
+			d->alloc_calls = m->allocs && m->version >= 4 ? sane_metric(s.alloc_calls) : XL_UNAVAILABLE;
 		}
 	}
 	return it.rc;

@@ -106,7 +106,7 @@ static int cmp_i32(const void *a, const void *b)
  * funcs[], named from symbols.json when present. */
 static int build_funcs(struct xl_model *m, struct xl_loader *ld, const char *dir)
 {
-	int32_t *ids = malloc((m->nnodes + ld->nfs + 1) * sizeof(int32_t));
+	int32_t *ids = malloc((m->nnodes + ld->nfs + ld->nfa + 1) * sizeof(int32_t));
 	if (!ids)
 		return XL_ENOMEM;
 	size_t n = 0;
@@ -115,6 +115,8 @@ static int build_funcs(struct xl_model *m, struct xl_loader *ld, const char *dir
 			ids[n++] = ld->node_xray[i];
 	for (size_t i = 0; i < ld->nfs; i++)
 		ids[n++] = ld->fs[i].xray_id;
+	for (size_t i = 0; i < ld->nfa; i++)
+		ids[n++] = ld->fa[i].func;
 	qsort(ids, n, sizeof(int32_t), cmp_i32);
 	size_t u = 0;
 	for (size_t i = 0; i < n; i++)
@@ -201,6 +203,13 @@ static int build_funcs(struct xl_model *m, struct xl_loader *ld, const char *dir
 		d->total_ns = xl_clamp_ns((double)r->total_ticks / m->ticks_per_ns);
 	}
 	m->nfstats = ld->nfs;
+	for (size_t i = 0; i < ld->nfa; i++) {
+		int32_t *hit = bsearch(&ld->fa[i].func, ids, u, sizeof(int32_t), cmp_i32);
+		ld->fa[i].func = (int32_t)(hit - ids);
+	}
+	m->fallocs = ld->fa; /* the model owns them now */
+	m->nfallocs = ld->nfa;
+	ld->fa = NULL;
 	free(ids);
 	return XL_OK;
 }
@@ -237,6 +246,12 @@ static int build_tree(struct xl_model *m, struct xl_loader *ld)
 
 	if (xl_funcs_for_thread(m, -1, m->funcs) != XL_OK)
 		return XL_ENOMEM;
+	if (m->allocs) {
+		for (size_t i = 0; i < m->nnodes; i++)
+			xl_alloc_add(&m->alloc_total, &m->node_alloc[i]);
+		xl_alloc_add(&m->alloc_total, &m->alloc_na);
+		m->alloc_total.peak_live = 0; /* paths' peaks do not add up */
+	}
 	m->timeline_full_ns = -1;
 	for (size_t t = 0; t < m->nthreads; t++) {
 		const struct xl_thread *th = &m->threads[t];
@@ -255,7 +270,11 @@ int xl_funcs_for_thread(const struct xl_model *m, int thread, struct xl_func *ou
 		out[f] = m->funcs[f];
 		out[f].calls = 0;
 		out[f].self_ns = out[f].total_ns = 0;
+		memset(&out[f].alloc, 0, sizeof(out[f].alloc));
 	}
+	for (size_t i = 0; i < m->nfallocs; i++)
+		if (thread < 0 || (size_t)thread == m->fallocs[i].thread)
+			xl_alloc_add(&out[m->fallocs[i].func].alloc, &m->fallocs[i].a);
 	/* The threads' per-function tables: the frames their trees do not
 	 * hold ("(more call paths)" subtrees). */
 	for (size_t t = 0; t < m->nthreads; t++) {
@@ -293,6 +312,8 @@ int xl_funcs_for_thread(const struct xl_model *m, int thread, struct xl_func *ou
 			struct xl_func *f = &out[nd->func];
 			f->calls += nd->calls;
 			f->self_ns = xl_add_ns(f->self_ns, nd->self_ns);
+			if (m->node_alloc)
+				xl_alloc_add(&f->alloc, &m->node_alloc[cur]);
 			if (active[nd->func]++ == 0)
 				f->total_ns = xl_add_ns(f->total_ns, nd->total_ns);
 			stack[sp++] = cur;
@@ -310,6 +331,7 @@ int xl_funcs_for_thread(const struct xl_model *m, int thread, struct xl_func *ou
 			out[f].self_ns = 0;   /* only from a corrupt or cut-off table */
 		if (xl_func_is_more(&out[f])) /* not a function: its calls are the table's */
 			out[f].calls = 0, out[f].self_ns = out[f].total_ns = 0;
+		out[f].alloc.peak_live = 0; /* paths' peaks do not add up */
 	}
 	free(active);
 	free(stack);
@@ -345,6 +367,7 @@ int xl_model_load(const char *dir, struct xl_model **out, char *err, size_t errl
 	free(ld.node_xray);
 	free(ld.node_ticks);
 	free(ld.fs);
+	free(ld.fa);
 	if (rc != XL_OK) {
 		if (rc == XL_ENOMEM)
 			snprintf(err, errlen, "out of memory while reading '%s'", path);
@@ -395,6 +418,8 @@ void xl_model_free(struct xl_model *m)
 	free(m->related);
 	free(m->funcs);
 	free(m->fstats);
+	free(m->node_alloc);
+	free(m->fallocs);
 	free(m->nodes);
 	free(m->threads);
 	free(m->samples);

@@ -13,7 +13,7 @@ int xl_sort_parse(const char *s, enum xl_sort *out)
 		enum xl_sort by;
 	} names[] = {
 		{"self", XL_SORT_SELF}, {"total", XL_SORT_TOTAL}, {"calls", XL_SORT_CALLS},
-		{"avg", XL_SORT_AVG},   {"name", XL_SORT_NAME},
+		{"avg", XL_SORT_AVG},   {"name", XL_SORT_NAME},   {"alloc", XL_SORT_ALLOC},
 	};
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (strcmp(s, names[i].name) == 0) {
@@ -41,6 +41,11 @@ static int cmp(const void *a, const void *b)
 	case XL_SORT_CALLS: r = (y->calls > x->calls) - (y->calls < x->calls); break;
 	case XL_SORT_AVG: r = (avg(y) > avg(x)) - (avg(y) < avg(x)); break;
 	case XL_SORT_NAME: break;
+	case XL_SORT_ALLOC:
+		r = (y->alloc.bytes > x->alloc.bytes) - (y->alloc.bytes < x->alloc.bytes);
+		if (!r)
+			r = (y->alloc.allocs > x->alloc.allocs) - (y->alloc.allocs < x->alloc.allocs);
+		break;
 	}
 	if (!r)
 		r = strcmp(x->name, y->name);

@@ -44,7 +44,7 @@ static const char *const with_value[] = {"-I", "-D", "-U", "-l", "-L", "-isystem
 static const char *const passthrough[] = {"-O", "-g", "-std=", "-W", "-f",       "-m",      "-I",
 					  "-D", "-U", "-l",    "-L", "-isystem", "-include"};
 static const char *const exact[] = {"-pthread", "-rdynamic", "-static", "-shared", "-pie", "-no-pie"};
-static const char *const globals[] = {"--profile", "--no-open", "--target"};
+static const char *const globals[] = {"--profile", "--no-open", "--target", "--no-allocations"};
 
 static int is_global(const char *a)
 {

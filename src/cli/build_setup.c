@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exaloop/xl_capture.h"
+
 #include "args.h"
 #include "build_setup.h"
 #include "cmd.h"
@@ -41,6 +43,10 @@ int xl_target_argv(const struct xl_ctx *ctx, const char *cmd, int argc, int with
 		t->profile.mode = ctx->mode;
 		t->profile.mode_set = 1;
 	}
+	/* `allocations = false`: the link leaves the allocation functions
+	 * unwrapped and the runtime records none (toolchain.h, xl_capture.h). */
+	if (!t->profile.allocations)
+		setenv(XL_ENV_ALLOCS, "0", 1);
 	/* The target's PGO profile applies to run and build (pgo train and
 	 * evaluate choose their builds themselves). */
 	int pgo = t->pgo_profile && (strcmp(cmd, "run") == 0 || strcmp(cmd, "build") == 0);

@@ -290,7 +290,8 @@ int cmd_cc(int argc, const char **argv, struct xl_ctx *ctx)
 		xl_ccline_release(&cl);
 		return XL_EXIT_FAIL;
 	}
-	char threshold[64], tramp[PATH_MAX], attr[PATH_MAX + 32], never[PATH_MAX] = "";
+	char threshold[64], attr[PATH_MAX + 32], never[PATH_MAX] = "";
+	struct xl_link_extras extras;
 	size_t n = 0;
 	cargv[n++] = compiler;
 	if (cl.step != XL_CC_INFO) {
@@ -307,7 +308,7 @@ int cmd_cc(int argc, const char **argv, struct xl_ctx *ctx)
 	for (int k = i; k < argc; k++)
 		cargv[n++] = argv[k];
 	if (link_exe) {
-		n = xl_profile_link_flags(bm, sdk.runtime, cargv, n, tramp, sizeof(tramp));
+		n = xl_profile_link_flags(bm, xl_allocations_on(), sdk.runtime, cargv, n, &extras);
 		cargv[n++] = "-pthread";
 	}
 	cargv[n] = NULL;

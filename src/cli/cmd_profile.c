@@ -41,7 +41,7 @@ struct view_opts {
 static int parse_sort(const char *value, void *dest)
 {
 	if (xl_sort_parse(value, dest) != 0) {
-		xl_error("invalid sort key '%s' (use self, total, calls, avg or name)", value);
+		xl_error("invalid sort key '%s' (use self, total, calls, avg, name or alloc)", value);
 		return -1;
 	}
 	return 0;
@@ -53,6 +53,18 @@ static long parse_count(const char *value, long max)
 	char *end;
 	long n = strtol(value, &end, 10);
 	return *value && !*end && n >= 0 && n <= max ? n : -1;
+}
+
+static int parse_weight(const char *value, void *dest)
+{
+	static const char *const names[] = {"time", "bytes", "allocs"};
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcmp(value, names[i]) == 0) {
+			*(enum xl_weight *)dest = (enum xl_weight)i;
+			return 0;
+		}
+	xl_error("invalid --weight '%s' (use time, bytes or allocs)", value);
+	return -1;
 }
 
 static int parse_top(const char *value, void *dest)
@@ -99,7 +111,7 @@ static int parse_view(int argc, const char **argv, int is_export, struct view_op
 		XL_OPT_SET(0, "json", &v->format, "json", "print the JSON summary (summary-json.md)"),
 		XL_OPT_SET(0, "html", &v->format, "html", "write CAPTURE/index.html and open it (the default)"),
 		XL_OPT_PARSE(0, "sort", &v->emit.sort, "KEY",
-			     "order of the function table: self, total, calls, avg or name", parse_sort),
+			     "order of the function table: self, total, calls, avg, name or alloc", parse_sort),
 		XL_OPT_PARSE(0, "top", &v->emit.top, "N", "only the first N rows of the function table", parse_top),
 		XL_OPT_PARSE(0, "thread", &v->emit.thread, "I", "only thread I (default: all threads merged)",
 			     parse_thread),
@@ -113,13 +125,15 @@ static int parse_view(int argc, const char **argv, int is_export, struct view_op
 		XL_OPT_STRING(0, "format", &v->format, "F", "html, json, chrome, folded or text"),
 		XL_OPT_STRING('o', NULL, &v->output, "OUT", "write to OUT (default: stdout)"),
 		XL_OPT_PARSE(0, "sort", &v->emit.sort, "KEY",
-			     "order of the function table: self, total, calls, avg or name", parse_sort),
+			     "order of the function table: self, total, calls, avg, name or alloc", parse_sort),
 		XL_OPT_PARSE(0, "top", &v->emit.top, "N", "only the first N rows of the function table", parse_top),
 		XL_OPT_PARSE(0, "thread", &v->emit.thread, "I", "only thread I (default: all threads merged)",
 			     parse_thread),
 		XL_OPT_PARSE(0, "timeline-calls", &v->emit.timeline_max, "N",
 			     "html: timeline calls the report keeps in all, the longest of each thread (default 20000)",
 			     parse_timeline_calls),
+		XL_OPT_PARSE(0, "weight", &v->emit.weight, "W",
+			     "folded: a stack's weight: time (self ns, default), bytes or allocs (heap)", parse_weight),
 		XL_OPT_END(),
 	};
 	const struct xl_usage report = {
@@ -182,6 +196,13 @@ static int open_view(int argc, const char **argv, int is_export, struct view_opt
 	if (rc)
 		return rc;
 	if (check_thread(*m, v) != 0) {
+		xl_model_free(*m);
+		return XL_EXIT_USAGE;
+	}
+	if (v->emit.weight != XL_WEIGHT_TIME && !(*m)->allocs) {
+		xl_error("'%s' has no heap allocations (captured with --no-allocations, or by an older exaloop): "
+			 "--weight %s needs them",
+			 v->dir, v->emit.weight == XL_WEIGHT_BYTES ? "bytes" : "allocs");
 		xl_model_free(*m);
 		return XL_EXIT_USAGE;
 	}

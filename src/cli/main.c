@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "analyze.h"
+#include "exaloop/xl_capture.h"
 #include "cmd.h"
 #include "exitcode.h"
 #include "msg.h"
@@ -57,11 +58,13 @@ int main(int argc, char **argv_)
 		argv[0] = self + 8;
 		return cmd_cc(argc, argv, &ctx);
 	}
-	int version = 0;
+	int version = 0, no_allocations = 0;
 	const struct xl_option opts[] = {
 		XL_OPT_OPTARG(0, "profile", &ctx, "MODE",
 			      "capture functions and memory; MODE: all (default), memory or xray", parse_profile),
 		XL_OPT_BOOL(0, "no-open", &ctx.no_open, "do not open the report in a browser"),
+		XL_OPT_BOOL(0, "no-allocations", &no_allocations,
+			    "do not record heap allocations (malloc, new, GC_malloc)"),
 		XL_OPT_STRING(0, "target", &ctx.target, "NAME", "build or run a target of exaloop.toml"),
 		XL_OPT_BOOL(0, "version", &version, "print exaloop's version"),
 		XL_OPT_END(),
@@ -97,8 +100,14 @@ int main(int argc, char **argv_)
 	} else if (rc == XL_OPTS_PARSED && n > 0 && strcmp(args[1], "help") == 0) {
 		xl_usage_print(&usage, stdout);
 		rc = XL_EXIT_OK;
-	} else if (rc == XL_OPTS_PARSED)
+	} else if (rc == XL_OPTS_PARSED) {
+		/* One switch for the build's link (toolchain.c), a project's
+		 * compiler wrappers (cmd_cc.c, through the build's environment)
+		 * and the runtime of the program run (xl_capture.h). */
+		if (no_allocations)
+			setenv(XL_ENV_ALLOCS, "0", 1);
 		rc = xl_dispatch(&usage, n + 1, args, &ctx);
+	}
 	free(args);
 	return rc;
 }

@@ -25,6 +25,7 @@ void xl_settings_defaults(struct xl_settings *s)
 	s->mode = XL_MODE_ALL;
 	s->buffer_size = XL_DEFAULT_BUFFER_SIZE;
 	s->memory_interval_ns = XL_DEFAULT_INTERVAL_NS;
+	s->allocations = 1;
 }
 
 static void free_strv(char **v)
@@ -175,8 +176,8 @@ static int get_unit(struct ctx *c, const struct xl_toml_value *v, const char *ke
 
 static int load_profile(struct ctx *c, const struct xl_toml_value *p, struct xl_settings *s)
 {
-	static const char *const valid[] = {"mode",        "delay",   "duration", "memory_interval",
-					    "buffer_size", "include", NULL};
+	static const char *const valid[] = {"mode",        "delay",   "duration",    "memory_interval",
+					    "buffer_size", "include", "allocations", NULL};
 	if (xl_toml_type_of(p) != XL_TOML_TABLE)
 		return fail(c, p, "expected a table for 'profile', found %s", xl_toml_type_name(xl_toml_type_of(p)));
 	if (check_keys(c, p, "[targets.*.profile]", valid) != 0)
@@ -214,6 +215,13 @@ static int load_profile(struct ctx *c, const struct xl_toml_value *p, struct xl_
 	}
 	if ((v = xl_toml_table_get(p, "include")) && get_strings(c, v, "include", 0, &s->include))
 		return -1;
+	if ((v = xl_toml_table_get(p, "allocations"))) {
+		bool on;
+		if (!xl_toml_as_bool(v, &on))
+			return fail(c, v, "expected true or false for 'allocations', found %s",
+				    xl_toml_type_name(xl_toml_type_of(v)));
+		s->allocations = on;
+	}
 	return 0;
 }
 

@@ -17,6 +17,7 @@
  *   memory_interval = "100ms"
  *   buffer_size = "64MiB"
  *   include = ["*process_batch*"]
+ *   allocations = false              # do not record heap allocations
  *   [targets.events.pgo]             # or: pgo = "pgo/events.profdata" in the target
  *   profile = "pgo/events.profdata"  # build/run with it; pgo train writes it
  *   inputs = [["--batch", "50"], ["--batch", "5000"]]   # training/evaluation runs
@@ -39,7 +40,8 @@ struct xl_settings {
 	uint64_t memory_interval_ns;
 	uint64_t delay_ns;
 	uint64_t duration_ns;
-	char **include; /* NULL-terminated, owned */
+	char **include;  /* NULL-terminated, owned */
+	int allocations; /* record heap allocations (default 1; `allocations = false`) */
 };
 
 void xl_settings_defaults(struct xl_settings *s);

@@ -396,7 +396,8 @@ int xl_build_run(struct xl_build *b)
 	name_output(b, jobs, njobs);
 
 	/* Link: inputs in command-line order, sources replaced by objects. */
-	char threshold[64], tramp[PATH_MAX];
+	char threshold[64];
+	struct xl_link_extras extras;
 	size_t n = 0, k = 0;
 	argv[n++] = b->compiler;
 	n = xl_xray_compile_flags(b->mode, b->xray_threshold, 0, NULL, argv, n, threshold, sizeof(threshold));
@@ -408,7 +409,7 @@ int xl_build_run(struct xl_build *b)
 	argv[n++] = b->output;
 	if (b->pgo_generate)
 		argv[n++] = "-fprofile-instr-generate"; /* its runtime */
-	n = xl_profile_link_flags(b->mode, b->runtime, argv, n, tramp, sizeof(tramp));
+	n = xl_profile_link_flags(b->mode, xl_allocations_on(), b->runtime, argv, n, &extras);
 	n = add_flags(a, XL_LANG_NONE, argv, n);
 	if (b->mode != XL_BUILD_PLAIN)
 		argv[n++] = "-pthread";

@@ -115,8 +115,41 @@ size_t xl_xray_compile_flags(enum xl_build_mode mode, int threshold, int tailcal
 	return n;
 }
 
-size_t xl_profile_link_flags(enum xl_build_mode mode, const char *runtime, const char **argv, size_t n, char *tramp,
-			     size_t len)
+/* The functions whose calls the allocation wrappers see
+ * (src/rt/rt_wrap_*.c define __wrap_ for each).  Wrapping a function the
+ * program does not call costs nothing. */
+static const char alloc_wraps[] =
+	"-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=reallocarray,--wrap=free,--wrap=aligned_alloc,"
+	"--wrap=posix_memalign,--wrap=memalign,--wrap=valloc,--wrap=pvalloc,"
+	"--wrap=_Znwm,--wrap=_Znam,--wrap=_ZnwmRKSt9nothrow_t,--wrap=_ZnamRKSt9nothrow_t,"
+	"--wrap=_ZnwmSt11align_val_t,--wrap=_ZnamSt11align_val_t,--wrap=_ZnwmSt11align_val_tRKSt9nothrow_t,"
+	"--wrap=_ZnamSt11align_val_tRKSt9nothrow_t,--wrap=_ZdlPv,--wrap=_ZdaPv,--wrap=_ZdlPvm,--wrap=_ZdaPvm,"
+	"--wrap=_ZdlPvRKSt9nothrow_t,--wrap=_ZdaPvRKSt9nothrow_t,--wrap=_ZdlPvSt11align_val_t,"
+	"--wrap=_ZdaPvSt11align_val_t,--wrap=_ZdlPvmSt11align_val_t,--wrap=_ZdaPvmSt11align_val_t,"
+	"--wrap=_ZdlPvSt11align_val_tRKSt9nothrow_t,--wrap=_ZdaPvSt11align_val_tRKSt9nothrow_t,"
+	"--wrap=GC_malloc,--wrap=GC_malloc_atomic,--wrap=GC_malloc_uncollectable,"
+	"--wrap=GC_malloc_atomic_uncollectable,--wrap=GC_malloc_ignore_off_page,"
+	"--wrap=GC_malloc_atomic_ignore_off_page,--wrap=GC_memalign,--wrap=GC_realloc,--wrap=GC_free";
+
+int xl_allocations_on(void)
+{
+	const char *v = getenv(XL_ENV_ALLOCS);
+	return !(v && strcmp(v, "0") == 0);
+}
+
+/* libexaloop_alloc.a beside the runtime, when it is there (an SDK of an
+ * older exaloop has none: its builds record no allocations). */
+static int alloc_wrappers(const char *runtime, char *path, size_t len)
+{
+	const char *slash = strrchr(runtime, '/');
+	int dir = slash ? (int)(slash - runtime) : 1;
+	if ((size_t)snprintf(path, len, "%.*s/libexaloop_alloc.a", dir, slash ? runtime : ".") >= len)
+		return -1;
+	return access(path, R_OK) == 0 ? 0 : -1;
+}
+
+size_t xl_profile_link_flags(enum xl_build_mode mode, int allocs, const char *runtime, const char **argv, size_t n,
+			     struct xl_link_extras *x)
 {
 	if (mode == XL_BUILD_PLAIN)
 		return n;
@@ -124,10 +157,15 @@ size_t xl_profile_link_flags(enum xl_build_mode mode, const char *runtime, const
 	argv[n++] = runtime;
 	argv[n++] = "-Wl,--no-whole-archive";
 	argv[n++] = "-Wl,--build-id";
-	if ((mode == XL_BUILD_ALL || mode == XL_BUILD_XRAY) && lean_trampolines(runtime, tramp, len) == 0) {
+	if ((mode == XL_BUILD_ALL || mode == XL_BUILD_XRAY) &&
+	    lean_trampolines(runtime, x->tramp, sizeof(x->tramp)) == 0) {
 		argv[n++] = "-Wl,--wrap=__xray_FunctionEntry,--wrap=__xray_FunctionExit,"
 			    "--wrap=__xray_FunctionTailExit";
-		argv[n++] = tramp;
+		argv[n++] = x->tramp;
+	}
+	if (allocs && runtime && alloc_wrappers(runtime, x->alloc, sizeof(x->alloc)) == 0) {
+		argv[n++] = alloc_wraps;
+		argv[n++] = x->alloc;
 	}
 	return n;
 }

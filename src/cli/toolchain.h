@@ -9,6 +9,7 @@
 #ifndef XL_TOOLCHAIN_H
 #define XL_TOOLCHAIN_H
 
+#include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -46,12 +47,25 @@ void xl_compiler_version(const char *cc, char *out, size_t len);
 size_t xl_xray_compile_flags(enum xl_build_mode mode, int threshold, int tailcall, const char *attr_list,
 			     const char **argv, size_t n, char *buf, size_t len);
 
+/* 1 unless allocations are off ($EXALOOP_ALLOCATIONS=0, which
+ * --no-allocations and `allocations = false` set). */
+int xl_allocations_on(void);
+
+/* Archives a profiling link adds beside the runtime (paths filled in by
+ * xl_profile_link_flags, borrowed by argv). */
+struct xl_link_extras {
+	char tramp[PATH_MAX]; /* exaloop's XRay trampolines */
+	char alloc[PATH_MAX]; /* the allocation wrappers */
+};
+
 /* Append the link flags of a profiling build to argv at n: the runtime
- * --whole-archive, a GNU build id, and exaloop's XRay trampolines with
- * the --wrap options that route compiler-rt's calls to them (tramp gets
- * their archive's path).  argv needs room for 6 more.  Returns the new
- * count.  The caller adds -pthread (the runtime's control thread). */
-size_t xl_profile_link_flags(enum xl_build_mode mode, const char *runtime, const char **argv, size_t n, char *tramp,
-			     size_t len);
+ * --whole-archive, a GNU build id, exaloop's XRay trampolines with the
+ * --wrap options that route compiler-rt's calls to them, and, when
+ * `allocs`, the allocation wrappers with the --wrap options for the
+ * allocation functions (malloc family, operator new/delete, Boehm GC).
+ * argv needs room for 8 more.  Returns the new count.  The caller adds
+ * -pthread (the runtime's control thread). */
+size_t xl_profile_link_flags(enum xl_build_mode mode, int allocs, const char *runtime, const char **argv, size_t n,
+			     struct xl_link_extras *x);
 
 #endif

@@ -20,6 +20,11 @@ struct xl_emit_opts {
 	size_t timeline_max; /* json/html: complete calls kept (0 = default) */
 	int compact_tree;    /* html: tree parents as distances, self times left to the
 			      * reader (they follow from the totals), docs/report.md */
+	enum xl_weight {
+		XL_WEIGHT_TIME,   /* self ns */
+		XL_WEIGHT_BYTES,  /* heap bytes allocated (self) */
+		XL_WEIGHT_ALLOCS, /* heap allocations (self) */
+	} weight;                 /* folded: what a stack weighs */
 };
 
 void xl_emit_opts_init(struct xl_emit_opts *o);

@@ -106,7 +106,7 @@ static void meta(struct jsonw *w, const char *name, uint32_t pid, uint32_t tid, 
 	jw_obj_end(w);
 }
 
-static void counter(struct jsonw *w, uint32_t pid, const char *name, int64_t t, int64_t v)
+static void counter_as(struct jsonw *w, uint32_t pid, const char *name, const char *unit, int64_t t, int64_t v)
 {
 	if (v == XL_UNAVAILABLE)
 		return;
@@ -117,9 +117,14 @@ static void counter(struct jsonw *w, uint32_t pid, const char *name, int64_t t, 
 	jw_kint(w, "pid", pid);
 	jw_key(w, "args");
 	jw_obj(w);
-	jw_kint(w, "bytes", v);
+	jw_kint(w, unit, v);
 	jw_obj_end(w);
 	jw_obj_end(w);
+}
+
+static void counter(struct jsonw *w, uint32_t pid, const char *name, int64_t t, int64_t v)
+{
+	counter_as(w, pid, name, "bytes", t, v);
 }
 
 static void memory_events(const struct xl_model *m, struct jsonw *w, uint32_t pid)
@@ -132,6 +137,8 @@ static void memory_events(const struct xl_model *m, struct jsonw *w, uint32_t pi
 		counter(w, pid, "GC free", s->t_ns, s->gc_free);
 		counter(w, pid, "GC occupied estimate", s->t_ns, xl_gc_occupied(s));
 		counter(w, pid, "GC allocated", s->t_ns, s->gc_total);
+		counter(w, pid, "heap bytes allocated", s->t_ns, s->alloc_bytes);
+		counter_as(w, pid, "heap allocations", "allocations", s->t_ns, s->alloc_calls);
 		if (s->gc_collections == XL_UNAVAILABLE)
 			continue;
 		if (prev_gc != XL_UNAVAILABLE && s->gc_collections > prev_gc) {

@@ -1,5 +1,9 @@
 /*
- * emit_folded.c - folded stacks: "main;parse;lex 1234" (self ns per path).
+ * emit_folded.c - folded stacks: "main;parse;lex 1234" (self ns per path,
+ * or, with --weight bytes|allocs, the heap bytes or allocations made on
+ * the path; then allocations with no traced frame are a "(no traced
+ * frame)" stack of their thread, and those the runtime could not attribute
+ * one "(not attributed)" line, so the lines add up to the run's total).
  *
  * Read by flamegraph.pl, speedscope, inferno and many others.  One line per
  * call path with self time; identical paths from different threads are
@@ -16,6 +20,15 @@ static void put_name(FILE *f, const char *s)
 		putc(*s == ';' ? ':' : (*s == '\n' || *s == '\r') ? ' ' : *s, f);
 }
 
+static int64_t weight(const struct xl_model *m, size_t i, enum xl_weight w)
+{
+	if (w == XL_WEIGHT_TIME)
+		return m->nodes[i].self_ns;
+	if (!m->node_alloc)
+		return 0;
+	return (int64_t)(w == XL_WEIGHT_BYTES ? m->node_alloc[i].bytes : m->node_alloc[i].allocs);
+}
+
 int xl_emit_folded(const struct xl_model *m, FILE *f, const struct xl_emit_opts *o)
 {
 	int32_t *path = malloc((m->nnodes + 1) * sizeof(int32_t));
@@ -23,10 +36,14 @@ int xl_emit_folded(const struct xl_model *m, FILE *f, const struct xl_emit_opts 
 		return -1;
 	for (size_t i = 0; i < m->nnodes; i++) {
 		const struct xl_tnode *n = &m->nodes[i];
-		if (n->parent == XL_NONE || n->self_ns <= 0)
+		int64_t v = weight(m, i, o->weight);
+		if (v <= 0 || (o->thread >= 0 && n->thread != (uint32_t)o->thread))
 			continue;
-		if (o->thread >= 0 && n->thread != (uint32_t)o->thread)
+		if (n->parent == XL_NONE) {
+			if (o->weight != XL_WEIGHT_TIME)
+				fprintf(f, "(no traced frame) %lld\n", (long long)v);
 			continue;
+		}
 		size_t depth = 0;
 		for (int32_t c = (int32_t)i; m->nodes[c].parent != XL_NONE; c = m->nodes[c].parent)
 			path[depth++] = m->nodes[c].func;
@@ -35,7 +52,12 @@ int xl_emit_folded(const struct xl_model *m, FILE *f, const struct xl_emit_opts 
 			if (depth)
 				putc(';', f);
 		}
-		fprintf(f, " %lld\n", (long long)n->self_ns);
+		fprintf(f, " %lld\n", (long long)v);
+	}
+	if (o->weight != XL_WEIGHT_TIME && o->thread < 0) {
+		uint64_t na = o->weight == XL_WEIGHT_BYTES ? m->alloc_na.bytes : m->alloc_na.allocs;
+		if (na)
+			fprintf(f, "(not attributed) %llu\n", (unsigned long long)na);
 	}
 	free(path);
 	return ferror(f) ? -1 : 0;

@@ -170,6 +170,38 @@ static void threads_member(const struct xl_model *m, struct jsonw *w)
 	free(own);
 }
 
+/* One xl_alloc as an object (frees: by any thread). */
+static void alloc_obj(struct jsonw *w, const char *key, const struct xl_alloc *a, int peak)
+{
+	jw_key(w, key);
+	jw_obj(w);
+	jw_kint(w, "allocs", (int64_t)a->allocs);
+	jw_kint(w, "bytes", (int64_t)a->bytes);
+	jw_kint(w, "frees", (int64_t)a->frees);
+	jw_kint(w, "freed_bytes", (int64_t)a->freed_bytes);
+	jw_kint(w, "live_bytes", (int64_t)xl_alloc_live(a));
+	jw_kint(w, "gc_bytes", (int64_t)a->gc_bytes);
+	if (peak)
+		jw_kint(w, "peak_live_bytes", (int64_t)a->peak_live);
+	jw_obj_end(w);
+}
+
+/* Heap allocations (docs/summary-json.md): the run's totals, the
+ * "(not attributed)" part and the frees that matched no allocation. */
+static void allocations_member(const struct xl_model *m, struct jsonw *w)
+{
+	jw_key(w, "allocations");
+	jw_obj(w);
+	jw_kbool(w, "recorded", m->allocs);
+	alloc_obj(w, "total", &m->alloc_total, 0);
+	alloc_obj(w, "not_attributed", &m->alloc_na, 0);
+	jw_kint(w, "unmatched_frees", (int64_t)m->alloc_unmatched_frees);
+	jw_kint(w, "unmatched_bytes", (int64_t)m->alloc_unmatched_bytes);
+	jw_kint(w, "untracked", (int64_t)m->alloc_untracked);
+	jw_kint(w, "gc_frees", (int64_t)m->gc_frees);
+	jw_obj_end(w);
+}
+
 static void functions_member(const struct xl_model *m, struct jsonw *w)
 {
 	jw_key(w, "functions");
@@ -187,6 +219,8 @@ static void functions_member(const struct xl_model *m, struct jsonw *w)
 		jw_kint(w, "total_ns", f->total_ns);
 		if (xl_func_is_more(f))
 			jw_kbool(w, "more", 1);
+		if (m->allocs)
+			alloc_obj(w, "alloc", &f->alloc, 0);
 		jw_obj_end(w);
 	}
 	jw_arr_end(w);
@@ -199,12 +233,44 @@ static void functions_member(const struct xl_model *m, struct jsonw *w)
  * children are made soon after their parents, and `self_ns` is left out:
  * it is max(total_ns - the children's total_ns, 0), as build_tree computes
  * it, so the reader recomputes it exactly. */
+/* Per node (self), when allocations were recorded: allocations, bytes,
+ * bytes live at the end, peak live bytes.  In compact form (the HTML
+ * report) only the nodes that allocated, named by `alloc_at` (the first
+ * node's index, then each one's distance from the previous), and no peak:
+ * an interpreter's tree has hundreds of thousands of nodes, and Lua's test
+ * suite's report grew by 1.7 MB with dense columns. */
+static void tree_allocs(const struct xl_model *m, struct jsonw *w, int compact)
+{
+	static const char *const cols[] = {"alloc_at", "alloc_calls", "alloc_bytes", "alloc_live", "alloc_peak"};
+	size_t ncols = sizeof(cols) / sizeof(cols[0]) - (compact ? 1 : 0);
+	for (size_t c = compact ? 0 : 1; c < ncols; c++) {
+		jw_key(w, cols[c]);
+		jw_arr(w);
+		size_t prev = 0;
+		for (size_t i = 0; i < m->nnodes; i++) {
+			const struct xl_alloc *a = &m->node_alloc[i];
+			if (compact && !a->allocs)
+				continue;
+			int64_t v = c == 0   ? (int64_t)(i - prev)
+				    : c == 1 ? (int64_t)a->allocs
+				    : c == 2 ? (int64_t)a->bytes
+				    : c == 3 ? (int64_t)xl_alloc_live(a)
+					     : (int64_t)a->peak_live;
+			prev = i;
+			jw_int(w, v);
+		}
+		jw_arr_end(w);
+	}
+}
+
 static void tree_member(const struct xl_model *m, struct jsonw *w, int compact)
 {
 	static const char *const cols[] = {"thread", "parent", "func", "calls", "total_ns", "self_ns"};
 	size_t ncols = sizeof(cols) / sizeof(cols[0]) - (compact ? 1 : 0);
 	jw_key(w, "tree");
 	jw_obj(w);
+	if (m->allocs)
+		tree_allocs(m, w, compact);
 	for (size_t c = 0; c < ncols; c++) {
 		jw_key(w, c == 1 && compact ? "parent_up" : cols[c]);
 		jw_arr(w);
@@ -273,7 +339,8 @@ static void memory_member(const struct xl_model *m, struct jsonw *w)
 	jw_obj(w);
 	static const char *const cols[] = {"t_ns",           "rss",         "gc_heap",
 					   "gc_free",        "gc_occupied", "gc_allocated",
-					   "gc_collections", "program_rss", "profiler_rss"};
+					   "gc_collections", "program_rss", "profiler_rss", "alloc_bytes",
+					   "alloc_calls"};
 	for (size_t c = 0; c < sizeof(cols) / sizeof(cols[0]); c++) {
 		jw_key(w, cols[c]);
 		jw_arr(w);
@@ -289,7 +356,9 @@ static void memory_member(const struct xl_model *m, struct jsonw *w)
 			case 5: v = s->gc_total; break;
 			case 6: v = s->gc_collections; break;
 			case 7: v = xl_program_rss(s); break;
-			default: v = s->capture_rss; break;
+			case 8: v = s->capture_rss; break;
+			case 9: v = s->alloc_bytes; break;
+			default: v = s->alloc_calls; break;
 			}
 			jw_metric(w, v);
 		}
@@ -566,6 +635,7 @@ void xl_json_document(const struct xl_model *m, struct jsonw *w, const struct xl
 	threads_member(m, w);
 	functions_member(m, w);
 	tree_member(m, w, o->compact_tree);
+	allocations_member(m, w);
 	memory_member(m, w);
 	warning_list(w, "warnings", m->warnings, m->nwarnings, 0);
 	warning_list(w, "notes", m->notes, m->nnotes, 1);

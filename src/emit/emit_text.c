@@ -136,6 +136,56 @@ void xl_put_text(FILE *f, const char *s)
 	}
 }
 
+/* The heap allocations: the run's totals, then the functions that
+ * allocated (self: made with the function on top of the stack), largest
+ * bytes first, or in the function table's order with --sort alloc. */
+static int alloc_section(const struct xl_model *m, FILE *f, const struct xl_emit_opts *o)
+{
+	char a[32], b[32], c[32];
+	const struct xl_alloc *t = &m->alloc_total;
+	xl_fmt_size((int64_t)t->bytes, a, sizeof(a));
+	xl_fmt_size((int64_t)xl_alloc_live(t), b, sizeof(b));
+	fprintf(f, "\nheap allocations: %llu (%s), %llu freed, %s live at exit", (unsigned long long)t->allocs, a,
+		(unsigned long long)t->frees, b);
+	if (t->gc_bytes) {
+		xl_fmt_size((int64_t)t->gc_bytes, c, sizeof(c));
+		fprintf(f, ", %s by the GC", c);
+	}
+	xl_fmt_size((int64_t)m->alloc_na.bytes, c, sizeof(c));
+	fprintf(f, "\n  (not attributed): %llu (%s)%s", (unsigned long long)m->alloc_na.allocs, c,
+		m->mode == XL_MODE_MEMORY ? ", all of them: no call paths in memory mode" : "");
+	if (m->alloc_unmatched_frees)
+		fprintf(f, "; %llu frees of blocks allocated before the capture or by a shared library",
+			(unsigned long long)m->alloc_unmatched_frees);
+	putc('\n', f);
+	if (m->mode == XL_MODE_MEMORY)
+		return 0;
+	size_t *idx = malloc((m->nfuncs ? m->nfuncs : 1) * sizeof(size_t));
+	if (!idx)
+		return -1;
+	xl_funcs_sorted(m->funcs, m->nfuncs, XL_SORT_ALLOC, idx);
+	fprintf(f, "%14s %11s %11s %11s  %s\n", "allocs", "bytes", "freed", "live", "function");
+	size_t shown = 0;
+	for (size_t k = 0; k < m->nfuncs; k++) {
+		const struct xl_func *fn = &m->funcs[idx[k]];
+		if (!fn->alloc.allocs)
+			continue;
+		if (o->top && shown == o->top)
+			break;
+		shown++;
+		xl_fmt_size((int64_t)fn->alloc.bytes, a, sizeof(a));
+		xl_fmt_size((int64_t)fn->alloc.freed_bytes, b, sizeof(b));
+		xl_fmt_size((int64_t)xl_alloc_live(&fn->alloc), c, sizeof(c));
+		fprintf(f, "%14llu %11s %11s %11s  ", (unsigned long long)fn->alloc.allocs, a, b, c);
+		xl_put_text(f, fn->name);
+		putc('\n', f);
+	}
+	if (!shown)
+		fputs("  (no allocations in traced functions)\n", f);
+	free(idx);
+	return 0;
+}
+
 int xl_emit_text(const struct xl_model *m, FILE *f, const struct xl_emit_opts *o)
 {
 	const struct xl_run *r = &m->run;
@@ -241,6 +291,12 @@ int xl_emit_text(const struct xl_model *m, FILE *f, const struct xl_emit_opts *o
 		free(own);
 	}
 
+	/* Only when there is something to say: a program that allocates
+	 * nothing on the heap itself (or ran with allocations off) gets no
+	 * section. */
+	if (m->allocs && o->thread < 0 && (m->alloc_total.allocs || m->alloc_unmatched_frees) &&
+	    alloc_section(m, f, o) != 0)
+		return -1;
 	thread_lines(f, m);
 	if (m->mode != XL_MODE_XRAY) {
 		struct xl_mem_summary s;

@@ -70,7 +70,9 @@ void rt__calibrate(void)
 	if (!entry || !exit || !rt__use_tsc || rt__cfg.mode == XL_MODE_MEMORY ||
 	    !atomic_load_explicit(&rt__on, memory_order_relaxed))
 		return;
+	rt__alloc_self_begin();
 	void *mem = calloc(1, rt__scratch_size(2 * CAL_CALLS));
+	rt__alloc_self_end();
 	if (!mem)
 		return;
 	struct rt_hot saved = rt__hot;
@@ -88,7 +90,9 @@ void rt__calibrate(void)
 	 * (handler replaced, thread state refused) the figure means nothing. */
 	int ok = rt__scratch_calls(mem) == (uint64_t)CAL_CALLS * CAL_ROUNDS;
 	rt__hot = saved;
+	rt__alloc_self_begin();
 	free(mem);
+	rt__alloc_self_end();
 	if (ok) {
 		rt__hdr->cal_ticks = best;
 		rt__hdr->cal_calls = CAL_CALLS;

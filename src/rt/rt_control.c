@@ -184,7 +184,10 @@ void rt__window_open(void)
 	__atomic_store_n(&rt__hdr->state, XL_STATE_RECORDING, __ATOMIC_RELEASE);
 	if (rt__cfg.mode != XL_MODE_MEMORY) {
 		atomic_store(&rt__on, 1);
-		if (rt__patch() != 0) {
+		rt__alloc_self_begin(); /* XRay's own allocations are not the program's */
+		int patched = rt__patch();
+		rt__alloc_self_end();
+		if (patched != 0) {
 			atomic_store(&rt__on, 0);
 			__atomic_fetch_or(&rt__hdr->flags, XL_FLAG_PATCH_FAILED, __ATOMIC_RELAXED);
 		}
@@ -198,8 +201,11 @@ void rt__finalize(uint32_t reason)
 	if (atomic_load(&window_opened))
 		rt__calibrate(); /* needs the window still open */
 	atomic_store(&rt__on, 0);
-	if (rt__cfg.mode != XL_MODE_MEMORY && atomic_load(&window_opened))
+	if (rt__cfg.mode != XL_MODE_MEMORY && atomic_load(&window_opened)) {
+		rt__alloc_self_begin();
 		rt__unpatch();
+		rt__alloc_self_end();
+	}
 	if (atomic_load(&window_opened))
 		take_sample();
 	calibrate();
@@ -279,6 +285,7 @@ static void *control_main(void *arg)
 	/* Named from inside: pthread_setname_np on another thread opens its
 	 * comm file, a descriptor on the program's table. */
 	prctl(PR_SET_NAME, "exaloop-ctl", 0, 0, 0);
+	rt__alloc_self_begin(); /* a runtime thread: its allocations are not the program's */
 	if (ctl_child_lazy && child_lazy_begin() != 0)
 		return NULL;
 	uint64_t open_at = win_open_at;

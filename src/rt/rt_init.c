@@ -124,6 +124,7 @@ static void fork_child(void)
 		return;
 	rt__hot = (struct rt_hot){.gate = RT_GATE_NEW};
 	rt__threads_fork_child();
+	rt__alloc_fork_child();
 	rt__control_fork_child();
 	rt__mem_fork_child();
 	atomic_store(&rt__child_state, 1);
@@ -395,6 +396,7 @@ static int child_begin(void)
 	if (mkdir(dir, 0755) == 0 && map_capture(dir) == 0) {
 		capture_start();
 		rt__hdr->fork_child = 1;
+		rt__alloc_child_begin();
 		memcpy(rt__hdr->magic, XL_CAP_MAGIC, 8);
 		atomic_store(&rt__proc_page.s.owner, 1);
 		rt__child_window_open();
@@ -465,6 +467,7 @@ __attribute__((constructor(101))) static void rt_init(void)
 	rt__track_sp = track && (*track == '0' || *track == '1') ? *track == '1' : rt__program_may_unwind();
 	capture_start();
 	rt__mem_init();
+	rt__alloc_init();
 	rt__thread_key_init();
 	rt__child_begin = child_begin;
 	pthread_atfork(NULL, NULL, fork_child);
@@ -486,8 +489,10 @@ __attribute__((destructor(101))) static void rt_fini(void)
 	if (!rt__owns_capture())
 		return; /* not started, or a child: never touch the parent's data */
 	int saved_errno = errno;
+	rt__alloc_self_begin();
 	rt__control_stop();
 	rt__finalize(XL_END_EXIT);
+	rt__alloc_self_end();
 	atomic_store(&rt__proc_page.s.owner, 0);
 	errno = saved_errno;
 }

@@ -42,6 +42,7 @@ union rt_proc_page {
 	struct {
 		_Atomic int on;    /* rt__on (alias) */
 		_Atomic int owner; /* 1 in the process that owns the capture */
+		_Atomic int alloc; /* 1 while allocations are recorded (rt_alloc.c) */
 	} s;
 	char page[4096];
 };
@@ -149,6 +150,14 @@ struct rt_hot {
 	 * so it uses the value the first caller saw (rt_xray.c). */
 	uint32_t sp_pending;
 	uint64_t pending_sp;
+	/* Heap allocations (rt_alloc.c): the thread's writer-private map from
+	 * node (or function) to its allocation record, NULL until its first
+	 * allocation in the window; and the wrappers' re-entry guard: while
+	 * it is non-zero the thread's allocation calls are not recorded (the
+	 * runtime's own, and those a wrapped allocator makes inside one being
+	 * recorded, such as a program's own operator new calling malloc). */
+	struct rt_amap *am;
+	uint32_t in_alloc;
 };
 extern RT_HIDDEN __thread struct rt_hot rt__hot __attribute__((tls_model("local-exec")));
 
@@ -228,6 +237,49 @@ RT_HIDDEN int rt__control_start_child(int lazy);
 RT_HIDDEN void rt__control_stop(void);
 RT_HIDDEN void rt__window_open(void);
 RT_HIDDEN void rt__finalize(uint32_t reason);
+
+/* rt_alloc.c: heap allocations (xl_capture.h, struct xl_alloc_stat),
+ * recorded by the wrappers of libexaloop_alloc.a (rt_wrap_*.c) when the
+ * link wrapped the allocation functions.  rt__alloc_init: at start-up,
+ * before the window; rt__alloc_fork_child: in a forked child (its capture,
+ * if it makes one, starts with an empty address table, or none);
+ * rt__alloc_child_begin: when the child's capture is made. */
+RT_HIDDEN void rt__alloc_init(void);
+RT_HIDDEN void rt__alloc_fork_child(void);
+RT_HIDDEN void rt__alloc_child_begin(void);
+/* Running sums for the memory samples (XL_UNAVAILABLE when off). */
+RT_HIDDEN void rt__alloc_totals(int64_t *bytes, int64_t *calls);
+/* The runtime's own allocation calls are not recorded: between these. */
+static inline void rt__alloc_self_begin(void)
+{
+	rt__hot.in_alloc++;
+}
+static inline void rt__alloc_self_end(void)
+{
+	rt__hot.in_alloc--;
+}
+/* The wrappers' test: record this call? */
+static inline int rt__alloc_active(void)
+{
+	return __builtin_expect(atomic_load_explicit(&rt__proc_page.s.alloc, memory_order_relaxed), 0) &&
+	       !rt__hot.in_alloc;
+}
+/* A block removed from the address table (rt__alloc_take) */
+struct rt_taken {
+	uint64_t val;  /* the table's value: record and size */
+	uint64_t size; /* bytes */
+};
+/* An allocation of n bytes at p (gc: the collector's, not in the table). */
+RT_HIDDEN void rt__alloc_note(void *p, size_t n, int gc);
+/* Before p is freed (or reallocated): take it out of the table.  Returns 1
+ * with *t filled, or 0 when the runtime did not see p allocated (counted as
+ * an unmatched free). */
+RT_HIDDEN int rt__alloc_take(void *p, struct rt_taken *t);
+/* The free of a taken block: comes off the record that allocated it. */
+RT_HIDDEN void rt__alloc_release(const struct rt_taken *t);
+/* A taken block that was not freed after all (realloc failed). */
+RT_HIDDEN void rt__alloc_untake(void *p, const struct rt_taken *t);
+RT_HIDDEN void rt__alloc_gc_free(void);
 
 /* rt_mem.c */
 RT_HIDDEN void rt__mem_init(void);

@@ -225,6 +225,7 @@ void rt__mem_sample(struct xl_mem_sample *s, uint64_t capture_len)
 		s->gc_total_bytes = (int64_t)GC_get_total_bytes();
 		s->gc_collections = (int64_t)GC_get_gc_no();
 	}
+	rt__alloc_totals(&s->alloc_bytes, &s->alloc_calls);
 }
 
 /* The process's peak RSS, VmHWM in /proc/self/status (getrusage's
