@@ -32,10 +32,16 @@ CALLS=$("$W/plain" "$N" | sed 's/allocs=\([0-9]*\).*/\1/')
 cpu() { # prints user+sys seconds of the command
 	/usr/bin/time -f "%U %S" "$@" 2>&1 >/dev/null | tail -1 | awk '{print $1 + $2}'
 }
-captured() { # ENV... -- runs xl captured into a fresh directory
-	rm -rf "$W/cap" && mkdir "$W/cap"
-	env "$@" EXALOOP_CAPTURE_DIR="$W/cap" sh -c 'EXALOOP_CAPTURE_PID=$$ exec "$0" "$1"' "$W/xl" "$N"
-}
+# captured ALLOCATIONS: xl captured into a fresh directory (the capture
+# environment names the shell's pid, which exec keeps)
+cat >"$W/captured" <<'SH'
+#!/bin/sh
+rm -rf "$W/cap" && mkdir "$W/cap"
+export EXALOOP_CAPTURE_DIR="$W/cap" EXALOOP_CAPTURE_PID=$$ EXALOOP_ALLOCATIONS=$1
+exec "$W/xl" "$N"
+SH
+chmod +x "$W/captured"
+export W N
 declare -A T
 configs="plain xray allocs massif"
 command -v heaptrack >/dev/null && configs="$configs heaptrack"
@@ -43,8 +49,8 @@ for r in $(seq "$ROUNDS"); do
 	for c in $configs; do
 		case $c in
 		plain) t=$(cpu "$W/plain" "$N") ;;
-		xray) t=$(cpu captured EXALOOP_ALLOCATIONS=0) ;;
-		allocs) t=$(cpu captured EXALOOP_ALLOCATIONS=1) ;;
+		xray) t=$(cpu "$W/captured" 0) ;;
+		allocs) t=$(cpu "$W/captured" 1) ;;
 		massif) t=$(cpu valgrind --tool=massif --massif-out-file="$W/massif.out" "$W/plain" "$N") ;;
 		heaptrack) t=$(cpu heaptrack -o "$W/ht" "$W/plain" "$N") ;;
 		esac

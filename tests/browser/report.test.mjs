@@ -23,7 +23,7 @@ import { check, counts, done, launchChromium, watch } from './harness.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const argv = process.argv.slice(2);
-const opt = { only: null, out: join(here, 'artifacts'), chromium: process.env.CHROMIUM || '/usr/bin/chromium', reports: [], list: false, exaloop: null, runArgs: [], maxBytes: 0, stage: [], expectText: [], timelineProg: null };
+const opt = { only: null, out: join(here, 'artifacts'), chromium: process.env.CHROMIUM || '/usr/bin/chromium', reports: [], list: false, exaloop: null, runArgs: [], maxBytes: 0, stage: [], expectText: [], timelineProg: null, expectLive: [] };
 for (let i = 0; i < argv.length; i++) {
   const a = argv[i];
   if (a === '--') { opt.runArgs = argv.slice(i + 1); break; }
@@ -31,6 +31,7 @@ for (let i = 0; i < argv.length; i++) {
   else if (a === '--stage') { const [src, ...name] = argv[++i].split('='); opt.stage.push([resolve(src), name.join('=')]); }
   else if (a === '--expect-text') opt.expectText.push(argv[++i]);
   else if (a === '--timeline-prog') opt.timelineProg = resolve(argv[++i]);
+  else if (a === '--expect-live') { const [fn, n] = argv[++i].split('='); opt.expectLive.push([fn, +n]); }
   else if (a === '--max-bytes') opt.maxBytes = +argv[++i];
   else if (a === '--only') opt.only = argv[++i].split(',').filter(Boolean);
   else if (a === '--out') opt.out = resolve(argv[++i]);
@@ -709,6 +710,46 @@ function runExaloop() {
   return kept;
 }
 
+/* Heap allocations (issue 16): the flame graph's width selector switches between elapsed time
+ * and the allocation metrics; for each, the flame graph's total must be what the embedded summary
+ * says the call paths allocated (the run's total less the "(not attributed)" part). The function
+ * table has the allocation columns; the memory chart marks the largest bursts. */
+async function allocChecks(name, page) {
+  const sel = await page.$('#fg-metric');
+  const doc = await page.evaluate(() => JSON.parse(document.getElementById('xl-data').textContent));
+  const al = doc.allocations;
+  if (!al || !al.recorded || !al.total.allocs) { check(`${name}: no allocations, no width selector`, !sel); return; }
+  if (!check(`${name}: the flame graph offers a width selector`, !!sel)) return;
+  await scrollTo(page, '#fg-canvas');
+  const want = { bytes: al.total.bytes - al.not_attributed.bytes, allocs: al.total.allocs - al.not_attributed.allocs,
+    live: al.total.live_bytes - al.not_attributed.live_bytes };
+  const timeTotal = (await state(page)).flameTotal;
+  for (const m of ['bytes', 'allocs', 'live', 'time']) {
+    await page.selectOption('#fg-metric', m); await settle(page);
+    const st = await state(page);
+    check(`${name}: width ${m} selected`, st.metric === m && st.focusHash.includes(m === 'time' ? 'thread=' : 'metric=' + m), st.focusHash);
+    if (m === 'time') { check(`${name}: back to elapsed time`, st.flameTotal === timeTotal, `${st.flameTotal} vs ${timeTotal}`); continue; }
+    check(`${name}: flame graph total in ${m} is the call paths' allocations`, st.flameTotal === want[m], `${st.flameTotal} vs ${want[m]}`);
+    const title = await page.textContent('#xl-flame-h');
+    check(`${name}: the flame graph's title names ${m}`, /heap/.test(title), title);
+    if (m === 'live') {
+      for (const [fn, n] of opt.expectLive) {
+        const fs = (await frames(page)).filter((f) => f.name === fn);
+        const sum = fs.reduce((s, f) => s + f.total_ns, 0);
+        check(`${name}: ${fn} leaks ${n} bytes in the flame graph`, sum === n, `${sum}`);
+      }
+    }
+  }
+  const heads = await page.$$eval('#fn-table th', (ths) => ths.map((t) => t.textContent));
+  check(`${name}: function table has allocation columns`, ['Allocs', 'Allocated', 'Live at exit'].every((h) => heads.some((x) => x.startsWith(h))), heads.join('|'));
+  const rows = await page.$$eval('#fn-table tbody tr.xl-row', (trs) => trs.length);
+  check(`${name}: function table rows with allocations`, rows > 0);
+  const mem = await page.evaluate(() => window.__xl.memory());
+  const cum = doc.memory.samples.alloc_bytes || [];
+  const grew = cum.some((v, i) => i > 0 && v > cum[i - 1]);
+  check(`${name}: memory chart marks the largest allocation bursts`, grew ? mem.bursts.length > 0 : mem.bursts.length === 0, JSON.stringify(mem.bursts));
+}
+
 /* Generic checks for reports produced by exaloop. */
 async function realReport(path, label) {
   const name = label || basename(dirname(path)) + '-' + basename(path, '.html');
@@ -748,6 +789,7 @@ async function realReport(path, label) {
     check(`${name}: zooming to the recorded calls draws them`, tl.threads.some((t) => t.drawn > 0), tl.threads.map((t) => t.drawn).join(','));
     await r.page.keyboard.press('z');
   }
+  if (hasTree) await allocChecks(name, r.page);
   const mem = await r.page.evaluate(() => window.__xl.memory());
   console.log('     memory series: ' + mem.series.map((s) => `${s.key}=${s.available ? s.points + ' pts' : 'unavailable (' + s.reason + ')'}`).join(', '));
   await c.finish();

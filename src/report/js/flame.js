@@ -2,6 +2,7 @@
 /* flame graph: canvas drawing, search, focus, tooltips */
 
 const ROW = 18;
+const METRIC_TITLE = { time: 'elapsed time', bytes: 'heap bytes allocated', allocs: 'heap allocations', live: 'heap bytes live at exit' };
 let fg = null;   // canvas bits
 
 function buildFlameSection() {
@@ -15,8 +16,15 @@ function buildFlameSection() {
     el('input', { type: 'checkbox', id, onchange: (e) => navigate({ [key]: e.target.checked, focus: [] }) }), el('span', { text: label })]);
   const search = el('input', { type: 'search', id: 'fg-search', placeholder: 'Search functions  ( / )', 'aria-label': 'Search functions', autocomplete: 'off', spellcheck: 'false',
     oninput: (e) => { ui.search = e.target.value; computeMatches(); schedule('flame'); } });
+  const metricSel = hasAllocs() ? el('select', { id: 'fg-metric', 'aria-label': 'Width', onchange: (e) => navigate({ metric: e.target.value, focus: [] }) }, [
+    el('option', { value: 'time', text: 'Elapsed time' }),
+    el('option', { value: 'bytes', text: 'Bytes allocated' }),
+    el('option', { value: 'allocs', text: 'Allocation count' }),
+    el('option', { value: 'live', text: 'Bytes live at exit' }),
+  ]) : null;
   sec.appendChild(el('div', { class: 'xl-toolbar' }, [
     el('label', { class: 'xl-field' }, [el('span', { text: 'Thread' }), thSel]),
+    metricSel ? el('label', { class: 'xl-field' }, [el('span', { text: 'Width' }), metricSel]) : null,
     toggle('fg-invert', 'Invert (bottom-up)', 'Show callers below each function; width is self time (i)', 'inverted'),
     toggle('fg-rec', 'Merge recursion', 'Fold recursive calls into the outermost frame of the function (r)', 'rec'),
     el('div', { class: 'xl-search' }, [search, el('span', { id: 'fg-match', class: 'xl-match', 'aria-live': 'polite' })]),
@@ -31,7 +39,7 @@ function buildFlameSection() {
   const scroller = el('div', { class: 'xl-fg-scroll', id: 'fg-scroll' }, [spacer]);
   sec.appendChild(scroller);
   sec.appendChild(el('div', { id: 'fg-detail', class: 'xl-detail' }));
-  sec.appendChild(el('p', { class: 'xl-hint', text: 'Width is elapsed time including traced children. Click a frame to focus it (Back returns), hover for details. Frames narrower than a pixel are not drawn.' }));
+  sec.appendChild(el('p', { class: 'xl-hint', id: 'fg-hint', text: flameHint() }));
   fg = { canvas, scroller, spacer, ctx: null, rows: [], w: 0, h: 0 };
   scroller.addEventListener('scroll', () => schedule('flame'), { passive: true });
   canvas.addEventListener('mousemove', (e) => flameHover(e));
@@ -46,9 +54,17 @@ function buildFlameSection() {
   return sec;
 }
 
+function flameHint() {
+  const what = ui.metric === 'time' ? 'elapsed time' : METRIC_TITLE[ui.metric] + ' (by the program\'s own code: the summary counts those no call path could be named for as "not attributed")';
+  return 'Width is ' + what + ' including traced children. Click a frame to focus it (Back returns), hover for details. Frames narrower than a pixel are not drawn.';
+}
+
 function syncControls() {
+  const hint = $('fg-hint'); if (hint) hint.textContent = flameHint();
   const ts = $select('fg-thread'); if (ts) ts.value = String(ui.thread);
   const inv = $input('fg-invert'); if (inv) inv.checked = ui.inverted;
+  const ms = $select('fg-metric'); if (ms) ms.value = ui.metric;
+  const h2 = $('xl-flame-h'); if (h2) h2.textContent = 'Flame graph \u2014 ' + METRIC_TITLE[ui.metric] + ' per call path';
   const rec = $input('fg-rec'); if (rec) rec.checked = ui.rec;
   const th = $('fn-scope'); if (th) th.textContent = typeof ui.thread === 'number' ? 'thread ' + disp(threadLabel(ui.thread), 120) : 'all threads';
 }
@@ -98,7 +114,7 @@ function computeMatches() {
     if (hit || (p >= 0 && has[p])) { has[n] = 1; tot += callTree.self[n]; }
   }
   ui.matchFrames = frames; ui.matchTotal = tot;
-  if (info) info.textContent = frames ? nf + (nf === 1 ? ' function' : ' functions') + ' in ' + fmtCount(frames) + (frames === 1 ? ' call path' : ' call paths') + ' \u00b7 ' + fmtPct(pct(tot, flameView.total[0])) + ' of total (' + fmtNs(tot) + ')' : 'no match';
+  if (info) info.textContent = frames ? nf + (nf === 1 ? ' function' : ' functions') + ' in ' + fmtCount(frames) + (frames === 1 ? ' call path' : ' call paths') + ' \u00b7 ' + fmtPct(pct(tot, flameView.total[0])) + ' of total (' + fmtMetric(tot) + ')' : 'no match';
 }
 
 function fitLabel(ctx, text, maxW, cache) {
@@ -221,11 +237,11 @@ function flameHover(e) {
   const f = flameView.func[v], rootT = flameView.total[0], p = flameView.parent[v];
   const rows = [];
   const loc = f >= 0 ? funcLoc(f) : '';
-  rows.push(['Total', fmtNs(flameView.total[v]) + '  \u00b7  ' + fmtPct(pct(flameView.total[v], rootT)) + (p >= 0 ? ' of all, ' + fmtPct(pct(flameView.total[v], flameView.total[p])) + ' of parent' : '')]);
-  rows.push(['Self', fmtNs(flameView.self[v]) + '  \u00b7  ' + fmtPct(pct(flameView.self[v], rootT))]);
+  rows.push(['Total', fmtMetric(flameView.total[v]) + '  \u00b7  ' + fmtPct(pct(flameView.total[v], rootT)) + (p >= 0 ? ' of all, ' + fmtPct(pct(flameView.total[v], flameView.total[p])) + ' of parent' : '')]);
+  rows.push(['Self', fmtMetric(flameView.self[v]) + '  \u00b7  ' + fmtPct(pct(flameView.self[v], rootT))]);
   if (f >= 0) {
     rows.push(['Calls', fmtCount(flameView.calls[v])]);
-    if (flameView.calls[v] > 0 && !ui.inverted) rows.push(['Average', fmtNs(flameView.total[v] / flameView.calls[v]) + ' per call']);
+    if (flameView.calls[v] > 0 && !ui.inverted && ui.metric === 'time') rows.push(['Average', fmtNs(flameView.total[v] / flameView.calls[v]) + ' per call']);
   }
   const more = f >= 0 && funcs[f] && funcs[f].more;
   showTip(e.clientX, e.clientY, vName(v), loc, rows,

@@ -51,6 +51,7 @@ function load() {
       for (let i = 0; i < nodeCount; i++) { const p = callTree.parent[i]; if (p >= 0) kids[p] += callTree.total[i]; }
       for (let i = 0; i < nodeCount; i++) callTree.self[i] = Math.max(callTree.total[i] - kids[i], 0);
     }
+    loadAllocs(tr);
   }
   prepareMemory();
   prepareTimeline();
@@ -62,6 +63,39 @@ function load() {
   for (const wa of warnings()) { if (isNum(wa.to_ns)) tEnd = Math.max(tEnd, wa.to_ns); }
   return true;
 }
+
+/* Heap allocations per node (self), when the capture has them: the report's
+ * compact form names the nodes that allocated in alloc_at (first index, then
+ * distances), the summary JSON has dense columns. Each metric gets self and
+ * total (the subtree's sum) columns; setMetric() points callTree.self/total
+ * at the chosen one, so every view that reads them follows. */
+function loadAllocs(tr) {
+  callTree.metrics = { time: { self: callTree.self, total: callTree.total } };
+  if (!Array.isArray(tr.alloc_bytes)) return;
+  const cols = { allocs: tr.alloc_calls, bytes: tr.alloc_bytes, live: tr.alloc_live };
+  const at = Array.isArray(tr.alloc_at) ? tr.alloc_at : null;
+  for (const [name, src] of Object.entries(cols)) {
+    const self = new Float64Array(nodeCount), total = new Float64Array(nodeCount);
+    if (Array.isArray(src)) {
+      let i = 0;
+      for (let k = 0; k < src.length; k++) {
+        if (at) i += isNum(at[k]) ? at[k] : 0; else i = k;
+        if (i >= 0 && i < nodeCount && isNum(src[k])) self[i] = src[k];
+      }
+    }
+    total.set(self);
+    for (let i = nodeCount - 1; i > 0; i--) { const p = callTree.parent[i]; if (p >= 0) total[p] += total[i]; }
+    callTree.metrics[name] = { self, total };
+  }
+}
+function hasAllocs() { return !!(callTree && callTree.metrics && callTree.metrics.bytes); }
+function setMetric(m) {
+  if (!callTree || !callTree.metrics || !callTree.metrics[m]) m = 'time';
+  ui.metric = m;
+  if (callTree && callTree.metrics) { callTree.self = callTree.metrics[m].self; callTree.total = callTree.metrics[m].total; }
+}
+/* A value of the flame graph's metric, formatted. */
+function fmtMetric(v) { return ui.metric === 'time' ? fmtNs(v) : ui.metric === 'allocs' ? fmtCount(v) : fmtBytes(v); }
 
 function warnings() { return Array.isArray(profileDoc.warnings) ? profileDoc.warnings : []; }
 /* Notes (facts beside the figures, not capture-quality warnings), of the given topics or, with none, all. */

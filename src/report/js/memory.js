@@ -15,14 +15,14 @@ function prepareMemory() {
   const n = m.samples.t_ns.length;
   const t = Float64Array.from(m.samples.t_ns, (x) => (isNum(x) ? x : NaN));
   const s = {}, avail = {};
-  for (const k of ['rss', 'gc_heap', 'gc_free', 'gc_occupied', 'gc_allocated', 'gc_collections', 'program_rss', 'profiler_rss']) {
+  for (const k of ['rss', 'gc_heap', 'gc_free', 'gc_occupied', 'gc_allocated', 'gc_collections', 'program_rss', 'profiler_rss', 'alloc_bytes']) {
     const a = m.samples[k];
     const arr = new Float64Array(n).fill(NaN);
     let any = false;
     if (Array.isArray(a)) for (let i = 0; i < n; i++) { const x = a[i]; if (isNum(x)) { arr[i] = x; any = true; } }
     s[k] = arr; avail[k] = any;
   }
-  memData = { n, t, s, avail, summary: m.summary || {}, gc: Array.isArray(m.gc_events) ? m.gc_events.filter((g) => g && isNum(g.t_ns)) : [], interval: m.interval_ns };
+  memData = { n, t, s, avail, summary: m.summary || {}, gc: Array.isArray(m.gc_events) ? m.gc_events.filter((g) => g && isNum(g.t_ns)) : [], interval: m.interval_ns, bursts: allocBursts(n, t, s.alloc_bytes) };
   // The process's RSS includes the profiler's capture buffer (the mapped capture file); when the capture
   // measured it, the RSS line is the program's and the buffer is a series of its own.
   if (avail.program_rss) {
@@ -39,6 +39,20 @@ function seriesAvail(sd) { return !!memData.avail[sd.src || sd.key]; }
 function memPeak() {
   const pk = SERIES[0].src === 'program_rss' ? memData.summary.program_peak_rss : memData.summary.peak_rss;
   return pk && isNum(pk.value) ? pk.value : null;
+}
+
+/* The largest allocation bursts: the (at most 3) sample intervals in which the
+ * program allocated the most heap bytes, each at least a tenth of the largest
+ * one, marked on the chart. */
+function allocBursts(n, t, cum) {
+  const out = [];
+  for (let i = 1; i < n; i++) {
+    const d = cum[i] - cum[i - 1];
+    if (d > 0 && !isNaN(t[i]) && !isNaN(t[i - 1])) out.push({ t0: t[i - 1], t1: t[i], bytes: d });
+  }
+  out.sort((x, y) => y.bytes - x.bytes || x.t0 - y.t0);
+  const top = out.length ? out[0].bytes : 0;
+  return out.filter((x, k) => k < 3 && x.bytes * 10 >= top);
 }
 
 function seriesReason(key) {
@@ -314,7 +328,7 @@ function drawMem() {
   const top = 12, bottom = H - 24, pw = W - PL - PR;
   const [a, b] = view();
   const X = (t) => PL + (t - a) / (b - a) * pw;
-  const info = { series: [], gcMarks: 0, spans: [], peak: null };
+  const info = { series: [], gcMarks: 0, spans: [], peak: null, bursts: [] };
   memInfo = info;
   timeShading(ctx, W, top, bottom, info.spans, true);
   // y range over visible series in the visible time range
@@ -389,6 +403,15 @@ function drawMem() {
       info.peak = { t: memData.t[mi], value: arr[mi], osPeak: peak };
     } else info.peak = { t: null, value: null, osPeak: peak };
   }
+  // the largest heap allocation bursts: a band over the interval, labelled
+  for (const bu of memData.bursts) {
+    if (bu.t1 < a || bu.t0 > b) continue;
+    const x0 = X(Math.max(bu.t0, a)), x1 = Math.max(X(Math.min(bu.t1, b)), x0 + 2);
+    ctx.globalAlpha = palette.dark ? 0.22 : 0.16; ctx.fillStyle = palette.accent; ctx.fillRect(x0, top, x1 - x0, bottom - top); ctx.globalAlpha = 1;
+    ctx.fillStyle = palette.accent; ctx.font = '600 11px ' + FONT; ctx.textBaseline = 'top';
+    ctx.fillText('+' + fmtBytes(bu.bytes) + ' allocated', x0 + 3, top + 2);
+    info.bursts.push({ t0: bu.t0, t1: bu.t1, bytes: bu.bytes });
+  }
   // GC collections
   ctx.fillStyle = palette.gc; ctx.strokeStyle = palette.gc;
   let visibleGc = 0;
@@ -432,6 +455,10 @@ function memHover(e) {
   if (SERIES[0].src !== 'rss' && memData.avail.rss) rows.push(['RSS (process)', isNaN(memData.s.rss[i]) ? 'not sampled' : fmtBytes(memData.s.rss[i])]);
   if (memData.avail.gc_allocated) rows.push(['GC allocated', fmtBytes(memData.s.gc_allocated[i])]);
   if (memData.avail.gc_collections) rows.push(['GC collections', fmtCount(memData.s.gc_collections[i])]);
+  if (memData.avail.alloc_bytes) {
+    const c = memData.s.alloc_bytes;
+    rows.push(['Heap allocated', fmtBytes(c[i]) + (i > 0 && !isNaN(c[i - 1]) ? ' (+' + fmtBytes(c[i] - c[i - 1]) + ' since the sample before)' : '')]);
+  }
   const near = memData.gc.find((g) => Math.abs(PL + (g.t_ns - a) / (b - a) * pw - x) < 5);
   if (near) rows.push(['GC', 'collection' + (isNum(near.collections) ? ' #' + fmtCount(near.collections) : '') + ' at ' + fmtNs(near.t_ns)]);
   const w = profileDoc.run.window || {};

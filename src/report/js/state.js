@@ -16,6 +16,7 @@ let tEnd = 1;               // end of the shared time axis (ns)
 const ui = {
   thread: /** @type {string | number} */ ('all'),  // 'all', 'split' or a thread index
   inverted: false, rec: false,
+  metric: 'time',           // flame graph width: time | bytes | allocs | live (heap allocations)
   focus: 0,                 // view node
   search: '', searchRe: null, matchFunc: null, matchFrames: 0, matchTotal: 0,
   selFunc: -1,

@@ -2,7 +2,8 @@
 /* function table: rows per function, sorting, filtering, a windowed body */
 
 /** @typedef {{f: number, calls: number, self: number, total: number,
- *             avg?: number, selfPct?: number, totalPct?: number, name?: string}} TableRow */
+ *             avg?: number, selfPct?: number, totalPct?: number, name?: string,
+ *             allocs?: number, bytes?: number, live?: number}} TableRow */
 /** @type {TableRow[] | null} */
 let tableRows = null;     // one row per function: {f, calls, self, total, avg, selfPct, totalPct, name}
 let tableTotal = 1;
@@ -15,6 +16,14 @@ const COLS = [
   { key: 'totalPct', label: 'Total %', num: true, title: 'Total time as a share of all traced thread time' },
   { key: 'avg', label: 'Avg / call', num: true, title: 'Total time divided by calls' },
 ];
+/* With heap allocations in the capture: what each function allocated itself
+ * (with it on top of the stack). */
+const ALLOC_COLS = [
+  { key: 'allocs', label: 'Allocs', num: true, title: 'Heap allocations made by the function itself' },
+  { key: 'bytes', label: 'Allocated', num: true, title: 'Heap bytes the function itself allocated' },
+  { key: 'live', label: 'Live at exit', num: true, title: 'Of those, bytes never freed (leaked at exit; the garbage collector\'s allocations never count)' },
+];
+function tableCols() { return hasAllocs() ? COLS.concat(ALLOC_COLS) : COLS; }
 
 function buildTableSection() {
   const sec = section('xl-functions', 'Functions', el('span', { class: 'xl-muted', id: 'fn-scope-wrap' }, ['\u2014 ', el('span', { id: 'fn-scope', text: 'all threads' })]));
@@ -24,7 +33,7 @@ function buildTableSection() {
     el('span', { id: 'fn-count', class: 'xl-muted' }),
   ]));
   if (timelineData) sec.appendChild(windowNote('fn-window'));
-  const headRow = el('tr', null, COLS.map((c) => el('th', { class: c.num ? 'num sortable' : 'sortable', dataset: { key: c.key }, title: c.title || null, scope: 'col', tabindex: '0', 'aria-sort': 'none' },
+  const headRow = el('tr', null, tableCols().map((c) => el('th', { class: c.num ? 'num sortable' : 'sortable', dataset: { key: c.key }, title: c.title || null, scope: 'col', tabindex: '0', 'aria-sort': 'none' },
     [el('span', { text: c.label }), el('span', { class: 'xl-sort-ind', 'aria-hidden': 'true' })])));
   headRow.addEventListener('click', (e) => { const th = e.target.closest('th'); if (th) sortBy(th.dataset.key); });
   headRow.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') { const th = e.target.closest('th'); if (th) { e.preventDefault(); sortBy(th.dataset.key); } } });
@@ -58,16 +67,17 @@ function buildTableRows() {
     // from the call tree: one thread's part of it, or (a window's tree, window.js) all of it
     const t = typeof ui.thread === 'number' ? ui.thread : null;
     const calls = new Float64Array(funcs.length), self = new Float64Array(funcs.length), total = new Float64Array(funcs.length), seen = new Uint8Array(funcs.length);
+    const T = callTree.metrics ? callTree.metrics.time : callTree;   // the flame graph's metric may be another
     let tt = 0;
     for (let n = 0; n < nodeCount; n++) {
       if (t !== null && callTree.thread[n] !== t) continue;
       const f = callTree.func[n];
-      if (callTree.parent[n] < 0) { tt += callTree.total[n]; continue; }
+      if (callTree.parent[n] < 0) { tt += T.total[n]; continue; }
       if (f < 0 || (funcs[f] && funcs[f].more)) continue;
-      calls[f] += callTree.calls[n]; self[f] += callTree.self[n]; seen[f] = 1;
+      calls[f] += callTree.calls[n]; self[f] += T.self[n]; seen[f] = 1;
       let rec = false;
       for (let m = callTree.parent[n]; m >= 0; m = callTree.parent[m]) if (callTree.func[m] === f) { rec = true; break; }
-      if (!rec) total[f] += callTree.total[n];
+      if (!rec) total[f] += T.total[n];
     }
     for (let f = 0; f < funcs.length; f++) if (seen[f]) rows.push({ f, calls: calls[f], self: self[f], total: total[f] });
     tableTotal = tt || 1;
@@ -78,8 +88,30 @@ function buildTableRows() {
     tableTotal = tt || 1;
   }
   for (const r of rows) { r.avg = r.calls > 0 ? r.total / r.calls : 0; r.selfPct = r.self / tableTotal; r.totalPct = r.total / tableTotal; r.name = funcName(r.f); }
+  if (hasAllocs()) allocRows(rows);
   tableRows = rows;
   renderTable();
+}
+
+/* The allocation columns: all threads from functions[].alloc (exact, bounded
+ * trees included), one thread from its call-tree nodes. */
+function allocRows(rows) {
+  const one = typeof ui.thread === 'number' ? ui.thread : -1;
+  const M = callTree.metrics, by = new Map();
+  if (one >= 0) {
+    for (let n = 0; n < nodeCount; n++) {
+      const f = callTree.func[n];
+      if (callTree.thread[n] !== one || f < 0) continue;
+      let a = by.get(f);
+      if (!a) { a = { allocs: 0, bytes: 0, live: 0 }; by.set(f, a); }
+      a.allocs += M.allocs.self[n]; a.bytes += M.bytes.self[n]; a.live += M.live.self[n];
+    }
+  }
+  for (const r of rows) {
+    const fa = funcs[r.f] && funcs[r.f].alloc;
+    const a = one >= 0 ? by.get(r.f) : fa ? { allocs: +fa.allocs || 0, bytes: +fa.bytes || 0, live: +fa.live_bytes || 0 } : null;
+    r.allocs = a ? a.allocs : 0; r.bytes = a ? a.bytes : 0; r.live = a ? a.live : 0;
+  }
 }
 
 function sortBy(key) {
@@ -134,6 +166,11 @@ function tableRow(r) {
     el('td', { class: 'num', dataset: { v: String(r.total) }, text: fmtNs(r.total) }),
     el('td', { class: 'num pct', dataset: { v: String(r.totalPct) } }, [el('span', { class: 'xl-bar total', style: 'width:' + Math.min(100, r.totalPct * 100).toFixed(1) + '%' }), el('span', { class: 'xl-bar-t', text: fmtPct(r.totalPct) })]),
     el('td', { class: 'num', dataset: { v: String(r.avg) }, text: r.calls > 0 ? fmtNs(r.avg) : '\u2014' }),
+    ...(hasAllocs() ? [
+      el('td', { class: 'num', dataset: { v: String(r.allocs) }, text: fmtCount(r.allocs) }),
+      el('td', { class: 'num', dataset: { v: String(r.bytes) }, text: fmtBytes(r.bytes) }),
+      el('td', { class: 'num', dataset: { v: String(r.live) }, text: fmtBytes(r.live) }),
+    ] : []),
   ]);
 }
 
@@ -148,7 +185,7 @@ function renderTableWindow(force) {
   const last = Math.min(n, first + Math.ceil(viewH / rowH) + 20);
   if (!force && tableWin && tableWin[0] === first && tableWin[1] === last) return;
   tableWin = [first, last];
-  const spacer = (h) => el('tr', { class: 'xl-spacer', 'aria-hidden': 'true' }, el('td', { colspan: String(COLS.length), style: 'height:' + h + 'px' }));
+  const spacer = (h) => el('tr', { class: 'xl-spacer', 'aria-hidden': 'true' }, el('td', { colspan: String(tableCols().length), style: 'height:' + h + 'px' }));
   const frag = document.createDocumentFragment();
   if (first > 0) frag.appendChild(spacer(first * rowH));
   for (let i = first; i < last; i++) frag.appendChild(tableRow(tableView[i]));

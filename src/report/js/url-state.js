@@ -9,11 +9,14 @@ function readHash() {
   if (th === 'split') thread = 'split';
   else if (th && /^\d+$/.test(th) && threadByIndex.has(+th)) thread = +th;
   const focus = (p.get('focus') || '').split('.').filter((k) => /^t?\d{1,9}$/.test(k));
-  return { thread, inverted: p.get('inv') === '1', rec: p.get('rec') === '1', focus };
+  const mt = p.get('metric');
+  const metric = mt && ['bytes', 'allocs', 'live'].indexOf(mt) >= 0 && hasAllocs() ? mt : 'time';
+  return { thread, inverted: p.get('inv') === '1', rec: p.get('rec') === '1', metric, focus };
 }
-function navState() { return { thread: ui.thread, inverted: ui.inverted, rec: ui.rec, focus: flameView ? vPath(ui.focus).map(vKey) : [] }; }
+function navState() { return { thread: ui.thread, inverted: ui.inverted, rec: ui.rec, metric: ui.metric, focus: flameView ? vPath(ui.focus).map(vKey) : [] }; }
 function writeHash(st) {
   const p = ['thread=' + st.thread];
+  if (st.metric && st.metric !== 'time') p.push('metric=' + st.metric);
   if (st.inverted) p.push('inv=1');
   if (st.rec) p.push('rec=1');
   if (st.focus.length) p.push('focus=' + st.focus.join('.'));
@@ -28,9 +31,10 @@ function navigate(changes) {
 function applyHash() {
   if (!callTree) return;
   const h = readHash();
-  const rebuild = !flameView || h.thread !== ui.thread || h.inverted !== ui.inverted || h.rec !== ui.rec;
+  const rebuild = !flameView || h.thread !== ui.thread || h.inverted !== ui.inverted || h.rec !== ui.rec || h.metric !== ui.metric;
   const threadChanged = h.thread !== ui.thread;
   ui.thread = h.thread; ui.inverted = h.inverted; ui.rec = h.rec;
+  if (h.metric !== ui.metric) setMetric(h.metric);
   if (rebuild) buildView();
   ui.focus = resolveFocus(h.focus);
   ui.hover = -1;
