@@ -195,8 +195,8 @@ static void full(void)
  * reader follows; zeroed: the file's fresh pages are). */
 static void *private_block(uint64_t bytes)
 {
-	struct xl_cap_block *b = rt__alloc_block(XL_BLOCK_PRIVATE, rt__hot.tb->slot, sizeof(*b) + bytes,
-						 rt__hdr->file_size);
+	struct xl_cap_block *b =
+		rt__alloc_block(XL_BLOCK_PRIVATE, rt__hot.tb->slot, sizeof(*b) + bytes, rt__hdr->file_size);
 	return b ? (void *)(b + 1) : NULL;
 }
 
@@ -208,8 +208,9 @@ static struct xl_alloc_stat *record_append(struct rt_hot *h, struct rt_amap *am,
 	struct xl_cap_block *b = am->blk;
 	if (!b || b->count == b->capacity) {
 		uint32_t cap = b ? XL_ALLOCS_PER_CHUNK : XL_ALLOCS_FIRST;
-		struct xl_cap_block *nb = rt__alloc_block(
-			XL_BLOCK_ALLOCS, tb->slot, sizeof(*nb) + cap * sizeof(struct xl_alloc_stat), rt__hdr->file_size);
+		struct xl_cap_block *nb =
+			rt__alloc_block(XL_BLOCK_ALLOCS, tb->slot, sizeof(*nb) + cap * sizeof(struct xl_alloc_stat),
+					rt__hdr->file_size);
 		if (!nb)
 			return NULL;
 		nb->capacity = cap;
@@ -272,8 +273,7 @@ static __attribute__((noinline)) uint32_t record_new(struct rt_hot *h, uint32_t 
 static inline struct xl_alloc_stat *current(struct rt_hot *h)
 {
 	uint32_t g = h->gate;
-	if (UNLIKELY((g != RT_GATE_READY && g != RT_GATE_SLOW) ||
-		     !atomic_load_explicit(&rt__on, memory_order_relaxed)))
+	if (UNLIKELY((g != RT_GATE_READY && g != RT_GATE_SLOW) || !atomic_load_explicit(&rt__on, memory_order_relaxed)))
 		return na_rec();
 	const struct xl_thread_block *tb = h->tb;
 	uint32_t d = tb->depth;

@@ -31,38 +31,38 @@ static void guard_down(int *unused)
 	rt__hot.in_alloc--;
 }
 
-#define GUARDED(call)                                                                     \
-	({                                                                                \
-		rt__hot.in_alloc++;                                                       \
-		int rt_guard_ __attribute__((cleanup(guard_down), unused)) = 0;           \
-		call;                                                                     \
+#define GUARDED(call)                                                           \
+	({                                                                      \
+		rt__hot.in_alloc++;                                             \
+		int rt_guard_ __attribute__((cleanup(guard_down), unused)) = 0; \
+		call;                                                           \
 	})
 
-#define NEW(name, params, args, size)                                                     \
-	void *__real_##name params __attribute__((weak));                                 \
-	void *__wrap_##name params;                                                       \
-	RT_WRAP void *__wrap_##name params                                                \
-	{                                                                                 \
-		int on = rt__alloc_active();                                              \
-		void *p = on ? GUARDED(__real_##name args) : __real_##name args;          \
-		if (p && on)                                                              \
-			rt__alloc_note(p, size, 0);                                       \
-		return p;                                                                 \
+#define NEW(name, params, args, size)                                            \
+	void *__real_##name params __attribute__((weak));                        \
+	void *__wrap_##name params;                                              \
+	RT_WRAP void *__wrap_##name params                                       \
+	{                                                                        \
+		int on = rt__alloc_active();                                     \
+		void *p = on ? GUARDED(__real_##name args) : __real_##name args; \
+		if (p && on)                                                     \
+			rt__alloc_note(p, size, 0);                              \
+		return p;                                                        \
 	}
 
-#define DELETE(name, params, args)                                                        \
-	void __real_##name params __attribute__((weak));                                  \
-	void __wrap_##name params;                                                        \
-	RT_WRAP void __wrap_##name params                                                 \
-	{                                                                                 \
-		struct rt_taken t;                                                        \
-		if (p && rt__alloc_active()) {                                            \
-			if (rt__alloc_take(p, &t))                                        \
-				rt__alloc_release(&t);                                    \
-			GUARDED(__real_##name args);                                      \
-			return;                                                           \
-		}                                                                         \
-		__real_##name args;                                                       \
+#define DELETE(name, params, args)                       \
+	void __real_##name params __attribute__((weak)); \
+	void __wrap_##name params;                       \
+	RT_WRAP void __wrap_##name params                \
+	{                                                \
+		struct rt_taken t;                       \
+		if (p && rt__alloc_active()) {           \
+			if (rt__alloc_take(p, &t))       \
+				rt__alloc_release(&t);   \
+			GUARDED(__real_##name args);     \
+			return;                          \
+		}                                        \
+		__real_##name args;                      \
 	}
 
 typedef struct nothrow_t nothrow_t; /* only passed on by reference */

@@ -17,19 +17,19 @@
 
 #define RT_WRAP __attribute__((visibility("default"))) RT_NOINSTR
 
-#define GC_ALLOC(name, params, args, size)                                                \
-	void *__real_##name params __attribute__((weak));                                 \
-	void *__wrap_##name params;                                                       \
-	RT_WRAP void *__wrap_##name params                                                \
-	{                                                                                 \
-		if (!rt__alloc_active())                                                  \
-			return __real_##name args;                                        \
-		rt__hot.in_alloc++;                                                       \
-		void *p = __real_##name args;                                             \
-		rt__hot.in_alloc--;                                                       \
-		if (p)                                                                    \
-			rt__alloc_note(p, size, 1);                                       \
-		return p;                                                                 \
+#define GC_ALLOC(name, params, args, size)                \
+	void *__real_##name params __attribute__((weak)); \
+	void *__wrap_##name params;                       \
+	RT_WRAP void *__wrap_##name params                \
+	{                                                 \
+		if (!rt__alloc_active())                  \
+			return __real_##name args;        \
+		rt__hot.in_alloc++;                       \
+		void *p = __real_##name args;             \
+		rt__hot.in_alloc--;                       \
+		if (p)                                    \
+			rt__alloc_note(p, size, 1);       \
+		return p;                                 \
 	}
 
 GC_ALLOC(GC_malloc, (size_t n), (n), n)
