@@ -98,6 +98,18 @@ static inline uint32_t home(uint64_t addr)
 	return (uint32_t)((addr >> 4) + ((region * 0x9E3779B97F4A7C15ull) >> 40)) & (RT_TABLE_SIZE - 1);
 }
 
+/* The capture's "(not attributed)" record and flag, then the wrappers'
+ * switch (the capture file is mapped by now). */
+static void recording_start(void)
+{
+	struct xl_alloc_stat *na = na_rec();
+	na->node = XL_ALLOC_NO_NODE;
+	na->owner = XL_ALLOC_SHARED;
+	rt__hdr->alloc_rec_size = sizeof(struct xl_alloc_stat);
+	rt__hdr->flags |= XL_FLAG_ALLOCS;
+	atomic_store(&rt__proc_page.s.alloc, 1);
+}
+
 void rt__alloc_init(void)
 {
 	const char *off = getenv(XL_ENV_ALLOCS);
@@ -115,12 +127,7 @@ void rt__alloc_init(void)
 	table_wiped = madvise(p, (size_t)RT_TABLE_SIZE * sizeof(struct rt_slot), MADV_WIPEONFORK) == 0;
 	madvise(p, (size_t)RT_TABLE_SIZE * sizeof(struct rt_slot), MADV_HUGEPAGE); /* fewer TLB misses, if allowed */
 	table = p;
-	struct xl_alloc_stat *na = na_rec();
-	na->node = XL_ALLOC_NO_NODE;
-	na->owner = XL_ALLOC_SHARED;
-	rt__hdr->alloc_rec_size = sizeof(struct xl_alloc_stat);
-	rt__hdr->flags |= XL_FLAG_ALLOCS;
-	atomic_store(&rt__proc_page.s.alloc, 1);
+	recording_start();
 }
 
 /* The kernel zeroed the proc page (alloc off) and, where it could, the
@@ -135,12 +142,7 @@ void rt__alloc_child_begin(void)
 {
 	if (!table || !table_wiped)
 		return; /* the parent's entries would name the parent's records */
-	struct xl_alloc_stat *na = na_rec();
-	na->node = XL_ALLOC_NO_NODE;
-	na->owner = XL_ALLOC_SHARED;
-	rt__hdr->alloc_rec_size = sizeof(struct xl_alloc_stat);
-	rt__hdr->flags |= XL_FLAG_ALLOCS;
-	atomic_store(&rt__proc_page.s.alloc, 1);
+	recording_start();
 }
 
 /* ---- the address table ---- */

@@ -119,6 +119,7 @@ static void fork_child(void)
 	 * MADV_WIPEONFORK.) */
 	atomic_store(&rt__on, 0);
 	atomic_store(&rt__proc_page.s.owner, 0);
+	atomic_store(&rt__proc_page.s.alloc, 0);
 	int memory = rt__cfg.mode == XL_MODE_MEMORY;
 	if (!root_dir[0] || (!memory && !rt__xray_available()))
 		return;

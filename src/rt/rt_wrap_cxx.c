@@ -11,7 +11,7 @@
  * while the real function runs, and calls made meanwhile are not
  * recorded.  libstdc++'s own calls of operator new (the out-of-line
  * members of std::string and other classes it instantiates itself) are
- * not seen (docs/report.md, "Allocations").
+ * not seen (docs/summary-json.md, "Heap allocations").
  *
  * Built with -fexceptions: operator new throws std::bad_alloc through
  * these frames, and the guard is lowered on the way out (cleanup).  The

@@ -132,4 +132,15 @@ with Workdir() as w:
     p = w.run(["--profile", "--no-allocations", "--no-open", "run", prog("s-alloc.c")])
     eq(p.returncode, 0, "run --no-allocations")
     eq(w.summary().doc["allocations"]["recorded"], False, "--no-allocations: nothing recorded")
+
+    # exaloop.toml: allocations = false in the target's profile table; a value that is no boolean.
+    with open(os.path.join(w.path, "exaloop.toml"), "w") as f:
+        f.write('[targets.a]\nsource = "%s"\n[targets.a.profile]\nallocations = false\n'
+                '[targets.b]\nsource = "%s"\n[targets.b.profile]\nallocations = "no"\n' % (prog("s-alloc.c"), prog("s-alloc.c")))
+    p = w.run(["--profile", "--no-open", "--target", "a", "run"])
+    eq(p.returncode, 0, "target with allocations = false runs")
+    eq(w.summary().doc["allocations"]["recorded"], False, "allocations = false: nothing recorded")
+    p = w.run(["--profile", "--no-open", "--target", "b", "run"])
+    eq(p.returncode, 2, "allocations = \"no\" is a usage error")
+    check("expected true or false for 'allocations'" in p.stderr, "allocations = \"no\": says what it expects")
 done()
