@@ -718,7 +718,8 @@ async function allocChecks(name, page) {
   const sel = await page.$('#fg-metric');
   const doc = await page.evaluate(() => JSON.parse(document.getElementById('xl-data').textContent));
   const al = doc.allocations;
-  if (!al || !al.recorded || !al.total.allocs) { check(`${name}: no allocations, no width selector`, !sel); return; }
+  const onPaths = al && al.recorded ? al.total.allocs - al.not_attributed.allocs : 0;
+  if (!onPaths) { check(`${name}: no allocations on call paths, no width selector`, !sel); return; }
   if (!check(`${name}: the flame graph offers a width selector`, !!sel)) return;
   await scrollTo(page, '#fg-canvas');
   const want = { bytes: al.total.bytes - al.not_attributed.bytes, allocs: al.total.allocs - al.not_attributed.allocs,

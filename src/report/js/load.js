@@ -71,7 +71,8 @@ function load() {
  * at the chosen one, so every view that reads them follows. */
 function loadAllocs(tr) {
   callTree.metrics = { time: { self: callTree.self, total: callTree.total } };
-  if (!Array.isArray(tr.alloc_bytes)) return;
+  // no allocation on any call path (or none recorded): time is the only measure
+  if (!Array.isArray(tr.alloc_calls) || !tr.alloc_calls.some((x) => isNum(x) && x > 0)) return;
   const cols = { allocs: tr.alloc_calls, bytes: tr.alloc_bytes, live: tr.alloc_live };
   const at = Array.isArray(tr.alloc_at) ? tr.alloc_at : null;
   for (const [name, src] of Object.entries(cols)) {

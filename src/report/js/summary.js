@@ -67,6 +67,7 @@ function buildSummary() {
     kv('Events', el('span', { text: fmtCount(tot.events) + ' traced' + (isNum(tot.timeline_events) ? ' \u00b7 ' + fmtCount(tot.timeline_events) + ' in timeline' : '') + (tot.dropped_events > 0 ? ' \u00b7 ' + fmtCount(tot.dropped_events) + ' not kept in timeline' : '') })),
     kv('Functions / call paths', el('span', { id: 'xl-paths', text: fmtCount(tot.functions != null ? tot.functions : funcs.length) + ' functions \u00b7 ' + fmtCount(tot.nodes != null ? tot.nodes : nodeCount) + ' call-tree nodes' +
       (tot.more_calls > 0 ? ' \u00b7 ' + fmtCount(tot.more_calls) + (tot.more_calls === 1 ? ' call' : ' calls') + ' in ' + fmtCount(tot.more_nodes) + ' \u201c(more call paths)\u201d node' + (tot.more_nodes === 1 ? '' : 's') + ' (call-tree space ran out)' : '') })),
+    allocText() ? kv('Heap allocations', el('span', { id: 'xl-allocs', text: allocText() }), 'wide') : null,
     settingsBits.length ? kv('Settings', el('span', { text: settingsBits.join(' \u00b7 ') }), 'wide') : null,
     run.capture ? kv('Capture', el('span', { class: 'xl-mono xl-wrap', text: disp(run.capture, 2000) }), 'wide') : null,
   ]);
@@ -79,6 +80,18 @@ function buildSummary() {
   if (here.length) sec.appendChild(buildNotes(here, 'xl-notes', 'Notes'));
   if (threadList.length > 1) sec.appendChild(buildThreadTable());
   return sec;
+}
+
+/* The run's heap allocations (docs/summary-json.md): totals, leaks, and what no call path could be
+ * named for. */
+function allocText() {
+  const al = profileDoc.allocations;
+  if (!al || !al.recorded || !al.total || !(al.total.allocs > 0)) return '';
+  const t = al.total, na = al.not_attributed || {};
+  let s = fmtCount(t.allocs) + ' allocations \u00b7 ' + fmtBytes(t.bytes) + ' \u00b7 ' + fmtBytes(t.live_bytes) + ' live at exit';
+  if (t.gc_bytes > 0) s += ' \u00b7 ' + fmtBytes(t.gc_bytes) + ' by the GC';
+  if (na.allocs > 0) s += ' \u00b7 ' + fmtCount(na.allocs) + ' not attributed to a call path (' + fmtBytes(na.bytes) + ')';
+  return s;
 }
 
 /* A strip showing the whole run, the capture window and the spans warnings affect. */
