@@ -88,8 +88,11 @@ function loadAllocs(tr) {
     for (let i = nodeCount - 1; i > 0; i--) { const p = callTree.parent[i]; if (p >= 0) total[p] += total[i]; }
     callTree.metrics[name] = { self, total };
   }
+  runHasAllocs = true;
 }
-function hasAllocs() { return !!(callTree && callTree.metrics && callTree.metrics.bytes); }
+/* The run's tree has allocations (a time window's tree, window.js, has only time). */
+let runHasAllocs = false;
+function hasAllocs() { return runHasAllocs; }
 function setMetric(m) {
   if (!callTree || !callTree.metrics || !callTree.metrics[m]) m = 'time';
   ui.metric = m;

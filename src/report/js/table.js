@@ -97,8 +97,8 @@ function buildTableRows() {
  * trees included), one thread from its call-tree nodes. */
 function allocRows(rows) {
   const one = typeof ui.thread === 'number' ? ui.thread : -1;
-  const M = callTree.metrics, by = new Map();
-  if (one >= 0) {
+  const M = callTree.metrics && callTree.metrics.bytes ? callTree.metrics : null, by = new Map();   // none in a time window's tree
+  if (one >= 0 && M) {
     for (let n = 0; n < nodeCount; n++) {
       const f = callTree.func[n];
       if (callTree.thread[n] !== one || f < 0) continue;

@@ -91,6 +91,7 @@ function showWindow(range) {
     wholeTree = null; winView = null;
   }
   tDepth = null;
+  setMetric(ui.metric);   // a window's tree has elapsed time only (load.js)
   buildView();
   ui.focus = resolveFocus(readHash().focus);
   ui.hover = -1;
