@@ -124,7 +124,7 @@ struct xl_sample {
 	 * (XL_UNAVAILABLE before capture format 3); rss minus it is the
 	 * program's own (xl_program_rss). */
 	int64_t capture_rss;
-	int64_t alloc_bytes, alloc_calls;                        /* cumulative heap allocations (XL_UNAVAILABLE) */
+	int64_t alloc_bytes, alloc_calls; /* cumulative heap allocations (XL_UNAVAILABLE) */
 };
 
 /* A warning says what limits the capture (data lost, estimated or cut

@@ -337,10 +337,9 @@ static void memory_member(const struct xl_model *m, struct jsonw *w)
 	jw_kint(w, "interval_ns", (int64_t)m->memory_interval_ns);
 	jw_key(w, "samples");
 	jw_obj(w);
-	static const char *const cols[] = {"t_ns",           "rss",         "gc_heap",
-					   "gc_free",        "gc_occupied", "gc_allocated",
-					   "gc_collections", "program_rss", "profiler_rss", "alloc_bytes",
-					   "alloc_calls"};
+	static const char *const cols[] = {"t_ns",         "rss",          "gc_heap",        "gc_free",
+					   "gc_occupied",  "gc_allocated", "gc_collections", "program_rss",
+					   "profiler_rss", "alloc_bytes",  "alloc_calls"};
 	for (size_t c = 0; c < sizeof(cols) / sizeof(cols[0]); c++) {
 		jw_key(w, cols[c]);
 		jw_arr(w);

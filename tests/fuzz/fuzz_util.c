@@ -171,8 +171,8 @@ const uint8_t *fz_small_capture(size_t *len)
 	mb->kind = XL_BLOCK_MEMORY;
 	mb->size = 32 + 2 * 48;
 	mb->count = mb->capacity = 2;
-	const struct xl_mem_sample s[2] = {{2500, 1 << 20, 65536, 1024, 100000, 1, 0},
-					   {88000, 3 << 20, 131072, 2048, 900000, 4, 0}};
+	const struct xl_mem_sample s[2] = {{2500, 1 << 20, 65536, 1024, 100000, 1, 0, 0, 0},
+					   {88000, 3 << 20, 131072, 2048, 900000, 4, 0, 0, 0}};
 	for (int i = 0; i < 2; i++)
 		memcpy((char *)(mb + 1) + i * XL_MEM_SAMPLE_V2_SIZE, &s[i], XL_MEM_SAMPLE_V2_SIZE);
 	return buf.bytes;
