@@ -209,7 +209,7 @@ struct xl_cap_header {
 	uint64_t alloc_unmatched_bytes;
 	uint64_t alloc_untracked;
 	uint64_t gc_frees;
-	uint64_t reserved2;   /* alloc_na 16-aligned (offset 384) */
+	uint64_t reserved2;    /* alloc_na 16-aligned (offset 384) */
 	uint64_t alloc_na[10]; /* struct xl_alloc_stat, 16-aligned: file offset / 16 names it */
 	uint8_t reserved[XL_HDR_SIZE - 464];
 };
@@ -400,13 +400,13 @@ struct xl_mem_sample {
 	/* Version 3: the resident bytes of the capture file's mapping at this
 	 * sample (mincore), the profiler's share of rss_bytes. */
 	int64_t capture_rss_bytes;
-/* Samples of versions 1 and 2 end before capture_rss_bytes. */
 	/* Version 4 (samples of version 3 end here, 56 bytes): heap
 	 * allocations so far, all threads and "(not attributed)" (cumulative;
 	 * XL_UNAVAILABLE when allocations are not recorded). */
 	int64_t alloc_bytes;
 	int64_t alloc_calls;
 };
+/* Samples of versions 1 and 2 end before capture_rss_bytes. */
 /* Samples of versions 1 and 2 end before capture_rss_bytes. */
 #define XL_MEM_SAMPLE_V2_SIZE 48u
 #define XL_MEM_SAMPLE_V3_SIZE 56u
