@@ -605,8 +605,7 @@ static int read_thread(struct xl_model *m, struct xl_loader *ld, struct claims *
 	/* Version 3: the CPU time since the thread's first event, read at
 	 * cpu_at_ticks (its exit, finalization, or the last periodic reading
 	 * of a killed program). */
-	if (m->version >= 3 && v2_fields && tb->cpu_at_ticks &&
-	    tb->cpu_ns >= tb->cpu_start_ns) {
+	if (m->version >= 3 && v2_fields && tb->cpu_at_ticks && tb->cpu_ns >= tb->cpu_start_ns) {
 		t->cpu_ns = xl_clamp_ns((double)(tb->cpu_ns - tb->cpu_start_ns));
 		t->cpu_to_ns = xl_model_ns(m, tb->cpu_at_ticks);
 	}

@@ -1,8 +1,8 @@
 """Hostile captures: references that share a record must not amplify work, memory or output.
 
-A capture (format 3) is a header, a thread table and blocks (capture-format.md).  Every record
+A capture (format 4) is a header, a thread table and blocks (capture-format.md).  Every record
 has exactly one reference: a thread-table entry, a node-chunk slot, a thread block's
-func_table, the `next` of the block before it.  A crafted file whose references point many
+func_table or alloc_first, the `next` of the block before it.  A crafted file whose references point many
 times at one record used to be read once per reference: a 300 KB capture took 9.5 s and 640 MB
 and gave a 235 MB index.html.  The reader now reads each byte at most once and refuses a capture
 whose records share bytes, with one line naming the record, exit 3, and nothing written.
@@ -15,8 +15,10 @@ timeline events, a function table):
 - functions:  40 more tiny threads whose function tables are the main thread's;
 - samples:    a memory-sample list whose blocks start every 64 bytes inside the first one's
               1,024 samples (forward links, so the loop guard alone does not stop it);
-- overlap:    a node-chunk slot pointing into the thread's own block (another kind of record).
-The untouched capture still reads, with every call path.
+- overlap:    a node-chunk slot pointing into the thread's own block (another kind of record);
+- allocations: 40 more tiny threads whose allocation records (alloc_first) are one block.
+The untouched capture still reads, with every call path, and so does one whose main thread has
+that allocation block as its own (its record counted).
 """
 import shutil
 import struct
@@ -24,11 +26,14 @@ import struct
 from xltest import *
 
 HDR = 4096
-H_VERSION, H_FILE_SIZE, H_ARENA_CURSOR, H_THREAD_COUNT, H_MEM_FIRST = 8, 40, 56, 184, 192
+H_VERSION, H_FLAGS, H_FILE_SIZE, H_ARENA_CURSOR, H_THREAD_COUNT, H_MEM_FIRST = 8, 32, 40, 56, 184, 192
+H_ALLOC_REC_SIZE, FLAG_ALLOCS = 336, 0x200
 TB_SLOT, TB_NODE_COUNT, TB_DEPTH, TB_TIMELINE_FIRST, TB_CHUNKS = 32, 160, 164, 168, 176
-TB_FUNC_TABLE, TB_FUNC_SLOTS, TB_SIZE = 41136, 41144, 41176   # version 3: after stack[2048]; then the CPU times
+TB_FUNC_TABLE, TB_FUNC_SLOTS = 41136, 41144   # after stack[2048]; then the CPU times (version 3)
+TB_ALLOC_FIRST, TB_SIZE = 41176, 41216         # version 4: the allocation fields end the block
 BLK = 32  # struct xl_cap_block {kind, owner, size, next, count, capacity}
-BLOCK_MEMORY, SAMPLE = 4, 56  # version 3: with capture_rss_bytes
+BLOCK_MEMORY, SAMPLE = 4, 72  # version 4: with capture_rss_bytes, alloc_bytes, alloc_calls
+BLOCK_ALLOCS, ALLOC_REC = 5, 80  # struct xl_alloc_stat {node, func, owner, reserved, allocs, bytes, ...}
 
 
 def u32(b, off):
@@ -83,6 +88,7 @@ def tiny_threads(d, orig, tb0, chunk0, n, **fields):
         put64(tb, TB_TIMELINE_FIRST, fields.get("timeline", 0))
         put64(tb, TB_FUNC_TABLE, fields.get("func_table", 0))
         put32(tb, TB_FUNC_SLOTS, fields.get("func_slots", 0))
+        put64(tb, TB_ALLOC_FIRST, fields.get("allocs", 0))
         put64(d, HDR + 8 * k, grow(d, tb))
     put32(d, H_THREAD_COUNT, first + n)
 
@@ -123,7 +129,9 @@ with Workdir() as w:
     s = w.summary(base)
     eq(len(s.tree["parent"]), 5460 + 2, "the real capture: 5,460 call paths, main and the root")
 
-    eq(u32(orig, H_VERSION), 3, "format version 3 (the offsets above are its)")
+    eq(u32(orig, H_VERSION), 4, "format version 4 (the offsets above are its)")
+    check(u32(orig, H_FLAGS) & FLAG_ALLOCS and u32(orig, H_ALLOC_REC_SIZE) == ALLOC_REC,
+          "allocations recorded (their fields are read)")
     nthreads = u32(orig, H_THREAD_COUNT)
     tb0 = u64(orig, HDR)
     chunk0 = u64(orig, tb0 + TB_CHUNKS)
@@ -171,6 +179,17 @@ with Workdir() as w:
     put64(d, tb0 + TB_CHUNKS + 8, tb0 + 8192 + BLK)
     refused(w, variant(w, base, "overlap", d), "a node chunk")
 
+    # 7. 40 tiny threads whose allocation records are one block (one record: node 0, 1 x 1000 bytes)
+    def alloc_block():
+        blk = bytearray(BLK + ALLOC_REC)
+        struct.pack_into("<IIQQII", blk, 0, BLOCK_ALLOCS, 0, len(blk), 0, 1, 1)
+        struct.pack_into("<IiIIQQ", blk, BLK, 0, 0, 0, 0, 1, 1000)
+        return blk
+    d = bytearray(orig)
+    ab = grow(d, alloc_block())
+    tiny_threads(d, orig, tb0, chunk0, 40, allocs=ab)
+    refused(w, variant(w, base, "allocations", d), "an allocation block")
+
     # the real capture still reads, every call path in it
     p = w.run(["profile", "report", base, "--json"])
     eq(p.returncode, 0, "the untouched capture reads")
@@ -182,4 +201,14 @@ with Workdir() as w:
     p = w.run(["profile", "report", legit, "--json"])
     eq(p.returncode, 0, "41 threads, each with its own records, read: " + p.stderr.strip())
     eq(len(w.summary(legit).doc["threads"]), 41, "41 threads")
+    # and one whose main thread has the allocation block as its own: its record is counted
+    d = bytearray(orig)
+    put64(d, tb0 + TB_ALLOC_FIRST, grow(d, alloc_block()))
+    own = variant(w, base, "own-allocations", d)
+    p = w.run(["profile", "report", own, "--json"])
+    eq(p.returncode, 0, "the main thread's own allocation block reads: " + p.stderr.strip())
+    before = w.summary(base).doc["allocations"]["total"]
+    after = w.summary(own).doc["allocations"]["total"]
+    eq((after["allocs"] - before["allocs"], after["bytes"] - before["bytes"]), (1, 1000),
+       "its record is counted: one more allocation of 1,000 bytes")
 done()
