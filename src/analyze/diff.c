@@ -157,8 +157,9 @@ static void totals(struct xl_diff *d, double *tmp)
 			xl_memory_summary(m, &ms);
 			tmp[r] = (double)wall_time(m);
 			tmp[n + r] = (double)xl_thread_time(m);
-			/* the program's, without the profiler's capture buffer, which
-			 * grows with what was recorded (capture format 3) */
+			/* the program's, without the profiler's memory (capture
+			 * buffer, allocation table), which grows with what was
+			 * recorded (capture formats 3 and 4) */
 			const struct xl_metric *pk =
 				ms.program_peak_rss.available ? &ms.program_peak_rss : &ms.peak_rss;
 			tmp[2 * n + r] = pk->available ? (double)pk->value : -1;

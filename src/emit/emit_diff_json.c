@@ -78,7 +78,7 @@ static void side(struct jsonw *w, const char *key, const struct xl_diff_side *s)
 	jw_obj_end(w);
 }
 
-/* The program's RSS (the profiler's capture buffer apart) when the capture
+/* The program's RSS (the profiler's memory apart) when the capture
  * measured the buffer (format 3), else the process's. */
 static int64_t program_rss(const struct xl_sample *s)
 {

@@ -295,7 +295,7 @@ static void tree_member(const struct xl_model *m, struct jsonw *w, int compact)
 	jw_obj_end(w);
 }
 
-/* The program's peak also says how much the profiler's capture buffer
+/* The program's peak also says how much the profiler's memory
  * held at that moment (profiler_rss). */
 static void metric(struct jsonw *w, const char *key, const struct xl_metric *x, int cumulative, int range,
 		   const int64_t *profiler)

@@ -46,8 +46,9 @@ static void notes(FILE *f, const struct xl_model *m, const char *topic)
 			fprintf(f, "  note: %s\n", m->notes[i].message);
 }
 
-/* RSS: the program's, and the profiler's capture buffer apart, when the
- * capture measured it (format 3); else the process's as it was. */
+/* RSS: the program's, and the profiler's memory (capture buffer and, in
+ * format 4, the allocation address table) apart, when the capture measured
+ * it (format 3); else the process's as it was. */
 static void memory_lines(FILE *f, const struct xl_mem_summary *s)
 {
 	if (!s->program_rss.available) {
@@ -62,13 +63,13 @@ static void memory_lines(FILE *f, const struct xl_mem_summary *s)
 		fprintf(f, "  %-22s%s", "peak RSS (program)", a);
 		if (s->profiler_at_peak != XL_UNAVAILABLE) {
 			xl_fmt_size(s->profiler_at_peak, a, sizeof(a));
-			fprintf(f, " (the profiler's capture buffer then: %s more)", a);
+			fprintf(f, " (the profiler's memory then: %s more)", a);
 		}
 		putc('\n', f);
 	} else {
 		metric_line(f, "peak RSS (program)", &s->program_peak_rss, 0);
 	}
-	metric_line(f, "profiler's buffer", &s->profiler_rss, 0);
+	metric_line(f, "profiler's memory", &s->profiler_rss, 0);
 	metric_line(f, "process RSS", &s->rss, 0);
 	metric_line(f, "process peak RSS", &s->peak_rss, 0);
 }

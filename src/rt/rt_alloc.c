@@ -84,18 +84,23 @@ static inline struct xl_alloc_stat *rec_at(uint32_t v)
 	return (struct xl_alloc_stat *)(void *)(rt__base + ((uint64_t)v << 4));
 }
 
-/* A block's first slot: its address in 16-byte units within its 64 MiB
+/* A block's first slot: its address in 32-byte units within its 64 MiB
  * region, shifted by a hash of the region.  Blocks that are neighbours in
  * the heap are neighbours in the table, so the table's working set follows
  * the heap's: a multiplicative hash of the whole address spread a churn of
  * 4096 live blocks over 4096 pages of the table, and nearly every free
  * waited for a cache and TLB miss (about 150 ns per allocation measured,
  * docs/benchmarks.md).  The region's hash keeps glibc's 64 MiB-aligned
- * thread arenas from landing on the same slots. */
+ * thread arenas from landing on the same slots.  32-byte units: glibc's
+ * chunks are at least 32 bytes, so two live blocks never share a home
+ * slot, and the table's resident pages (the profiler's, rt_mem.c) are
+ * half the heap's span rather than all of it (Lua's test suite, whose
+ * peak is 61 MB: 30 MB of table, 48 MB in 16-byte units; an allocator
+ * with smaller blocks probes on to the next slots). */
 static inline uint32_t home(uint64_t addr)
 {
 	uint64_t region = addr >> 26;
-	return (uint32_t)((addr >> 4) + ((region * 0x9E3779B97F4A7C15ull) >> 40)) & (RT_TABLE_SIZE - 1);
+	return (uint32_t)((addr >> 5) + ((region * 0x9E3779B97F4A7C15ull) >> 40)) & (RT_TABLE_SIZE - 1);
 }
 
 /* The capture's "(not attributed)" record and flag, then the wrappers'
@@ -128,6 +133,12 @@ void rt__alloc_init(void)
 	madvise(p, (size_t)RT_TABLE_SIZE * sizeof(struct rt_slot), MADV_HUGEPAGE); /* fewer TLB misses, if allowed */
 	table = p;
 	recording_start();
+}
+
+const void *rt__alloc_table(uint64_t *len)
+{
+	*len = table ? (uint64_t)RT_TABLE_SIZE * sizeof(struct rt_slot) : 0;
+	return table;
 }
 
 /* The kernel zeroed the proc page (alloc off) and, where it could, the

@@ -127,7 +127,7 @@ static uint64_t prefault_step(uint64_t interval)
  * the prefault ahead of it, and the rest of the 2 MiB block it is in plus
  * one more, since a file system with large folios maps (and counts in the
  * RSS) a whole folio around a faulted page (ext4 here: up to 2 MiB,
- * PMD-mapped).  rt__capture_resident caps it at the file's size. */
+ * PMD-mapped).  rt__profiler_resident caps it at the file's size. */
 #define RSS_FOLIO (2u << 20)
 static uint64_t touched_len(void)
 {
@@ -212,7 +212,7 @@ void rt__finalize(uint32_t reason)
 	uint64_t now = rt__hdr->cal1_ticks;
 	rt__hdr->window_close_ticks = atomic_load(&window_opened) ? now : 0;
 	rt__hdr->peak_rss_bytes = rt__peak_rss();
-	rt__hdr->capture_rss_bytes = rt__capture_resident(touched_len());
+	rt__hdr->capture_rss_bytes = rt__profiler_resident(touched_len());
 	/* On the control thread while the program runs on (the window
 	 * closed): names read apart, see rt__threads_finalize. */
 	rt__threads_finalize(now, ctl_started && !ctl_last && pthread_equal(pthread_self(), ctl_thread));

@@ -280,14 +280,19 @@ RT_HIDDEN void rt__alloc_release(const struct rt_taken *t);
 /* A taken block that was not freed after all (realloc failed). */
 RT_HIDDEN void rt__alloc_untake(void *p, const struct rt_taken *t);
 RT_HIDDEN void rt__alloc_gc_free(void);
+/* The address table's mapping, NULL (and *len 0) when there is none: its
+ * resident pages are the profiler's, not the program's (rt_mem.c). */
+RT_HIDDEN const void *rt__alloc_table(uint64_t *len);
 
 /* rt_mem.c */
 RT_HIDDEN void rt__mem_init(void);
 /* A memory sample; capture_len bounds the scan of the capture mapping's
- * resident pages (rt__capture_resident): how far its pages may have been
+ * resident pages (rt__profiler_resident): how far its pages may have been
  * touched. */
 RT_HIDDEN void rt__mem_sample(struct xl_mem_sample *s, uint64_t capture_len);
-RT_HIDDEN int64_t rt__capture_resident(uint64_t len);
+/* The profiler's resident bytes: the capture mapping's (as far as
+ * capture_len) and the allocation address table's. */
+RT_HIDDEN int64_t rt__profiler_resident(uint64_t capture_len);
 RT_HIDDEN int64_t rt__peak_rss(void);
 RT_HIDDEN int rt__gc_present(void);
 RT_HIDDEN int rt__gc_started(void); /* linked and GC_init has run */

@@ -326,7 +326,7 @@ const TESTS = {
     check('multithread: the GC note beside the memory chart', memNotes.length === 1 && memNotes[0].startsWith('gc_unavailable: ') && memNotes[0].includes('GC metrics unavailable'), memNotes.join(' | '));
     // the program's RSS and the profiler's capture buffer apart, the CPU time beside each thread's span
     const leg = await page.textContent('#mem-legend');
-    check('multithread: legend: the program\'s RSS and the profiler\'s buffer', leg.includes('RSS (program)') && leg.includes('profiler\'s capture buffer') && leg.includes('peak RSS (program)'), leg.slice(0, 300));
+    check('multithread: legend: the program\'s RSS and the profiler\'s buffer', leg.includes('RSS (program)') && leg.includes('profiler\'s memory') && leg.includes('peak RSS (program)'), leg.slice(0, 300));
     await scrollTo(page, '#mem-canvas');
     const mem = await page.evaluate(() => window.__xl.memory());
     const prof = mem.series.find((x) => x.key === 'profiler_rss');
@@ -334,7 +334,7 @@ const TESTS = {
     check('multithread: the peak drawn is the program\'s', mem.peak && mem.peak.osPeak === (12 * 1048576 + 72 * 180 * 1024), JSON.stringify(mem.peak));
     const rowsMem = await page.$$eval('#mem-summary tbody tr', (rs) => rs.map((r) => r.dataset.metric + '=' + r.cells[2].textContent));
     check('multithread: measurements: program, profiler and process rows', ['program_rss', 'program_peak_rss', 'profiler_rss', 'rss', 'peak_rss'].every((k) => rowsMem.some((r) => r.startsWith(k + '='))) &&
-      rowsMem.some((r) => r.startsWith('program_peak_rss=') && r.includes('capture buffer then: 24.0 MiB')), rowsMem.join(' | '));
+      rowsMem.some((r) => r.startsWith('program_peak_rss=') && r.includes('profiler\'s memory then: 24.0 MiB')), rowsMem.join(' | '));
     const cpuCells = await page.$$eval('.xl-threads tbody td.xl-cpu', (ls) => ls.map((l) => l.textContent));
     check('multithread: threads table gives CPU time beside the span', cpuCells.length === 3 && cpuCells[0].includes('5.0% of its span') && cpuCells[1].includes('90.0% of its span'), cpuCells.join(' | '));
     check('multithread: summary gives the threads\' CPU time', (await page.textContent('#xl-threads-kv')).includes('CPU time'));

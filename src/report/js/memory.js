@@ -23,12 +23,13 @@ function prepareMemory() {
     s[k] = arr; avail[k] = any;
   }
   memData = { n, t, s, avail, summary: m.summary || {}, gc: Array.isArray(m.gc_events) ? m.gc_events.filter((g) => g && isNum(g.t_ns)) : [], interval: m.interval_ns, bursts: allocBursts(n, t, s.alloc_bytes) };
-  // The process's RSS includes the profiler's capture buffer (the mapped capture file); when the capture
-  // measured it, the RSS line is the program's and the buffer is a series of its own.
+  // The process's RSS includes the profiler's memory (the mapped capture file and, with allocations
+  // recorded, their address table); when the capture measured it, the RSS line is the program's and the
+  // profiler's is a series of its own.
   if (avail.program_rss) {
     SERIES[0].label = 'RSS (program)';
     SERIES[0].src = 'program_rss';
-    if (avail.profiler_rss && !SERIES.some((sd) => sd.key === 'profiler_rss')) SERIES.splice(1, 0, { key: 'profiler_rss', label: 'profiler\'s capture buffer', css: '--s-prof', src: 'profiler_rss' });
+    if (avail.profiler_rss && !SERIES.some((sd) => sd.key === 'profiler_rss')) SERIES.splice(1, 0, { key: 'profiler_rss', label: 'profiler\'s memory', css: '--s-prof', src: 'profiler_rss' });
   }
 }
 
@@ -134,9 +135,9 @@ function partialFrom() {
 function buildMemSummary() {
   const sm = memData.summary || {};
   const MEANING = {
-    program_rss: 'Sampled resident memory of the program: the process\'s RSS without the profiler\'s capture buffer',
-    program_peak_rss: 'The program\'s high-water mark: its largest sample, or the OS peak minus the capture buffer at the end, whichever is larger',
-    profiler_rss: 'Resident pages of the profiler\'s capture buffer (the mapped capture file), counted in the process\'s RSS',
+    program_rss: 'Sampled resident memory of the program: the process\'s RSS without the profiler\'s memory',
+    program_peak_rss: 'The program\'s high-water mark: its largest sample, or the OS peak minus the profiler\'s memory at the end, whichever is larger',
+    profiler_rss: 'Resident pages of the profiler\'s memory (the mapped capture file, and the address table of recorded allocations), counted in the process\'s RSS',
     rss: 'Sampled resident memory for the application, native libraries, and profiler',
     peak_rss: 'OS process high-water mark, including time outside a selected window',
     gc_heap: 'Mapped collector-managed heap; not the whole process allocation size',
@@ -146,7 +147,7 @@ function buildMemSummary() {
     gc_collections: 'Collector count and capture delta',
   };
   const split = isNum((sm.program_rss || {}).value);
-  const LABEL = { program_rss: 'RSS (program)', program_peak_rss: 'Peak RSS (program)', profiler_rss: 'Profiler\'s capture buffer', rss: split ? 'RSS (process)' : 'RSS', peak_rss: split ? 'Peak RSS (process)' : 'Peak RSS', gc_heap: 'GC heap', gc_free: 'GC free', gc_occupied: 'GC occupied estimate', gc_allocated: 'GC allocated', gc_collections: 'GC collections' };
+  const LABEL = { program_rss: 'RSS (program)', program_peak_rss: 'Peak RSS (program)', profiler_rss: 'Profiler\'s memory', rss: split ? 'RSS (process)' : 'RSS', peak_rss: split ? 'Peak RSS (process)' : 'Peak RSS', gc_heap: 'GC heap', gc_free: 'GC free', gc_occupied: 'GC occupied estimate', gc_allocated: 'GC allocated', gc_collections: 'GC collections' };
   // the program's figures only when the document has them (capture format 3)
   const rows = Object.keys(LABEL).filter((k) => sm[k] || !k.startsWith('pro')).map((k) => {
     const m = sm[k] || { value: null, reason: memData.n ? 'not reported' : 'no memory data in this capture' };
@@ -159,7 +160,7 @@ function buildMemSummary() {
     } else {
       val = fmtBytes(m.value);
       if ((k === 'rss' || k === 'program_rss' || k === 'profiler_rss') && isNum(m.min) && isNum(m.max)) extra = 'min ' + fmtBytes(m.min) + ' \u00b7 max ' + fmtBytes(m.max);
-      if (k === 'program_peak_rss' && isNum(m.profiler_rss)) extra = 'the profiler\'s capture buffer then: ' + fmtBytes(m.profiler_rss) + ' more';
+      if (k === 'program_peak_rss' && isNum(m.profiler_rss)) extra = 'the profiler\'s memory then: ' + fmtBytes(m.profiler_rss) + ' more';
       if (k === 'gc_allocated') {
         const bits = [];
         if (isNum(m.delta)) bits.push('+' + fmtBytes(m.delta) + ' during capture');
@@ -179,7 +180,7 @@ function buildMemSummary() {
     el('div', { class: 'xl-table-wrap small' }, [el('table', { class: 'xl-table', id: 'mem-summary' }, [
       el('thead', null, el('tr', null, [el('th', { text: 'Metric' }), el('th', { class: 'num', text: 'Value' }), el('th', { text: 'Details' }), el('th', { text: 'Meaning' })])),
       el('tbody', null, rows)])]),
-    el('p', { class: 'xl-hint', text: (split ? 'The program\'s RSS is the process\'s without the profiler\'s capture buffer; ' : 'RSS covers the whole process, the profiler\'s capture buffer included; ') + 'GC metrics describe only the collector-managed heap, so a native library can raise RSS without raising GC memory. Missing measurements are shown as unavailable, never as zero.' }),
+    el('p', { class: 'xl-hint', text: (split ? 'The program\'s RSS is the process\'s without the profiler\'s memory (capture buffer, allocation table); ' : 'RSS covers the whole process, the profiler\'s capture buffer included; ') + 'GC metrics describe only the collector-managed heap, so a native library can raise RSS without raising GC memory. Missing measurements are shown as unavailable, never as zero.' }),
   ]);
 }
 
