@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """Regenerate the capture, run.json and symbols.json seed corpora from real captures.
 
-    EXALOOP=build/bin/exaloop tests/fuzz/make_seeds.py
+    EXALOOP=build/bin/exaloop tests/fuzz/make_seeds.py [NAME...]
+
+With names, only those seeds are made (the others keep the format they were made in: the
+seeds of format 2 stay, so that the reader of older captures is fuzzed too).
 
 Profiles a few tests/progs programs (normal exits, a crash, _exit, threads, deep
 recursion) and writes each capture repacked into a compact file of a few KB:
@@ -30,6 +33,11 @@ H_FILE_SIZE, H_THREAD_COUNT, H_MEM_FIRST = 40, 184, 192
 TB_NODE_COUNT, TB_DEPTH, TB_TIMELINE_FIRST, TB_CHUNKS, TB_STACK = 160, 164, 168, 176, 8368
 # version 2: after stack[2048], the per-function table's offset and size
 TB_FUNC_TABLE, TB_FUNC_SLOTS, TB_TREE_BOUNDED, TB_SIZE = 41136, 41144, 41148, 41152
+TB_ALLOC_FIRST = 41176   # version 4: a thread's allocation blocks
+# the thread block's and a memory sample's size by format version (3: CPU times and
+# capture_rss; 4: allocation fields)
+TB_SIZES, SAMPLE_SIZES = {2: TB_SIZE, 3: 41176, 4: 41216}, {2: 48, 3: 56, 4: 72}
+ALLOC_REC = 80
 H_VERSION, H_FLAGS, FLAG_TREE_BOUNDED = 8, 32, 0x80
 FUNC_MORE, FRAME_MORE = -1, 0x80000000   # a "(more call paths)" node's func, its frames' node bit
 NODES_PER_CHUNK = 4096
@@ -47,7 +55,9 @@ RUNS = [
     ("tail-release", ["-release", "s-tail.c"]),
     ("cxx", ["s-cxx.cc"]),
     ("bounded", ["s-segv.c", "5"]),   # made bounded by bound() below
+    ("alloc", ["s-alloc.c"]),         # format 4: allocation records of two threads
 ]
+WHOLE += ("alloc",)
 
 
 def u32(b, off):
@@ -68,6 +78,8 @@ def repack(data, whole_blocks=False):
     whole_blocks: keep every thread block whole, with its per-function table (version 2), so
     that the reader of those tables is fuzzed too (a block cut before them reads as having none)."""
     hdr = bytearray(data[:HDR])
+    version = u32(data, H_VERSION)
+    tb_size = TB_SIZES.get(min(version, 4), TB_SIZE)
     nthreads = min(u32(data, H_THREAD_COUNT), 1024)
     out = bytearray(HDR + align(max(nthreads, 1) * 8))
     out[:HDR] = hdr
@@ -87,11 +99,22 @@ def repack(data, whole_blocks=False):
         nchunks = (count + NODES_PER_CHUNK - 1) // NODES_PER_CHUNK
         keep = TB_STACK + 16 * depth if depth else TB_CHUNKS + 8 * max(nchunks, 1)
         full = whole_blocks and u32(data, H_VERSION) >= 2
-        tb = bytearray(data[tb_off:tb_off + (TB_SIZE if full else keep)])
+        tb = bytearray(data[tb_off:tb_off + (tb_size if full else keep)])
         new_tb = put(tb)
         ft, slots = u64(data, tb_off + TB_FUNC_TABLE), u32(data, tb_off + TB_FUNC_SLOTS)
         if full and ft:
             struct.pack_into("<Q", out, new_tb + TB_FUNC_TABLE, put(data[ft:ft + 32 * slots]))
+        # allocation blocks (version 4), each cut to its published records
+        link, a = new_tb + TB_ALLOC_FIRST, u64(data, tb_off + TB_ALLOC_FIRST) if full and version >= 4 else 0
+        while a:
+            n = u32(data, a + 24)
+            blk = bytearray(data[a:a + 32 + ALLOC_REC * n])
+            struct.pack_into("<Q", blk, 16, 0)
+            struct.pack_into("<II", blk, 24, n, n)
+            struct.pack_into("<Q", blk, 8, len(blk))
+            new_blk = put(blk)
+            struct.pack_into("<Q", out, link, new_blk)
+            link, a = new_blk + 16, u64(data, a + 16)
         # node chunks: only the published nodes
         for c in range(nchunks):
             chunk_off = u64(data, tb_off + TB_CHUNKS + 8 * c)   # first node (block header before it)
@@ -115,7 +138,7 @@ def repack(data, whole_blocks=False):
     mem = u64(data, H_MEM_FIRST)
     if mem:
         n = min(u32(data, mem + 24), MAX_SAMPLES)
-        blk = bytearray(data[mem:mem + 32 + 48 * n])
+        blk = bytearray(data[mem:mem + 32 + SAMPLE_SIZES.get(min(version, 4), 48) * n])
         struct.pack_into("<Q", blk, 16, 0)
         struct.pack_into("<II", blk, 24, n, n)
         struct.pack_into("<Q", blk, 8, len(blk))
@@ -161,6 +184,8 @@ def main():
     work = tempfile.mkdtemp(prefix="xl-seeds-")
     try:
         for name, args in RUNS:
+            if sys.argv[1:] and name not in sys.argv[1:]:
+                continue
             args = [a if not a.endswith((".c", ".cc")) else os.path.join(PROGS, a) for a in args]
             env = dict(os.environ, CI="1")
             subprocess.run([EXALOOP, "--profile", "--no-open", "run"] + args, cwd=work, env=env,
