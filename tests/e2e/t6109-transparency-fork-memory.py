@@ -6,7 +6,8 @@ RSS samples, every 100 ms: at least 64 MiB at their peak, and at least 4 samples
 counts are the child's own (touch 1, hold 1, tick 60).  In --profile=memory runs the child is
 captured too (it was not: memory-only runs had no child captures), with the same RSS.  With a
 300 ms window (kind "service", duration), the child's capture is finalized by the window, like
-the parent's, before the child's 60 ticks are done.  Output and exit status as uncaptured.
+the parent's, before the child's 60 ticks are done.  The child's heap allocation (64 MiB) is in its
+capture (--profile=all), not the parent's.  Output and exit status as uncaptured.
 """
 from xltest import *
 
@@ -38,6 +39,14 @@ with Workdir() as w:
         prss = [v for v in s.doc["memory"]["samples"]["rss"] if v is not None]
         check(bool(prss) and max(prss) < 64 * MiB, mode + ": the parent's RSS does not include the child's")
         check(c.warning("fork_child") is not None, mode + ": the child's report says whose it is")
+        # its heap allocation (touch's malloc of 64 MiB) is the child's, on its call path; the parent
+        # made none.  (A memory-only child's capture begins one interval after the fork, after
+        # touch's malloc: allocations before it are not in any capture.)
+        ca, pa = c.doc["allocations"], s.doc["allocations"]
+        if mode == "all":
+            eq((ca["recorded"], ca["total"]["allocs"], ca["total"]["bytes"], ca["not_attributed"]["allocs"]),
+               (True, 1, 64 * MiB, 0), mode + ": the child's allocation, attributed")
+        eq(pa["total"]["allocs"], 0, mode + ": the parent's allocations do not include the child's")
         if mode == "all":
             eq({f: c.calls(f) for f in ("main", "spawn", "touch", "hold", "tick")},
                {"main": 0, "spawn": 0, "touch": 1, "hold": 1, "tick": 60}, "the child's own calls")
