@@ -9,8 +9,8 @@ static const struct {
 	const char *name;
 	xl_emit_fn fn;
 } formats[] = {
-	{"html", xl_emit_html},     {"json", xl_emit_json},     {"text", xl_emit_text},
-	{"chrome", xl_emit_chrome}, {"folded", xl_emit_folded},
+	{"html", xl_emit_html},     {"json", xl_emit_json},         {"text", xl_emit_text},
+	{"chrome", xl_emit_chrome}, {"perfetto", xl_emit_perfetto}, {"folded", xl_emit_folded},
 };
 
 void xl_emit_opts_init(struct xl_emit_opts *o)
@@ -30,5 +30,5 @@ xl_emit_fn xl_emitter(const char *format)
 
 const char *xl_emitter_names(void)
 {
-	return "html, json, text, chrome, folded";
+	return "html, json, text, chrome, perfetto, folded";
 }

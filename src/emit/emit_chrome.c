@@ -18,7 +18,6 @@
  * add new metadata there (docs/cli.md, "Chrome export").
  */
 #include <stdlib.h>
-#include <string.h>
 
 #include "emit_internal.h"
 #include "timeline.h"
@@ -60,36 +59,6 @@ static int call_event(const struct xl_call *c, void *arg)
 	}
 	jw_obj_end(w);
 	return 0;
-}
-
-static const struct xl_func *sort_funcs;
-static int by_name(const void *a, const void *b)
-{
-	return strcmp(sort_funcs[*(const size_t *)a].name, sort_funcs[*(const size_t *)b].name);
-}
-
-/* Which functions share their name with another one (NULL: none do, or no
- * memory, in which case every event is written without args.fn). */
-static unsigned char *shared_names(const struct xl_model *m)
-{
-	if (m->nfuncs < 2)
-		return NULL;
-	size_t *ix = malloc(m->nfuncs * sizeof(*ix));
-	unsigned char *shared = calloc(m->nfuncs, 1);
-	if (!ix || !shared) {
-		free(ix);
-		free(shared);
-		return NULL;
-	}
-	for (size_t i = 0; i < m->nfuncs; i++)
-		ix[i] = i;
-	sort_funcs = m->funcs;
-	qsort(ix, m->nfuncs, sizeof(*ix), by_name);
-	for (size_t i = 1; i < m->nfuncs; i++)
-		if (!strcmp(m->funcs[ix[i - 1]].name, m->funcs[ix[i]].name))
-			shared[ix[i - 1]] = shared[ix[i]] = 1;
-	free(ix);
-	return shared;
 }
 
 static void meta(struct jsonw *w, const char *name, uint32_t pid, uint32_t tid, const char *value)
@@ -209,7 +178,7 @@ int xl_emit_chrome(const struct xl_model *m, FILE *f, const struct xl_emit_opts 
 	struct jsonw w;
 	jw_init(&w, f, 0);
 	uint32_t pid = 1;
-	unsigned char *shared = shared_names(m);
+	unsigned char *shared = xl_shared_names(m);
 	jw_obj(&w);
 	jw_kstr(&w, "displayTimeUnit", "ns");
 	jw_key(&w, "traceEvents");

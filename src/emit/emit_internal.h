@@ -24,6 +24,11 @@ void xl_put_text(FILE *f, const char *s);
 int xl_html_page(FILE *f, const char *tmpl, const char *css, const char *js,
 		 void (*data)(struct jsonw *w, const void *arg), const void *arg);
 
+/* Per function: 1 when another function has the same name (two static
+ * functions called helper), so a trace must say which one an event is.
+ * NULL when no name is shared or there was no memory (emit_names.c). */
+unsigned char *xl_shared_names(const struct xl_model *m);
+
 /* Report template pieces, embedded at build time (report_assets.c). */
 extern const char xl_report_html[];
 extern const char xl_report_css[];

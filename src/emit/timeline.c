@@ -19,6 +19,12 @@ int64_t xl_timeline_end(const struct xl_model *m, const struct xl_thread *t)
 
 int64_t xl_calls_walk(const struct xl_model *m, const struct xl_thread *t, int64_t end_ns, xl_call_fn fn, void *ctx)
 {
+	return xl_calls_walk_entries(m, t, end_ns, NULL, fn, ctx);
+}
+
+int64_t xl_calls_walk_entries(const struct xl_model *m, const struct xl_thread *t, int64_t end_ns, xl_entry_fn on_entry,
+			      xl_call_fn fn, void *ctx)
+{
 	size_t cap = 256, depth = 0;
 	struct open_frame *stack = malloc(cap * sizeof(*stack));
 	if (!stack)
@@ -41,6 +47,13 @@ int64_t xl_calls_walk(const struct xl_model *m, const struct xl_thread *t, int64
 			stack[depth].xray_id = ev.func;
 			stack[depth].start_ns = ts;
 			depth++;
+			if (on_entry) {
+				struct xl_call c = {ts, 0, xl_func_index(m, ev.func), (uint32_t)(depth - 1), 0};
+				if (on_entry(&c, ctx)) {
+					free(stack);
+					return -1;
+				}
+			}
 			continue;
 		}
 		/* The runtime keeps the stored timeline balanced (it writes exits

@@ -172,15 +172,7 @@ with Workdir() as w:
        "fib 20: min_dur_ns is one more than the longest call left out")
 
     # two static functions named helper (one per file): their events say which one (args.fn)
-    open(os.path.join(w.path, "same_a.c"), "w").write(
-        "#define NOINLINE __attribute__((noinline))\nlong other(int n);\n"
-        "static NOINLINE long helper(long x) { __asm__ volatile(\"\" : \"+r\"(x)); return x + 1; }\n"
-        "int main(void) { long s = 0; for (int i = 0; i < 3; i++) s += helper(i); return (int)(s + other(5)) == 6 + 10 ? 0 : 1; }\n")
-    open(os.path.join(w.path, "same_b.c"), "w").write(
-        "#define NOINLINE __attribute__((noinline))\n"
-        "static NOINLINE long helper(long x) { __asm__ volatile(\"\" : \"+r\"(x)); return x * 2; }\n"
-        "NOINLINE long other(int n) { long s = 0; for (int i = 0; i < n; i++) s += helper(1); return s; }\n")
-    eq(w.run(["--profile", "--no-open", "run", "same_a.c", "same_b.c"]).returncode, 0, "same names: run")
+    eq(w.run(["--profile", "--no-open", "run"] + same_name_helpers(w.path)).returncode, 0, "same names: run")
     trace = json.loads(export(w, "chrome"))
     fns = trace["otherData"]["functions"]
     per_file = {}

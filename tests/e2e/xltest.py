@@ -93,6 +93,20 @@ def prog(name):
     return os.path.join(PROGS, name)
 
 
+def same_name_helpers(dirpath):
+    """Write same_a.c and same_b.c into dirpath: two static functions named helper, one per file,
+    called 3 times (same_a.c) and 5 times (same_b.c); returns the two file names."""
+    open(os.path.join(dirpath, "same_a.c"), "w").write(
+        "#define NOINLINE __attribute__((noinline))\nlong other(int n);\n"
+        "static NOINLINE long helper(long x) { __asm__ volatile(\"\" : \"+r\"(x)); return x + 1; }\n"
+        "int main(void) { long s = 0; for (int i = 0; i < 3; i++) s += helper(i); return (int)(s + other(5)) == 6 + 10 ? 0 : 1; }\n")
+    open(os.path.join(dirpath, "same_b.c"), "w").write(
+        "#define NOINLINE __attribute__((noinline))\n"
+        "static NOINLINE long helper(long x) { __asm__ volatile(\"\" : \"+r\"(x)); return x * 2; }\n"
+        "NOINLINE long other(int n) { long s = 0; for (int i = 0; i < n; i++) s += helper(1); return s; }\n")
+    return ["same_a.c", "same_b.c"]
+
+
 def lua_sources():
     """Lua 5.4.7's sources (MIT licence, read-only: copy them before building): shared/realworld
     beside the checkout, or $XL_REALWORLD_LUA."""

@@ -86,7 +86,7 @@ int fz_load_and_emit(const char *dir)
 		return rc;
 	}
 	check(m);
-	static const char *const formats[] = {"json", "text", "chrome", "folded", "html"};
+	static const char *const formats[] = {"json", "text", "chrome", "perfetto", "folded", "html"};
 	struct xl_emit_opts o;
 	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++) {
 		xl_emit_opts_init(&o);

@@ -1,0 +1,38 @@
+/*
+ * emit_names.c - which functions share a name, for the trace exports
+ * (Chrome, Perfetto): their events say which function they are.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "emit_internal.h"
+
+static const struct xl_func *sort_funcs;
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(sort_funcs[*(const size_t *)a].name, sort_funcs[*(const size_t *)b].name);
+}
+
+/* Which functions share their name with another one (NULL: none do, or no
+ * memory, in which case every event is written without saying). */
+unsigned char *xl_shared_names(const struct xl_model *m)
+{
+	if (m->nfuncs < 2)
+		return NULL;
+	size_t *ix = malloc(m->nfuncs * sizeof(*ix));
+	unsigned char *shared = calloc(m->nfuncs, 1);
+	if (!ix || !shared) {
+		free(ix);
+		free(shared);
+		return NULL;
+	}
+	for (size_t i = 0; i < m->nfuncs; i++)
+		ix[i] = i;
+	sort_funcs = m->funcs;
+	qsort(ix, m->nfuncs, sizeof(*ix), by_name);
+	for (size_t i = 1; i < m->nfuncs; i++)
+		if (!strcmp(m->funcs[ix[i - 1]].name, m->funcs[ix[i]].name))
+			shared[ix[i - 1]] = shared[ix[i]] = 1;
+	free(ix);
+	return shared;
+}
