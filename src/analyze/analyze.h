@@ -32,7 +32,9 @@ struct xl_alloc {
 	uint64_t allocs, bytes;
 	uint64_t frees, freed_bytes;
 	uint64_t gc_bytes;  /* part of bytes: the Boehm collector's (never seen freed) */
-	uint64_t peak_live; /* largest live figure after one of its allocations (paths only) */
+	uint64_t peak_live; /* a path's: largest live figure after one of its
+			     * allocations; a function's: the largest of its
+			     * paths' (xl_func); the run's: 0 (not recorded) */
 };
 /* Bytes still allocated at the end (at exit: leaked): bytes - gc_bytes -
  * freed_bytes, 0 when that is negative (a corrupt capture). */
@@ -48,7 +50,8 @@ struct xl_func {
 	int64_t self_ns;
 	int64_t total_ns;      /* outermost frames only: recursion not double counted */
 	struct xl_alloc alloc; /* allocations made with this function on top of the
-				* stack (self; peak_live not summed: 0) */
+				* stack (self; peak_live: the largest peak of
+				* one of its paths, not a sum) */
 };
 
 /* Allocations of a thread's frames that had no regular node (a bounded

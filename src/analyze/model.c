@@ -331,7 +331,9 @@ int xl_funcs_for_thread(const struct xl_model *m, int thread, struct xl_func *ou
 			out[f].self_ns = 0;   /* only from a corrupt or cut-off table */
 		if (xl_func_is_more(&out[f])) /* not a function: its calls are the table's */
 			out[f].calls = 0, out[f].self_ns = out[f].total_ns = 0;
-		out[f].alloc.peak_live = 0; /* paths' peaks do not add up */
+		/* alloc.peak_live stays the largest of its paths' peaks (the
+		 * max of xl_alloc_add): peaks do not add up, and the largest
+		 * is a lower bound of what the function held at once. */
 	}
 	free(active);
 	free(stack);

@@ -139,10 +139,14 @@ void xl_put_text(FILE *f, const char *s)
 
 /* The heap allocations: the run's totals, then the functions that
  * allocated (self: made with the function on top of the stack), largest
- * bytes first, or in the function table's order with --sort alloc. */
+ * bytes first.  "path peak" is the largest peak live figure of one of the
+ * function's call paths (a thread's path: per thread): at least that much
+ * of what the function allocated was live at once; its own peak may be
+ * higher (its paths may peak together), and the sum of its paths' peaks
+ * would be an upper bound, not a peak. */
 static int alloc_section(const struct xl_model *m, FILE *f, const struct xl_emit_opts *o)
 {
-	char a[32], b[32], c[32];
+	char a[32], b[32], c[32], d[32];
 	const struct xl_alloc *t = &m->alloc_total;
 	xl_fmt_size((int64_t)t->bytes, a, sizeof(a));
 	xl_fmt_size((int64_t)xl_alloc_live(t), b, sizeof(b));
@@ -165,7 +169,7 @@ static int alloc_section(const struct xl_model *m, FILE *f, const struct xl_emit
 	if (!idx)
 		return -1;
 	xl_funcs_sorted(m->funcs, m->nfuncs, XL_SORT_ALLOC, idx);
-	fprintf(f, "%14s %11s %11s %11s  %s\n", "allocs", "bytes", "freed", "live", "function");
+	fprintf(f, "%14s %11s %11s %11s %11s  %s\n", "allocs", "bytes", "freed", "live", "path peak", "function");
 	size_t shown = 0;
 	for (size_t k = 0; k < m->nfuncs; k++) {
 		const struct xl_func *fn = &m->funcs[idx[k]];
@@ -177,7 +181,8 @@ static int alloc_section(const struct xl_model *m, FILE *f, const struct xl_emit
 		xl_fmt_size((int64_t)fn->alloc.bytes, a, sizeof(a));
 		xl_fmt_size((int64_t)fn->alloc.freed_bytes, b, sizeof(b));
 		xl_fmt_size((int64_t)xl_alloc_live(&fn->alloc), c, sizeof(c));
-		fprintf(f, "%14llu %11s %11s %11s  ", (unsigned long long)fn->alloc.allocs, a, b, c);
+		xl_fmt_size((int64_t)fn->alloc.peak_live, d, sizeof(d));
+		fprintf(f, "%14llu %11s %11s %11s %11s  ", (unsigned long long)fn->alloc.allocs, a, b, c, d);
 		xl_put_text(f, fn->name);
 		putc('\n', f);
 	}

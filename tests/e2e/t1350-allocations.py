@@ -88,7 +88,7 @@ with Workdir() as w:
     eq(sum(int(v) for v in lines.values()), 2314, "folded: the weights add up to the bytes allocated")
     text = w.run(["profile", "report", cap, "--text", "--sort", "alloc"])
     check("heap allocations: 20 (2.3 KiB), 18 freed, 548 B live at exit" in text.stdout, "text: the totals")
-    rows = text.stdout.split("live  function\n", 1)[-1].split("\n\n")[0].splitlines()
+    rows = text.stdout.split("path peak  function\n", 1)[-1].split("\n\n")[0].splitlines()
     eq([r.split()[-1] for r in rows], ["main", "leak_inner", "grow", "alloc_n", "worker"],
        "text: functions by bytes allocated")
 
