@@ -23,7 +23,7 @@ import { check, counts, done, launchChromium, watch } from './harness.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const argv = process.argv.slice(2);
-const opt = { only: null, out: join(here, 'artifacts'), chromium: process.env.CHROMIUM || '/usr/bin/chromium', reports: [], list: false, exaloop: null, runArgs: [], maxBytes: 0, stage: [], expectText: [], timelineProg: null, expectLive: [] };
+const opt = { only: null, out: join(here, 'artifacts'), chromium: process.env.CHROMIUM || '/usr/bin/chromium', reports: [], list: false, exaloop: null, runArgs: [], maxBytes: 0, stage: [], expectText: [], timelineProg: null, expectLive: [], expectPeak: [], expectPeakInv: [] };
 for (let i = 0; i < argv.length; i++) {
   const a = argv[i];
   if (a === '--') { opt.runArgs = argv.slice(i + 1); break; }
@@ -32,6 +32,10 @@ for (let i = 0; i < argv.length; i++) {
   else if (a === '--expect-text') opt.expectText.push(argv[++i]);
   else if (a === '--timeline-prog') opt.timelineProg = resolve(argv[++i]);
   else if (a === '--expect-live') { const [fn, n] = argv[++i].split('='); opt.expectLive.push([fn, +n]); }
+  // fn=peak/paths[,peak/paths...]: the top-down frames of fn (all threads merged), by peak
+  else if (a === '--expect-peak') { const [fn, v] = argv[++i].split('='); opt.expectPeak.push([fn, v]); }
+  // fn=peak/paths: fn's bottom-up frame (depth 1, all threads merged)
+  else if (a === '--expect-peak-inverted') { const [fn, v] = argv[++i].split('='); opt.expectPeakInv.push([fn, v]); }
   else if (a === '--max-bytes') opt.maxBytes = +argv[++i];
   else if (a === '--only') opt.only = argv[++i].split(',').filter(Boolean);
   else if (a === '--out') opt.out = resolve(argv[++i]);
@@ -741,6 +745,7 @@ async function allocChecks(name, page) {
       }
     }
   }
+  if (opt.expectPeak.length || opt.expectPeakInv.length) await peakChecks(name, page);
   const heads = await page.$$eval('#fn-table th', (ths) => ths.map((t) => t.textContent));
   check(`${name}: function table has allocation columns`, ['Allocs', 'Allocated', 'Live at exit'].every((h) => heads.some((x) => x.startsWith(h))), heads.join('|'));
   const rows = await page.$$eval('#fn-table tbody tr.xl-row', (trs) => trs.length);
@@ -749,6 +754,43 @@ async function allocChecks(name, page) {
   const cum = doc.memory.samples.alloc_bytes || [];
   const grew = cum.some((v, i) => i > 0 && v > cum[i - 1]);
   check(`${name}: memory chart marks the largest allocation bursts`, grew ? mem.bursts.length > 0 : mem.bursts.length === 0, JSON.stringify(mem.bursts));
+}
+
+/* Peak live bytes per call path (--expect-peak, --expect-peak-inverted; the figures come from the
+ * program's own allocation pattern, tests/progs/s-allocpeak.c): each frame's peak and the number
+ * of call paths it counts, the tooltip saying so with an allocation metric and not with elapsed
+ * time. A frame merging several paths (threads merged; bottom-up, a function's callers) shows the
+ * largest of their peaks. */
+async function peakChecks(name, page) {
+  const peaksOf = (fs, fn) => fs.filter((f) => f.name === fn).map((f) => f.peak + '/' + f.peakPaths).sort((a, b) => parseFloat(a) - parseFloat(b)).join(',');
+  await page.selectOption('#fg-metric', 'bytes'); await settle(page);
+  let fs = await frames(page);
+  for (const [fn, want] of opt.expectPeak) check(`${name}: ${fn}'s frames have peaks ${want}`, peaksOf(fs, fn) === want, peaksOf(fs, fn));
+  const tipOf = async (f) => {
+    await page.mouse.move(f.x + Math.min(f.w / 2, 20), f.y + f.h / 2); await settle(page);
+    const t = (await page.isVisible('#xl-tip')) ? await page.textContent('#xl-tip') : '';
+    await page.mouse.move(2, 2); await settle(page);
+    return t;
+  };
+  const merged = fs.filter((f) => f.peakPaths > 1).sort((a, b) => b.w - a.w)[0];
+  const single = fs.filter((f) => f.peakPaths === 1).sort((a, b) => b.w - a.w)[0];
+  if (check(`${name}: a frame merges several call paths' peaks`, !!merged && !!single)) {
+    let t = await tipOf(merged);
+    check(`${name}: ${merged.name}'s tooltip gives the largest of ${merged.peakPaths} paths' peaks`, t.includes('Peak live') && t.includes(`largest of ${merged.peakPaths} call paths`), t);
+    t = await tipOf(single);
+    check(`${name}: ${single.name}'s tooltip gives its path's peak`, t.includes('Peak live') && t.includes('its own allocations'), t);
+    await page.selectOption('#fg-metric', 'time'); await settle(page);
+    const ft = (await frames(page)).find((f) => f.name === single.name);
+    t = ft ? await tipOf(ft) : '';
+    check(`${name}: with elapsed time the tooltip has no peak`, !!ft && t.includes('Calls') && !t.includes('Peak live'), t);
+    await page.selectOption('#fg-metric', 'bytes'); await settle(page);
+  }
+  if (opt.expectPeakInv.length) {
+    await page.check('#fg-invert'); await settle(page);
+    fs = (await frames(page)).filter((f) => f.depth === 1);
+    for (const [fn, want] of opt.expectPeakInv) check(`${name}: bottom-up, ${fn}'s frame has peak ${want}`, peaksOf(fs, fn) === want, peaksOf(fs, fn));
+    await page.uncheck('#fg-invert'); await settle(page);
+  }
 }
 
 /* Generic checks for reports produced by exaloop. */

@@ -20,12 +20,25 @@ function buildView() {
 
 function threadKeys() { return Math.max(1, ...Array.from(threadByIndex.keys()).map((k) => k + 1)); }
 
+/* Peak live bytes of a frame (docs/report.md). A call-tree node's peak (callTree.peak, load.js) is
+ * that of its own allocations on its path in its thread. A frame that counts several nodes that
+ * allocated (threads merged, recursion merged, a bottom-up frame's callees) shows the largest of
+ * their peaks: a lower bound of their combined peak, since their peaks may have fallen at
+ * different moments (their sum is the upper bound). peakPaths counts those nodes. Null (and
+ * the view's hasPeak false) without peaks: no allocations, an older report, a time window's tree. */
+function peakAdder(peak, paths) {
+  const PK = callTree && callTree.peak, AL = callTree && callTree.metrics && callTree.metrics.allocs;
+  if (!PK || !AL) return null;
+  return (v, n) => { if (AL.self[n] > 0) { if (PK[n] > peak[v]) peak[v] = PK[n]; paths[v]++; } };
+}
+
 function buildTopDown() {
-  const parent = [], func = [], thr = [], total = [], self = [], calls = [];
+  const parent = [], func = [], thr = [], total = [], self = [], calls = [], peak = [], peakPaths = [];
   const kidMap = new Map();
   const NTH = threadKeys(), KEYS = funcs.length + NTH + 3;
+  const addPeak = peakAdder(peak, peakPaths);
   function node(p, f, t) {
-    parent.push(p); func.push(f); thr.push(t); total.push(0); self.push(0); calls.push(0);
+    parent.push(p); func.push(f); thr.push(t); total.push(0); self.push(0); calls.push(0); peak.push(0); peakPaths.push(0);
     return parent.length - 1;
   }
   function child(p, f, t) {           // f >= 0: a function; f < 0: the node of thread t
@@ -54,6 +67,7 @@ function buildTopDown() {
         const v = threadTop(t);
         total[v] += callTree.total[n]; self[v] += callTree.self[n];
         if (v !== root) total[root] += callTree.total[n];
+        if (addPeak) addPeak(v, n);
         viewOf[n] = v;
         continue;
       }
@@ -68,12 +82,14 @@ function buildTopDown() {
           // no longer contain this call's time
           self[a] += callTree.self[n];
           for (let b = pv; b !== a; b = parent[b]) total[b] -= callTree.total[n];
+          if (addPeak) addPeak(a, n);
           viewOf[n] = a;
           continue;
         }
       }
       const v = child(pv, f, t);
       total[v] += callTree.total[n]; self[v] += callTree.self[n]; calls[v] += callTree.calls[n];
+      if (addPeak) addPeak(v, n);
       viewOf[n] = v;
     }
   }
@@ -94,6 +110,7 @@ function buildTopDown() {
   return {
     n: N, lazy: false, parent: Int32Array.from(parent), func: Int32Array.from(func), thr: Int32Array.from(thr),
     total: totalA, self: Float64Array.from(self), calls: Float64Array.from(calls), depth, height,
+    hasPeak: !!addPeak, peak: Float64Array.from(peak), peakPaths: Int32Array.from(peakPaths),
     kids: (v) => kids.subarray(kidStart[v], kidStart[v + 1]),
   };
 }
@@ -105,9 +122,11 @@ function buildTopDown() {
 function buildInverted() {
   const P = callTree ? callTree.parent : new Int32Array(0), Fn = callTree ? callTree.func : new Int32Array(0), TH = callTree ? callTree.thread : new Int32Array(0);
   const sel = ui.thread, single = typeof sel === 'number';
-  const X = { n: 0, lazy: true, parent: [], func: [], thr: [], total: [], self: [], calls: [], depth: [], height: [], contrib: [], at: [], kidList: [] };
+  const X = { n: 0, lazy: true, hasPeak: false, parent: [], func: [], thr: [], total: [], self: [], calls: [], depth: [], height: [], contrib: [], at: [], kidList: [], peak: [], peakPaths: [] };
+  const addPeak = peakAdder(X.peak, X.peakPaths);
+  X.hasPeak = !!addPeak;
   function node(p, f, t) {
-    X.parent.push(p); X.func.push(f); X.thr.push(t); X.total.push(0); X.self.push(0); X.calls.push(0);
+    X.parent.push(p); X.func.push(f); X.thr.push(t); X.total.push(0); X.self.push(0); X.calls.push(0); X.peak.push(0); X.peakPaths.push(0);
     X.depth.push(p >= 0 ? X.depth[p] + 1 : 0); X.height.push(0); X.contrib.push(null); X.at.push(null); X.kidList.push(null);
     return X.n++;
   }
@@ -126,6 +145,7 @@ function buildInverted() {
       if (P[n] < 0) {  // time outside any traced function
         X.self[top] += callTree.self[n]; X.total[top] += callTree.self[n];
         if (top !== root) { X.total[root] += callTree.self[n]; }
+        if (addPeak) addPeak(top, n);
         continue;
       }
       if (!(callTree.self[n] > 0) && !(callTree.calls[n] > 0)) continue;
@@ -137,7 +157,7 @@ function buildInverted() {
     X.contrib[v] = Int32Array.from(list);
     X.at[v] = null;                    // null: the contributors have not been grouped yet
     let w = 0;
-    for (const n of list) w += callTree.self[n];
+    for (const n of list) { w += callTree.self[n]; if (addPeak) addPeak(v, n); }
     X.total[v] += w;
     if (v !== root) X.total[root] += w;
   }
@@ -172,6 +192,7 @@ function buildInverted() {
       const c = node(v, k.f, X.thr[v]);
       X.total[c] = k.total; X.self[c] = k.self; X.calls[c] = k.calls; X.height[c] = Math.max(0, k.h - 1);
       X.contrib[c] = Int32Array.from(k.ns); X.at[c] = Int32Array.from(k.ms);
+      if (addPeak) for (const n of k.ns) addPeak(c, n);
       out.push(c);
     }
     out.sort((a, b) => (X.total[b] - X.total[a]) || (X.func[a] - X.func[b]));

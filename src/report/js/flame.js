@@ -243,10 +243,22 @@ function flameHover(e) {
     rows.push(['Calls', fmtCount(flameView.calls[v])]);
     if (flameView.calls[v] > 0 && !ui.inverted && ui.metric === 'time') rows.push(['Average', fmtNs(flameView.total[v] / flameView.calls[v]) + ' per call']);
   }
+  const pk = peakText(v);
+  if (pk) rows.push(['Peak live', pk]);
   const more = f >= 0 && funcs[f] && funcs[f].more;
   showTip(e.clientX, e.clientY, vName(v), loc, rows,
     more ? 'The call tree ran out of space: calls on paths first seen after that, made from the frame below, are counted here with their time (the function table has each under its own name)'
       : ui.inverted ? 'Bottom-up: width is the self time of the function at the top of this chain. Click to focus \u00b7 C copies the name' : 'Click to focus \u00b7 C copies the name');
+}
+
+/* A frame's peak live bytes (flame-tree.js), with the allocation metrics: of its own allocations
+ * (bottom-up: of the call paths it counts); for a frame counting several paths, the largest of
+ * their peaks, said as such (not their combined peak, which the capture does not hold). */
+function peakText(v) {
+  if (ui.metric === 'time' || !flameView.hasPeak) return '';
+  const n = flameView.peakPaths[v];
+  if (!(n > 0)) return '';
+  return fmtBytes(flameView.peak[v]) + (n > 1 ? '  \u00b7  largest of ' + fmtCount(n) + ' call paths\u2019 peaks' : ui.inverted ? '' : '  \u00b7  its own allocations');
 }
 
 function showTip(cx, cy, title, sub, rows, hint) {

@@ -68,15 +68,17 @@ function load() {
  * compact form names the nodes that allocated in alloc_at (first index, then
  * distances), the summary JSON has dense columns. Each metric gets self and
  * total (the subtree's sum) columns; setMetric() points callTree.self/total
- * at the chosen one, so every view that reads them follows. */
+ * at the chosen one, so every view that reads them follows. The peak live
+ * bytes of each node's path (alloc_peak) is no metric: peaks do not add up
+ * along a subtree, so it has no total and never sets a frame's width; the
+ * flame graph's tooltips show it (callTree.peak, flame-tree.js). */
 function loadAllocs(tr) {
   callTree.metrics = { time: { self: callTree.self, total: callTree.total } };
   // no allocation on any call path (or none recorded): time is the only measure
   if (!Array.isArray(tr.alloc_calls) || !tr.alloc_calls.some((x) => isNum(x) && x > 0)) return;
-  const cols = { allocs: tr.alloc_calls, bytes: tr.alloc_bytes, live: tr.alloc_live };
   const at = Array.isArray(tr.alloc_at) ? tr.alloc_at : null;
-  for (const [name, src] of Object.entries(cols)) {
-    const self = new Float64Array(nodeCount), total = new Float64Array(nodeCount);
+  const perNode = (src) => {
+    const self = new Float64Array(nodeCount);
     if (Array.isArray(src)) {
       let i = 0;
       for (let k = 0; k < src.length; k++) {
@@ -84,10 +86,16 @@ function loadAllocs(tr) {
         if (i >= 0 && i < nodeCount && isNum(src[k])) self[i] = src[k];
       }
     }
-    total.set(self);
+    return self;
+  };
+  const cols = { allocs: tr.alloc_calls, bytes: tr.alloc_bytes, live: tr.alloc_live };
+  for (const [name, src] of Object.entries(cols)) {
+    const self = perNode(src), total = Float64Array.from(self);
     for (let i = nodeCount - 1; i > 0; i--) { const p = callTree.parent[i]; if (p >= 0) total[p] += total[i]; }
     callTree.metrics[name] = { self, total };
   }
+  // reports written before the compact form carried alloc_peak have none
+  if (Array.isArray(tr.alloc_peak)) callTree.peak = perNode(tr.alloc_peak);
   runHasAllocs = true;
 }
 /* The run's tree has allocations (a time window's tree, window.js, has only time). */

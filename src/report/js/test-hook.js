@@ -19,6 +19,7 @@ function installHook() {
           out.push({ name: vName(v), func: f, thread: f < 0 ? flameView.thr[v] : null, depth: row, node: v,
             x: r.left + list[i], y: r.top + row * ROW - fg.top, w: list[i + 1], h: ROW - 1,
             total_ns: flameView.total[v], self_ns: flameView.self[v], calls: flameView.calls[v],
+            peak: flameView.hasPeak && flameView.peakPaths[v] > 0 ? flameView.peak[v] : null, peakPaths: flameView.hasPeak ? flameView.peakPaths[v] : 0,
             focused: v === ui.focus, matched: !!(ui.matchFunc && f >= 0 && ui.matchFunc[f]), selected: f >= 0 && f === ui.selFunc });
         }
       });
