@@ -312,7 +312,11 @@ if "callgrind" in phases and shutil.which("valgrind"):
                  ("empty-stock", "tr-stock", {"XLB_TRACER": "empty"}, False),
                  ("empty-lean", "tr-lean", {"XLB_TRACER": "empty"}, False),
                  ("rdtsc-lean", "tr-lean", {"XLB_TRACER": "rdtsc"}, False),
-                 ("exaloop", "xl", CAP, True), ("exaloop-stock", "xl-stock", CAP, True)]
+                 ("exaloop", "xl", CAP, True), ("exaloop-stock", "xl-stock", CAP, True),
+                 # the timeline's threshold: "first" never compares against a non-zero one, a 1 s
+                 # threshold takes every call out of the timeline (a rewind per call)
+                 ("exaloop-first", "xl", dict(CAP, EXALOOP_TIMELINE="first"), True),
+                 ("exaloop-drop-all", "xl", dict(CAP, EXALOOP_TIMELINE_MIN_NS="1000000000"), True)]
         if os.path.exists(exe + ".xl-base"):
             kinds.append(("exaloop-base", "xl-base", CAP, True))
         prow = []

@@ -36,10 +36,12 @@
 
 #define XL_CAP_MAGIC "XLCAPTUR" /* 8 bytes, no terminator in file */
 #define XL_CAP_VERSION \
-	4u /* 2: per-function tables, bounded call trees;
+	5u /* 2: per-function tables, bounded call trees;
 			   * 3: threads' CPU time, the capture's resident
 			   * bytes per memory sample and at finalization;
-			   * 4: heap allocations (xl_alloc_stat) */
+			   * 4: heap allocations (xl_alloc_stat);
+			   * 5: timeline modes, short calls left out of the
+			   * timeline, each thread's threshold history */
 #define XL_CAP_FILE "capture.xlc"
 #define XL_CAP_NOTE_FILE "runtime-notes.txt" /* the runtime's messages, one a line */
 
@@ -211,7 +213,21 @@ struct xl_cap_header {
 	uint64_t gc_frees;
 	uint64_t reserved2;    /* alloc_na 16-aligned (offset 384) */
 	uint64_t alloc_na[10]; /* struct xl_alloc_stat, 16-aligned: file offset / 16 names it */
-	uint8_t reserved[XL_HDR_SIZE - 464];
+
+	/* Version 5: how the timeline was kept (enum xl_tl_mode; 0 in older
+	 * captures, whose timelines are XL_TL_FIRST), and the fixed threshold
+	 * timeline_min_duration in ns (0: none; XL_TL_AUTO then adapts). */
+	uint32_t timeline_mode;
+	uint32_t reserved3;
+	uint64_t timeline_min_ns;
+	/* Version 5, XL_TL_AUTO and XL_TL_LAST: bytes of regular node chunks
+	 * claimed by all threads (atomic add).  In those modes the timeline
+	 * leaves most of its budget unused for a while, so the call trees'
+	 * regular nodes are held to half of the space kept above
+	 * timeline_limit (the rest is room for "(more call paths)" nodes),
+	 * as they are in effect once a "first" timeline has filled. */
+	uint64_t tree_bytes;
+	uint8_t reserved[XL_HDR_SIZE - 488];
 };
 
 /* Every arena block starts with this. */
@@ -301,6 +317,49 @@ struct xl_event {
 	uint32_t kind; /* enum xl_event_kind */
 };
 
+/*
+ * Timeline modes (version 5; header.timeline_mode).  In every mode a call
+ * shorter than its thread's threshold (xl_thread_block.tl_threshold, in
+ * ticks) is taken out of the timeline when it exits: the writer rewinds
+ * its block's count over the call's ENTRY record when that is the last
+ * record (no callee was kept; otherwise the call is kept).  A block may
+ * so end up holding fewer records than its capacity although a later
+ * block holds more: readers take each block's count.  The call tree
+ * and function table count every call whatever the threshold.  So the
+ * stored timeline stays balanced, and every kept call lasted at least the
+ * threshold in force when it exited.
+ *   XL_TL_AUTO   the threshold starts at 0 (or timeline_min_ns, which
+ *                fixes it) and doubles whenever the thread's share of
+ *                the timeline budget would run out before the end of the
+ *                window at its current rate (xl_thread_block.tl_history);
+ *                the timeline stops only if the budget runs out anyway;
+ *   XL_TL_FIRST  fixed threshold; the timeline stops when the budget is
+ *                spent (XL_FLAG_TIMELINE_FULL): the first calls;
+ *   XL_TL_LAST   fixed threshold; a thread that reached its share reuses
+ *                its oldest timeline block (unlinked from the front of its
+ *                list, emptied, linked at the end: tl_recycled): the most
+ *                recent calls.  Its list is then not in file order, and
+ *                it starts with exits of calls whose entries were
+ *                overwritten (a reader closes them from the list's first
+ *                timestamp).
+ */
+enum xl_tl_mode {
+	XL_TL_AUTO = 1,
+	XL_TL_FIRST = 2,
+	XL_TL_LAST = 3,
+};
+
+/* One rise of a thread's threshold: from `ticks` on, calls shorter than
+ * `threshold` ticks were left out of the timeline. */
+struct xl_tl_change {
+	uint64_t ticks;
+	uint64_t threshold;
+};
+
+/* Changes a thread block holds: the threshold starts at 1024 ticks and
+ * doubles, so 54 changes reach 2^64; a fixed threshold is one entry. */
+#define XL_TL_HISTORY 64u
+
 /* Events per timeline chunk (8 KiB): small, so that a thread with few
  * events takes little of the buffer; a chunk costs one atomic add on the
  * arena cursor per 512 events.  (Captures of older runtimes have 8192-event
@@ -387,6 +446,13 @@ struct xl_thread_block {
 	uint64_t alloc_bytes;
 	uint64_t free_calls;
 	uint64_t freed_bytes;
+	/* Version 5: the timeline's threshold (xl_tl_mode). */
+	uint64_t tl_threshold;   /* current threshold, ticks */
+	uint64_t tl_short_calls; /* calls taken out of the timeline */
+	uint64_t tl_recycled;    /* XL_TL_LAST: timeline blocks reused */
+	uint32_t tl_changes;     /* tl_history entries published (release) */
+	uint32_t reserved4;
+	struct xl_tl_change tl_history[XL_TL_HISTORY];
 };
 
 /* Memory sample.  Any field may be XL_UNAVAILABLE. */
@@ -465,8 +531,10 @@ struct xl_alloc_stat {
 #define XL_ENV_INTERVAL "EXALOOP_MEMORY_INTERVAL_NS"
 #define XL_ENV_DELAY "EXALOOP_DELAY_NS"
 #define XL_ENV_DURATION "EXALOOP_DURATION_NS"
-#define XL_ENV_INCLUDE "EXALOOP_INCLUDE_IDS" /* comma-separated ids; unset = all */
-#define XL_ENV_ALLOCS "EXALOOP_ALLOCATIONS"  /* "0": do not record allocations */
+#define XL_ENV_INCLUDE "EXALOOP_INCLUDE_IDS"          /* comma-separated ids; unset = all */
+#define XL_ENV_ALLOCS "EXALOOP_ALLOCATIONS"           /* "0": do not record allocations */
+#define XL_ENV_TIMELINE "EXALOOP_TIMELINE"            /* auto | first | last */
+#define XL_ENV_TIMELINE_MIN "EXALOOP_TIMELINE_MIN_NS" /* fixed threshold, ns */
 
 /* Defaults of the capture settings, used by the runtime when a variable
  * above is unset and by the CLI when exaloop.toml does not set them (not

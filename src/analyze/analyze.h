@@ -90,6 +90,12 @@ struct xl_tnode {
 	int64_t self_ns;
 };
 
+/* One rise of a thread's timeline threshold (xl_tl_change in ns). */
+struct xl_tl_step {
+	int64_t t_ns;      /* on the model's axis */
+	int64_t threshold; /* ns */
+};
+
 struct xl_thread {
 	uint32_t slot;
 	uint32_t tid;
@@ -116,8 +122,18 @@ struct xl_thread {
 	 * exit, the capture's end, or for a killed program the last reading);
 	 * -1 both when unknown (captures before version 3). */
 	int64_t cpu_ns, cpu_to_ns;
-	uint32_t open_frames;    /* frames the analyzer had to close */
-	uint64_t timeline_first; /* file offset of first timeline block */
+	uint32_t open_frames;     /* frames the analyzer had to close */
+	uint64_t timeline_first;  /* file offset of first timeline block */
+	uint64_t timeline_blocks; /* blocks of that list the loader read (claimed) */
+	/* The timeline's threshold (version 5, xl_capture.h: xl_tl_mode):
+	 * calls shorter than tl_threshold_ns when they exited are not in the
+	 * timeline (they are in the tree and tables); it has been that since
+	 * tl_since_ns (-1: never raised, 0 ns).  Its history: tl_steps. */
+	int64_t tl_threshold_ns, tl_since_ns;
+	uint64_t tl_short_calls; /* calls left out for being shorter */
+	uint64_t tl_recycled;    /* XL_TL_LAST: blocks reused (oldest calls gone) */
+	uint32_t ntl_steps;
+	struct xl_tl_step tl_steps[XL_TL_HISTORY];
 };
 
 struct xl_sample {
@@ -182,6 +198,8 @@ struct xl_model {
 	uint64_t t0_ticks;
 	int64_t window_start_ns, window_end_ns, last_ns;
 	uint64_t buffer_size, memory_interval_ns, delay_ns, duration_ns;
+	uint32_t tl_mode;    /* enum xl_tl_mode (XL_TL_FIRST before version 5) */
+	int64_t tl_min_ns;   /* timeline_min_duration, 0: none */
 	int64_t peak_rss;    /* the process's VmHWM at finalization */
 	int64_t capture_rss; /* the capture buffer's resident bytes then (XL_UNAVAILABLE) */
 	uint64_t mem_samples_missed;
@@ -275,6 +293,8 @@ struct xl_tl_iter {
 	const struct xl_model *m;
 	uint64_t block; /* current block offset */
 	uint32_t i, count;
+	uint64_t blocks_left; /* of the thread's timeline_blocks */
+	int any_order;        /* a ring's list (XL_TL_LAST): links may go back */
 };
 void xl_tl_begin(const struct xl_model *m, const struct xl_thread *t, struct xl_tl_iter *it);
 /* Returns 1 and fills *ev, or 0 at the end. */
@@ -346,6 +366,14 @@ struct xl_overhead {
 void xl_overhead(const struct xl_model *m, struct xl_overhead *o);
 
 const char *xl_mode_name(uint32_t mode);
+/* "auto", "first" or "last" (enum xl_tl_mode), and back: 0, or -1. */
+const char *xl_tl_mode_name(uint32_t mode);
+int xl_tl_mode_parse(const char *name, uint32_t *mode);
+/* What a thread's timeline kept, one phrase for every report: "all
+ * calls", "calls ≥ 12.0 us" (a fixed threshold), "calls ≥ 12.0 us after
+ * 0.812 s" (the adaptive threshold's last rise), then ", until 0.390 s
+ * (timeline buffer full)" or ", the most recent from 3.200 s" (last). */
+void xl_tl_note(const struct xl_model *m, const struct xl_thread *t, char *buf, size_t len);
 /* The mode named "all", "memory" or "xray" into *mode: 0, or -1 for any other name. */
 int xl_mode_parse(const char *name, uint32_t *mode);
 

@@ -165,24 +165,28 @@ struct list {
 	uint32_t kind, max_capacity;
 	size_t rec_size;
 	int whole;
+	int any_order; /* links may go back (a ring, XL_TL_LAST): claims end a loop */
 	const char *what;
-	int rc; /* XL_EFORMAT once a block shared bytes with another record */
+	int rc;          /* XL_EFORMAT once a block shared bytes with another record */
+	uint64_t blocks; /* blocks read so far */
 };
 
 static void list_begin(struct list *it, const struct xl_model *m, struct claims *cl, uint64_t first, uint32_t kind,
 		       size_t rec_size, uint32_t max_capacity, int whole, const char *what)
 {
-	*it = (struct list){m, cl, first, 0, kind, max_capacity, rec_size, whole, what, XL_OK};
+	*it = (struct list){m, cl, first, 0, kind, max_capacity, rec_size, whole, 0, what, XL_OK, 0};
 }
 
 /* The next block's records and their count, or NULL at the end of the
  * list (it->rc says whether it ended on a shared block).  Blocks are
  * handed out by a bump allocator, so a list only moves forward: a link
  * back ends it.  (Fuzzing: a block linking to itself was read map_size/64
- * times, 800 MB of samples for a 1 MB file.) */
+ * times, 800 MB of samples for a 1 MB file.)  The exception is a list
+ * that reuses its blocks (any_order, claimed): there a link back to a
+ * block read before shares its bytes, and the capture is refused. */
 static const void *list_next(struct list *it, uint32_t *n)
 {
-	if (it->off <= it->prev)
+	if (it->off == 0 || (!it->any_order && it->off <= it->prev))
 		return NULL;
 	const struct xl_cap_block *b =
 		list_block(it->m, it->off, it->kind, it->rec_size, it->max_capacity, it->whole, n);
@@ -190,6 +194,7 @@ static const void *list_next(struct list *it, uint32_t *n)
 		return NULL;
 	it->prev = it->off;
 	it->off = b->next;
+	it->blocks++;
 	return b + 1;
 }
 
@@ -306,6 +311,11 @@ static int read_header(struct xl_model *m, struct xl_loader *ld, const char *pat
 	m->fork_child = h->fork_child;
 	m->finalized = h->state == XL_STATE_FINALIZED;
 	m->buffer_size = h->buffer_size;
+	m->tl_mode = XL_TL_FIRST;
+	if (h->version >= 5 && h->timeline_mode >= XL_TL_AUTO && h->timeline_mode <= XL_TL_LAST) {
+		m->tl_mode = h->timeline_mode;
+		m->tl_min_ns = h->timeline_min_ns > (uint64_t)XL_MAX_NS ? XL_MAX_NS : (int64_t)h->timeline_min_ns;
+	}
 	m->memory_interval_ns = h->memory_interval_ns;
 	m->delay_ns = h->delay_ns;
 	m->duration_ns = h->duration_ns;
@@ -357,6 +367,20 @@ static int read_header(struct xl_model *m, struct xl_loader *ld, const char *pat
 static const struct xl_thread_block *thread_at(const struct xl_model *m, uint64_t off)
 {
 	return at(m, off, TB_FIXED);
+}
+
+/* Where a thread block of a given version ends: version 2's before the CPU
+ * times version 3 added, version 3's before version 4's allocation fields,
+ * version 4's before version 5's timeline fields. */
+static size_t thread_block_size(uint32_t version)
+{
+	if (version >= 5)
+		return sizeof(struct xl_thread_block);
+	if (version == 4)
+		return offsetof(struct xl_thread_block, tl_threshold);
+	if (version == 3)
+		return offsetof(struct xl_thread_block, alloc_first);
+	return offsetof(struct xl_thread_block, cpu_start_ns);
 }
 
 /* A thread's per-function table (version 2): the figures of the frames its
@@ -460,6 +484,34 @@ static int read_allocs(struct xl_model *m, struct xl_loader *ld, struct claims *
 	return it.rc;
 }
 
+/* A duration in ticks into ns. */
+static int64_t ticks_ns(const struct xl_model *m, uint64_t ticks)
+{
+	return xl_clamp_ns((double)ticks / m->ticks_per_ns);
+}
+
+/* The thread's timeline threshold and its history (version 5).  A
+ * history that goes back in time or down is cut there (corruption). */
+static void read_tl_history(const struct xl_model *m, const struct xl_thread_block *tb, struct xl_thread *t)
+{
+	t->tl_short_calls = tb->tl_short_calls;
+	t->tl_recycled = tb->tl_recycled;
+	uint32_t n = tb->tl_changes < XL_TL_HISTORY ? tb->tl_changes : XL_TL_HISTORY;
+	uint64_t prev_ticks = 0, prev_thr = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		const struct xl_tl_change *c = &tb->tl_history[i];
+		if (c->ticks < prev_ticks || c->threshold < prev_thr)
+			break;
+		prev_ticks = c->ticks;
+		prev_thr = c->threshold;
+		t->tl_steps[t->ntl_steps++] = (struct xl_tl_step){xl_model_ns(m, c->ticks), ticks_ns(m, c->threshold)};
+	}
+	if (t->ntl_steps) {
+		t->tl_threshold_ns = t->tl_steps[t->ntl_steps - 1].threshold;
+		t->tl_since_ns = t->tl_steps[t->ntl_steps - 1].t_ns;
+	}
+}
+
 /* Read one thread's nodes.  Returns XL_OK, XL_ENOMEM, or XL_EFORMAT when
  * what it reads shares bytes with another record; other corruption just
  * stops the thread's node list early. */
@@ -510,12 +562,8 @@ static int read_thread(struct xl_model *m, struct xl_loader *ld, struct claims *
 	if (depth > in_file)
 		depth = in_file;
 	/* The block as far as it is read: its counters, its chunk slots in
-	 * use, its open frames and (version 2) the fields after them, to the
-	 * end of its version's block: version 2's ends before the CPU times
-	 * version 3 added, version 3's before version 4's allocation fields. */
-	size_t tb_size = m->version >= 4   ? sizeof(struct xl_thread_block)
-			 : m->version == 3 ? offsetof(struct xl_thread_block, alloc_first)
-					   : offsetof(struct xl_thread_block, cpu_start_ns);
+	 * use, its open frames and (version 2) the fields after them. */
+	size_t tb_size = thread_block_size(m->version);
 	int v2_fields = m->version >= 2 && tb_avail >= tb_size;
 	uint64_t tb_len = TB_FIXED + (count + XL_NODES_PER_CHUNK - 1) / XL_NODES_PER_CHUNK * sizeof(uint64_t);
 	if (depth && stack_off + depth * sizeof(struct xl_frame) > tb_len)
@@ -609,6 +657,9 @@ static int read_thread(struct xl_model *m, struct xl_loader *ld, struct claims *
 		t->cpu_ns = xl_clamp_ns((double)(tb->cpu_ns - tb->cpu_start_ns));
 		t->cpu_to_ns = xl_model_ns(m, tb->cpu_at_ticks);
 	}
+	t->tl_since_ns = -1;
+	if (m->version >= 5 && v2_fields)
+		read_tl_history(m, tb, t);
 	if (v2_fields) {
 		t->tree_bounded |= tb->tree_bounded != 0;
 		rc = read_func_table(m, ld, cl, tb, (uint32_t)depth, close_at);
@@ -621,6 +672,9 @@ static int read_thread(struct xl_model *m, struct xl_loader *ld, struct claims *
 	struct list tl;
 	list_begin(&tl, m, cl, tb->timeline_first, XL_BLOCK_TIMELINE, sizeof(struct xl_event), 0, LIST_WHOLE,
 		   "a timeline block");
+	/* A "last" timeline reuses its oldest block at the list's end (a
+	 * ring): its links are not in file order. */
+	tl.any_order = m->tl_mode == XL_TL_LAST && cl;
 	for (uint32_t k; list_next(&tl, &k);)
 		;
 	if (tl.rc)
@@ -632,6 +686,7 @@ static int read_thread(struct xl_model *m, struct xl_loader *ld, struct claims *
 		if (v2_fields && (rc = read_allocs(m, ld, cl, tb, base, n)))
 			return rc;
 	}
+	t->timeline_blocks = tl.blocks;
 	m->nnodes = base + n;
 	m->nthreads++;
 	return XL_OK;
@@ -736,15 +791,18 @@ static int read_blocks(struct xl_model *m, struct xl_loader *ld, struct claims *
 }
 
 /* The emitters' walk of a timeline, claimed by read_thread: the same
- * list_block steps as list_next, without claiming again. */
+ * list_block steps as list_next, without claiming again, and no more
+ * blocks than read_thread counted (a ring's links go back). */
 void xl_tl_begin(const struct xl_model *m, const struct xl_thread *t, struct xl_tl_iter *it)
 {
 	it->m = m;
 	it->i = it->count = 0;
-	it->block =
-		list_block(m, t->timeline_first, XL_BLOCK_TIMELINE, sizeof(struct xl_event), 0, LIST_WHOLE, &it->count)
-			? t->timeline_first
-			: 0;
+	it->blocks_left = t->timeline_blocks;
+	it->any_order = m->tl_mode == XL_TL_LAST;
+	it->block = it->blocks_left && list_block(m, t->timeline_first, XL_BLOCK_TIMELINE, sizeof(struct xl_event), 0,
+						  LIST_WHOLE, &it->count)
+			    ? t->timeline_first
+			    : 0;
 }
 
 int xl_tl_next(struct xl_tl_iter *it, struct xl_event *ev)
@@ -757,7 +815,7 @@ int xl_tl_next(struct xl_tl_iter *it, struct xl_event *ev)
 		}
 		uint64_t next = ((const struct xl_cap_block *)(it->m->map + it->block))->next;
 		it->i = 0;
-		if (next <= it->block ||
+		if (--it->blocks_left == 0 || next == 0 || (!it->any_order && next <= it->block) ||
 		    !list_block(it->m, next, XL_BLOCK_TIMELINE, sizeof(struct xl_event), 0, LIST_WHOLE, &it->count))
 			next = 0;
 		it->block = next;

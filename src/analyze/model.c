@@ -458,3 +458,23 @@ int xl_mode_parse(const char *name, uint32_t *mode)
 		}
 	return -1;
 }
+
+const char *xl_tl_mode_name(uint32_t mode)
+{
+	switch (mode) {
+	case XL_TL_AUTO: return "auto";
+	case XL_TL_FIRST: return "first";
+	case XL_TL_LAST: return "last";
+	default: return "unknown";
+	}
+}
+
+int xl_tl_mode_parse(const char *name, uint32_t *mode)
+{
+	for (uint32_t m = XL_TL_AUTO; name && m <= XL_TL_LAST; m++)
+		if (strcmp(name, xl_tl_mode_name(m)) == 0) {
+			*mode = m;
+			return 0;
+		}
+	return -1;
+}

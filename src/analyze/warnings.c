@@ -173,6 +173,37 @@ static int warn_timeline_full(const struct rule_ctx *c)
 			      : "the call tree and function table are complete");
 }
 
+/* Information, not a warning: what the timeline kept when it is not every
+ * call (a threshold, or "last"'s overwritten start), per thread, as the
+ * first LIST threads' notes.  The call tree and tables are not affected. */
+static int note_timeline(const struct rule_ctx *c)
+{
+	const struct xl_model *m = c->m;
+	enum {
+		LIST = 4
+	};
+	char per[768] = "";
+	size_t len = 0, with = 0;
+	for (size_t i = 0; i < m->nthreads; i++) {
+		const struct xl_thread *t = &m->threads[i];
+		if (t->tl_threshold_ns <= 0 && !t->tl_recycled)
+			continue;
+		if (with++ >= LIST || len >= sizeof(per) - 200)
+			continue;
+		char note[160];
+		xl_tl_note(m, t, note, sizeof(note));
+		len += (size_t)snprintf(per + len, sizeof(per) - len, "%s%.40s: %s", len ? "; " : "", t->name, note);
+	}
+	if (!with)
+		return XL_OK;
+	if (with > LIST)
+		snprintf(per + len, sizeof(per) - len, "; and %zu more threads", with - LIST);
+	return note(c->m, "timeline", XL_TOPIC_TIMELINE, -1, -1,
+		    "the timeline keeps %s; shorter calls are in the call tree and function table, not drawn "
+		    "in the timeline",
+		    per);
+}
+
 /* The flag alone also means that a thread found no space for its block and
  * was not recorded at all (TSan test: 16 threads in a 4 MiB buffer, one
  * missing under "0 events could not be placed"). */
@@ -491,12 +522,12 @@ static int warn_process(const struct rule_ctx *c)
  * function and one entry here, and its kind in the list of
  * docs/summary-json.md. */
 static int (*const rules[])(const struct rule_ctx *c) = {
-	warn_truncated,      warn_corrupt_threads,       warn_not_finalized,       warn_timeline_full,
-	warn_nodes_full,     warn_tree_bounded,          warn_no_function_table,   warn_repaired_exits,
-	warn_deep_recursion, warn_memory_samples_missed, note_gc_unavailable,      warn_window,
-	note_overhead,       warn_clock_fallback,        note_threads_exceed_wall, warn_threads_full,
-	warn_symbols,        warn_patch_failed,          warn_untraced_libraries,  warn_no_functions,
-	warn_process,
+	warn_truncated,      warn_corrupt_threads, warn_not_finalized,         warn_timeline_full,
+	note_timeline,       warn_nodes_full,      warn_tree_bounded,          warn_no_function_table,
+	warn_repaired_exits, warn_deep_recursion,  warn_memory_samples_missed, note_gc_unavailable,
+	warn_window,         note_overhead,        warn_clock_fallback,        note_threads_exceed_wall,
+	warn_threads_full,   warn_symbols,         warn_patch_failed,          warn_untraced_libraries,
+	warn_no_functions,   warn_process,
 };
 
 int xl_warnings_build(struct xl_model *m, const struct xl_loader *ld)

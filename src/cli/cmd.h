@@ -16,7 +16,10 @@ struct xl_ctx {
 	int mode_explicit;  /* --profile=MODE (overrides exaloop.toml) */
 	int no_open;        /* --no-open */
 	const char *target; /* --target NAME */
-	int argc;           /* exaloop's whole command line */
+	uint32_t tl_mode;   /* --timeline MODE (XL_TL_*), 0: not given */
+	int tl_min_set;     /* --timeline-min-duration given */
+	uint64_t tl_min_ns;
+	int argc; /* exaloop's whole command line */
 	const char **argv;
 };
 

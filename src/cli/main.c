@@ -14,6 +14,7 @@
 #include "exitcode.h"
 #include "msg.h"
 #include "options.h"
+#include "units.h"
 
 static int parse_profile(const char *mode, void *dest)
 {
@@ -28,6 +29,28 @@ static int parse_profile(const char *mode, void *dest)
 		xl_error("invalid profile mode '%s' (use all, memory or xray)", mode);
 		return -1;
 	}
+	return 0;
+}
+
+static int parse_timeline(const char *mode, void *dest)
+{
+	struct xl_ctx *ctx = dest;
+	if (xl_tl_mode_parse(mode, &ctx->tl_mode) != 0) {
+		xl_error("invalid timeline mode '%s' (use auto, first or last)", mode);
+		return -1;
+	}
+	return 0;
+}
+
+static int parse_timeline_min(const char *value, void *dest)
+{
+	struct xl_ctx *ctx = dest;
+	char msg[256];
+	if (xl_parse_duration(value, &ctx->tl_min_ns, msg, sizeof(msg)) != 0) {
+		xl_error("%s for '--timeline-min-duration' (e.g. 10us)", msg);
+		return -1;
+	}
+	ctx->tl_min_set = 1;
 	return 0;
 }
 
@@ -66,6 +89,11 @@ int main(int argc, char **argv_)
 		XL_OPT_BOOL(0, "no-allocations", &no_allocations,
 			    "do not record heap allocations (malloc, new, GC_malloc)"),
 		XL_OPT_STRING(0, "target", &ctx.target, "NAME", "build or run a target of exaloop.toml"),
+		XL_OPT_PARSE(0, "timeline", &ctx, "MODE",
+			     "timeline kept: auto (default: all the run, short calls left out), first or last",
+			     parse_timeline),
+		XL_OPT_PARSE(0, "timeline-min-duration", &ctx, "D",
+			     "leave calls shorter than D (e.g. 10us) out of the timeline", parse_timeline_min),
 		XL_OPT_BOOL(0, "version", &version, "print exaloop's version"),
 		XL_OPT_END(),
 	};

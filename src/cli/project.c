@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "analyze.h"
+#include "cmd.h"
 #include "project.h"
 #include "toml.h"
 #include "units.h"
@@ -26,6 +27,13 @@ void xl_settings_defaults(struct xl_settings *s)
 	s->buffer_size = XL_DEFAULT_BUFFER_SIZE;
 	s->memory_interval_ns = XL_DEFAULT_INTERVAL_NS;
 	s->allocations = 1;
+	s->tl_mode = XL_TL_AUTO;
+}
+
+void xl_settings_timeline(const struct xl_settings *s, const struct xl_ctx *ctx, uint32_t *mode, uint64_t *min_ns)
+{
+	*mode = ctx->tl_mode ? ctx->tl_mode : s->tl_mode;
+	*min_ns = ctx->tl_min_set ? ctx->tl_min_ns : s->tl_min_ns;
 }
 
 static void free_strv(char **v)
@@ -176,8 +184,9 @@ static int get_unit(struct ctx *c, const struct xl_toml_value *v, const char *ke
 
 static int load_profile(struct ctx *c, const struct xl_toml_value *p, struct xl_settings *s)
 {
-	static const char *const valid[] = {"mode",        "delay",   "duration",    "memory_interval",
-					    "buffer_size", "include", "allocations", NULL};
+	static const char *const valid[] = {
+		"mode",    "delay",    "duration",    "memory_interval",       "buffer_size",
+		"include", "timeline", "allocations", "timeline_min_duration", NULL};
 	if (xl_toml_type_of(p) != XL_TOML_TABLE)
 		return fail(c, p, "expected a table for 'profile', found %s", xl_toml_type_name(xl_toml_type_of(p)));
 	if (check_keys(c, p, "[targets.*.profile]", valid) != 0)
@@ -222,6 +231,20 @@ static int load_profile(struct ctx *c, const struct xl_toml_value *p, struct xl_
 				    xl_toml_type_name(xl_toml_type_of(v)));
 		s->allocations = on;
 	}
+	if ((v = xl_toml_table_get(p, "timeline"))) {
+		char *tl;
+		if (get_string(c, v, "timeline", &tl) != 0)
+			return -1;
+		int bad = xl_tl_mode_parse(tl, &s->tl_mode) != 0;
+		if (bad)
+			fail(c, v, "invalid timeline '%s' (use auto, first or last)", tl);
+		free(tl);
+		if (bad)
+			return -1;
+	}
+	if ((v = xl_toml_table_get(p, "timeline_min_duration")) &&
+	    get_unit(c, v, "timeline_min_duration", xl_parse_duration, &s->tl_min_ns))
+		return -1;
 	return 0;
 }
 

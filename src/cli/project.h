@@ -16,6 +16,8 @@
  *   duration = "30s"
  *   memory_interval = "100ms"
  *   buffer_size = "64MiB"
+ *   timeline = "auto"                # auto | first | last
+ *   timeline_min_duration = "10us"   # fixed timeline threshold
  *   include = ["*process_batch*"]
  *   allocations = false              # do not record heap allocations
  *   [targets.events.pgo]             # or: pgo = "pgo/events.profdata" in the target
@@ -32,6 +34,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct xl_ctx;
+
 /* Capture settings: defaults, then exaloop.toml, then the command line. */
 struct xl_settings {
 	int mode_set;  /* mode came from a file or flag */
@@ -40,12 +44,17 @@ struct xl_settings {
 	uint64_t memory_interval_ns;
 	uint64_t delay_ns;
 	uint64_t duration_ns;
-	char **include;  /* NULL-terminated, owned */
-	int allocations; /* record heap allocations (default 1; `allocations = false`) */
+	char **include;     /* NULL-terminated, owned */
+	int allocations;    /* record heap allocations (default 1; `allocations = false`) */
+	uint32_t tl_mode;   /* XL_TL_*: timeline = "auto" (default) | "first" | "last" */
+	uint64_t tl_min_ns; /* timeline_min_duration, 0: none */
 };
 
 void xl_settings_defaults(struct xl_settings *s);
 void xl_settings_release(struct xl_settings *s);
+/* The timeline settings of a run: the command line's (--timeline,
+ * --timeline-min-duration) over exaloop.toml's. */
+void xl_settings_timeline(const struct xl_settings *s, const struct xl_ctx *ctx, uint32_t *mode, uint64_t *min_ns);
 
 struct xl_target {
 	char *name;

@@ -92,8 +92,9 @@ static void set_env_u64(const char *name, uint64_t v)
 	setenv(name, buf, 1);
 }
 
-static const char *const capture_env[] = {XL_ENV_DIR,      XL_ENV_PID,   XL_ENV_MODE,     XL_ENV_BUFFER,
-					  XL_ENV_INTERVAL, XL_ENV_DELAY, XL_ENV_DURATION, XL_ENV_INCLUDE};
+static const char *const capture_env[] = {XL_ENV_DIR,      XL_ENV_PID,         XL_ENV_MODE,     XL_ENV_BUFFER,
+					  XL_ENV_INTERVAL, XL_ENV_DELAY,       XL_ENV_DURATION, XL_ENV_INCLUDE,
+					  XL_ENV_TIMELINE, XL_ENV_TIMELINE_MIN};
 
 struct child_env {
 	const struct xl_session *s;
@@ -119,6 +120,9 @@ static void set_child_env(void *arg)
 	set_env_u64(XL_ENV_INTERVAL, c->s->interval_ns);
 	set_env_u64(XL_ENV_DELAY, c->s->delay_ns);
 	set_env_u64(XL_ENV_DURATION, c->s->duration_ns);
+	if (c->s->tl_mode)
+		setenv(XL_ENV_TIMELINE, xl_tl_mode_name(c->s->tl_mode), 1);
+	set_env_u64(XL_ENV_TIMELINE_MIN, c->s->tl_min_ns);
 	if (c->ids)
 		setenv(XL_ENV_INCLUDE, c->ids, 1);
 }

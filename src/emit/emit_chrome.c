@@ -13,8 +13,9 @@
  * Where each function is defined is written once, in otherData.functions;
  * an event carries args.fn (its index there) only when its name is shared
  * by several functions (two static functions of the same name), and
- * args.unfinished when the call never returned.  Run metadata, truncation
- * and the function table go in "otherData", built by other_data() below:
+ * args.unfinished when the call never returned.  Run metadata, truncation,
+ * what the timeline kept (its mode and each thread's threshold: calls
+ * shorter were left out) and the function table go in "otherData", built by other_data() below:
  * add new metadata there (docs/cli.md, "Chrome export").
  */
 #include <stdlib.h>
@@ -147,6 +148,28 @@ static void functions_table(const struct xl_model *m, struct jsonw *w)
 }
 
 /* The trace's metadata ("otherData"): one member per fact about the run. */
+/* What the timeline kept: the events are its calls only (the call tree
+ * and tables count every call); per thread, its threshold (xl_tl_note). */
+static void timeline_kept(const struct xl_model *m, struct jsonw *w)
+{
+	jw_kstr(w, "timeline_mode", xl_tl_mode_name(m->tl_mode));
+	jw_kint(w, "timeline_min_ns", m->tl_min_ns);
+	jw_key(w, "timeline_kept");
+	jw_arr(w);
+	for (size_t i = 0; i < m->nthreads; i++) {
+		const struct xl_thread *t = &m->threads[i];
+		char note[192];
+		xl_tl_note(m, t, note, sizeof(note));
+		jw_obj(w);
+		jw_kint(w, "tid", t->tid);
+		jw_kstr(w, "note", note);
+		jw_kint(w, "threshold_ns", t->tl_threshold_ns);
+		jw_kint(w, "short_calls", (int64_t)t->tl_short_calls);
+		jw_obj_end(w);
+	}
+	jw_arr_end(w);
+}
+
 static void other_data(const struct xl_model *m, struct jsonw *w)
 {
 	jw_key(w, "otherData");
@@ -163,6 +186,7 @@ static void other_data(const struct xl_model *m, struct jsonw *w)
 	else
 		jw_null(w);
 	jw_kint(w, "dropped_events", (int64_t)m->total_dropped);
+	timeline_kept(m, w);
 	jw_key(w, "warnings");
 	jw_arr(w);
 	for (size_t i = 0; i < m->nwarnings; i++)

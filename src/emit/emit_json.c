@@ -101,6 +101,8 @@ static void run_member(const struct xl_model *m, struct jsonw *w)
 	jw_kint(w, "memory_interval_ns", (int64_t)m->memory_interval_ns);
 	jw_kint(w, "delay_ns", (int64_t)m->delay_ns);
 	jw_kint(w, "duration_ns", (int64_t)m->duration_ns);
+	jw_kstr(w, "timeline", xl_tl_mode_name(m->tl_mode));
+	jw_kint(w, "timeline_min_ns", m->tl_min_ns);
 	strv(w, "include", r->include);
 	jw_obj_end(w);
 	jw_kstr(w, "capture", r->capture_dir);
@@ -128,6 +130,35 @@ static void thread_functions(const struct xl_model *m, struct jsonw *w, const st
 		}
 		jw_arr_end(w);
 	}
+	jw_obj_end(w);
+}
+
+/* What the thread's timeline kept (xl_tl_note) and its threshold's
+ * history. */
+static void thread_timeline(const struct xl_model *m, const struct xl_thread *t, struct jsonw *w)
+{
+	char note[192];
+	xl_tl_note(m, t, note, sizeof(note));
+	jw_key(w, "timeline");
+	jw_obj(w);
+	jw_kstr(w, "note", note);
+	jw_kint(w, "threshold_ns", t->tl_threshold_ns);
+	jw_key(w, "since_ns");
+	jw_metric(w, t->tl_since_ns >= 0 ? t->tl_since_ns : XL_UNAVAILABLE);
+	jw_kint(w, "short_calls", (int64_t)t->tl_short_calls);
+	jw_kint(w, "recycled_blocks", (int64_t)t->tl_recycled);
+	int64_t first = xl_timeline_start(m, t);
+	jw_key(w, "first_ns");
+	jw_metric(w, first >= 0 ? first : XL_UNAVAILABLE);
+	jw_key(w, "history");
+	jw_arr(w);
+	for (uint32_t k = 0; k < t->ntl_steps; k++) {
+		jw_obj(w);
+		jw_kint(w, "t_ns", t->tl_steps[k].t_ns);
+		jw_kint(w, "threshold_ns", t->tl_steps[k].threshold);
+		jw_obj_end(w);
+	}
+	jw_arr_end(w);
 	jw_obj_end(w);
 }
 
@@ -162,6 +193,7 @@ static void threads_member(const struct xl_model *m, struct jsonw *w)
 		jw_kint(w, "more_nodes", t->more_nodes);
 		jw_kint(w, "nodeless_calls", m->version >= 2 ? (int64_t)t->lost_node_events : 0);
 		jw_kbool(w, "function_table", t->func_table);
+		thread_timeline(m, t, w);
 		if (own && xl_funcs_for_thread(m, (int)i, own) == XL_OK)
 			thread_functions(m, w, own);
 		jw_obj_end(w);

@@ -8,6 +8,7 @@
 struct open_frame {
 	int32_t xray_id;
 	int64_t start_ns;
+	int cut; /* entered before a ring's first record (xl_call.cut) */
 };
 
 int64_t xl_timeline_end(const struct xl_model *m, const struct xl_thread *t)
@@ -17,18 +18,72 @@ int64_t xl_timeline_end(const struct xl_model *m, const struct xl_thread *t)
 	return t->end_ns > 0 ? t->end_ns : m->window_end_ns;
 }
 
+int64_t xl_timeline_start(const struct xl_model *m, const struct xl_thread *t)
+{
+	struct xl_tl_iter it;
+	struct xl_event ev;
+	xl_tl_begin(m, t, &it);
+	return xl_tl_next(&it, &ev) ? xl_model_ns(m, ev.ticks) : -1;
+}
+
+/* A ring's (XL_TL_LAST) timeline starts with the exits of calls whose
+ * entries were overwritten.  The frames open at its first record are
+ * known from those exits: the exit that takes the running depth to a new
+ * low -j closes the j-th of them from the top.  Returns how many there
+ * are (the lowest depth below 0) and that record's time; with stack, also
+ * fills their functions (stack[cut - j] for the j-th). */
+static size_t cut_frames(const struct xl_model *m, const struct xl_thread *t, int64_t *first_ns,
+			 struct open_frame *stack, size_t cut)
+{
+	struct xl_tl_iter it;
+	struct xl_event ev;
+	int64_t d = 0, low = 0;
+	*first_ns = -1;
+	xl_tl_begin(m, t, &it);
+	while (xl_tl_next(&it, &ev)) {
+		if (*first_ns < 0)
+			*first_ns = xl_model_ns(m, ev.ticks);
+		d += ev.kind == XL_EV_ENTRY ? 1 : -1;
+		if (d < low) {
+			low = d;
+			if (stack && (size_t)-low <= cut)
+				stack[cut - (size_t)-low] = (struct open_frame){ev.func, *first_ns, 1};
+		}
+	}
+	return (size_t)-low;
+}
+
 int64_t xl_calls_walk(const struct xl_model *m, const struct xl_thread *t, int64_t end_ns, xl_call_fn fn, void *ctx)
 {
 	return xl_calls_walk_entries(m, t, end_ns, NULL, fn, ctx);
 }
 
+/* A call to report: its function, depth and frame. */
+static struct xl_call call_of(const struct xl_model *m, const struct open_frame *f, uint32_t depth, int64_t end_ns,
+			      int open)
+{
+	int64_t d = end_ns - f->start_ns;
+	return (struct xl_call){f->start_ns, d > 0 ? d : 0, xl_func_index(m, f->xray_id), depth, open, f->cut};
+}
+
 int64_t xl_calls_walk_entries(const struct xl_model *m, const struct xl_thread *t, int64_t end_ns, xl_entry_fn on_entry,
 			      xl_call_fn fn, void *ctx)
 {
-	size_t cap = 256, depth = 0;
+	int64_t first_ns = 0;
+	size_t cut = t->tl_recycled ? cut_frames(m, t, &first_ns, NULL, 0) : 0;
+	size_t cap = 256 + cut, depth = 0;
 	struct open_frame *stack = malloc(cap * sizeof(*stack));
 	if (!stack)
 		return -1;
+	if (cut)
+		cut_frames(m, t, &first_ns, stack, cut);
+	for (; depth < cut; depth++) {
+		struct xl_call c = call_of(m, &stack[depth], (uint32_t)depth, first_ns, 0);
+		if (on_entry && on_entry(&c, ctx)) {
+			free(stack);
+			return -1;
+		}
+	}
 	struct xl_tl_iter it;
 	struct xl_event ev;
 	int64_t n = 0;
@@ -44,11 +99,10 @@ int64_t xl_calls_walk_entries(const struct xl_model *m, const struct xl_thread *
 				stack = p;
 				cap *= 2;
 			}
-			stack[depth].xray_id = ev.func;
-			stack[depth].start_ns = ts;
+			stack[depth] = (struct open_frame){ev.func, ts, 0};
 			depth++;
 			if (on_entry) {
-				struct xl_call c = {ts, 0, xl_func_index(m, ev.func), (uint32_t)(depth - 1), 0};
+				struct xl_call c = call_of(m, &stack[depth - 1], (uint32_t)(depth - 1), ts, 0);
 				if (on_entry(&c, ctx)) {
 					free(stack);
 					return -1;
@@ -62,8 +116,7 @@ int64_t xl_calls_walk_entries(const struct xl_model *m, const struct xl_thread *
 		if (depth == 0 || stack[depth - 1].xray_id != ev.func)
 			continue;
 		depth--;
-		struct xl_call c = {stack[depth].start_ns, ts - stack[depth].start_ns, xl_func_index(m, ev.func),
-				    (uint32_t)depth, 0};
+		struct xl_call c = call_of(m, &stack[depth], (uint32_t)depth, ts, 0);
 		if (fn(&c, ctx)) {
 			free(stack);
 			return -1;
@@ -71,9 +124,7 @@ int64_t xl_calls_walk_entries(const struct xl_model *m, const struct xl_thread *
 	}
 	while (depth > 0) {
 		depth--;
-		int64_t d = end_ns - stack[depth].start_ns;
-		struct xl_call c = {stack[depth].start_ns, d > 0 ? d : 0, xl_func_index(m, stack[depth].xray_id),
-				    (uint32_t)depth, 1};
+		struct xl_call c = call_of(m, &stack[depth], (uint32_t)depth, end_ns, 1);
 		if (fn(&c, ctx)) {
 			free(stack);
 			return -1;

@@ -8,6 +8,9 @@
  * `end_ns` with `open` set.  A format that writes a call's two ends as two
  * events (Perfetto's BEGIN/END) also asks to hear of each entry: entries
  * and completions then arrive in the order they happened.
+ * A ring's (XL_TL_LAST) first records are exits of calls entered before
+ * it: those calls are reported as entered at its first record, with `cut`
+ * set (the exits say which functions they were).
  */
 #ifndef XL_TIMELINE_H
 #define XL_TIMELINE_H
@@ -19,6 +22,8 @@ struct xl_call {
 	int32_t func; /* index into funcs, XL_NONE if unknown */
 	uint32_t depth;
 	int open; /* closed by the end of the timeline */
+	int cut;  /* XL_TL_LAST: entered before the timeline's first record
+		   * (its entry was overwritten); start_ns is that record's */
 };
 
 typedef int (*xl_call_fn)(const struct xl_call *c, void *ctx);
@@ -37,5 +42,7 @@ int64_t xl_calls_walk_entries(const struct xl_model *m, const struct xl_thread *
 /* Where a thread's timeline ends: its drop point if it ran out of space,
  * else the end of the capture. */
 int64_t xl_timeline_end(const struct xl_model *m, const struct xl_thread *t);
+/* The time of a thread's first timeline record, or -1 without one. */
+int64_t xl_timeline_start(const struct xl_model *m, const struct xl_thread *t);
 
 #endif

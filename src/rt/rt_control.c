@@ -178,6 +178,7 @@ void rt__window_open(void)
 		return;
 	uint64_t now = rt__ticks();
 	rt__hdr->window_open_ticks = now;
+	rt__tl_setup(now);
 	struct xl_mem_sample s;
 	rt__mem_sample(&s, 0); /* for the collector's count only */
 	rt__hdr->gc_first_collections = s.gc_collections;
@@ -384,6 +385,7 @@ void rt__child_window_open(void)
 {
 	atomic_store(&window_opened, 1);
 	rt__hdr->window_open_ticks = rt__ticks();
+	rt__tl_setup(rt__hdr->window_open_ticks);
 	__atomic_store_n(&rt__hdr->state, XL_STATE_RECORDING, __ATOMIC_RELEASE);
 }
 

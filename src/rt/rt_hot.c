@@ -32,7 +32,10 @@
  * direct-mapped cache probe keyed by (parent node, function) whose hit is
  * verified against the node itself (entry) or the top frame's function
  * (exit), the node's count or time, the frame, and a 16-byte timeline
- * record.  All its checks come before its first store, and everything
+ * record; an exit also compares the call's time with the thread's
+ * timeline threshold, and when it is shorter (rare while the threshold
+ * is low) rewinds the block over the call's entry record instead
+ * (xl_capture.h: xl_tl_mode).  All its checks come before its first store, and everything
  * else (depth 0 or XL_MAX_DEPTH, new nodes, unmatched exits, timeline
  * blocks) is handed, in tail position, to the general code.  XRay
  * function ids start at 1, so no real event matches the root's key.
@@ -175,9 +178,16 @@ static NOINLINE RT_NOINSTR uint32_t node_add(struct rt_thread *t, struct xl_thre
 		/* Room for one "(more call paths)" node per regular node, in
 		 * the space above the timeline's limit, which the timeline
 		 * cannot take later. */
+		uint64_t above = rt__hdr->file_size - rt__hdr->timeline_limit;
 		uint64_t keep = reserved ? 0 : ((uint64_t)idx + XL_NODES_PER_CHUNK) * sizeof(struct xl_node);
-		if (c < (reserved ? XL_MAX_NODE_CHUNKS : RT_TREE_CHUNKS) &&
-		    keep <= rt__hdr->file_size - rt__hdr->timeline_limit)
+		int room = c < (reserved ? XL_MAX_NODE_CHUNKS : RT_TREE_CHUNKS) && keep <= above;
+		/* Not in the timeline's part of the buffer, which a timeline
+		 * that is not "first" spreads over the whole window
+		 * (xl_capture.h: tree_bytes). */
+		if (room && !reserved && rt__tl_mode != XL_TL_FIRST)
+			room = __atomic_add_fetch(&rt__hdr->tree_bytes, XL_NODES_PER_CHUNK * sizeof(struct xl_node),
+						  __ATOMIC_RELAXED) <= above / 2;
+		if (room)
 			b = node_block(tb, idx == 0 ? XL_FIRST_NODES : XL_NODES_PER_CHUNK, keep);
 		if (!b) {
 			if (!more) {
@@ -262,17 +272,127 @@ static inline RT_NOINSTR void tl_write(struct xl_event *ev, uint64_t now, int32_
 	*(rt_u64a *)&ev->func = (uint64_t)kind << 32 | (uint32_t)func;
 }
 
+/* The timeline's settings (rt_internal.h, rt_timeline.c). */
+RT_HIDDEN uint32_t rt__tl_mode = XL_TL_AUTO;
+RT_HIDDEN uint64_t rt__tl_fixed_ticks;
+RT_HIDDEN uint64_t rt__tl_end_ticks;
+
+/* A timeline block's size in the arena (rt__alloc_block rounds to 64). */
+#define TL_BLOCK_BYTES ((sizeof(struct xl_cap_block) + XL_EVENTS_PER_CHUNK * sizeof(struct xl_event) + 63u) & ~63ull)
+/* XL_TL_AUTO's first threshold; each rise doubles it (xl_capture.h). */
+#define TL_FIRST_THRESHOLD 1024u
+#define TL_MAX_THRESHOLD (UINT64_C(1) << 62)
+
+/* The thread's threshold becomes `thr` at `now`: into its history (the
+ * last entry is overwritten once XL_TL_HISTORY are used, which doubling
+ * from TL_FIRST_THRESHOLD never reaches). */
+static NOINLINE RT_NOINSTR void tl_threshold(struct rt_hot *h, uint64_t now, uint64_t thr)
+{
+	struct xl_thread_block *tb = h->tb;
+	uint32_t n = tb->tl_changes;
+	if (n == XL_TL_HISTORY)
+		n--;
+	tb->tl_history[n].ticks = now;
+	tb->tl_history[n].threshold = thr;
+	tb->tl_threshold = thr;
+	h->tl_min = thr;
+	__atomic_store_n(&tb->tl_changes, n + 1, __ATOMIC_RELEASE);
+}
+
+/* XL_TL_AUTO, at each new timeline block: since tl_check (the last change
+ * of the threshold, or the thread's first block) the arena's cursor moved
+ * on by what every thread stored, call trees included; if, at that rate,
+ * what is left of the timeline's budget would run out before the end of
+ * the window (its duration; with none, a horizon as long again as the
+ * thread has been recording), the threshold doubles.  A young thread's
+ * horizon is short, so its threshold starts low; the budget left then
+ * shrinks no faster than 1/time.  It never exceeds the time the thread has
+ * been recording (no call could be kept): if even that is not enough
+ * (call trees taking the budget), the timeline runs out as in "first". */
+static NOINLINE RT_NOINSTR void tl_adapt(struct rt_hot *h, uint64_t now)
+{
+	uint64_t cur = __atomic_load_n(&rt__hdr->arena_cursor, __ATOMIC_RELAXED);
+	uint64_t since = h->tl_check;
+	if (!since || cur < h->tl_cursor) {
+		h->tl_check = now;
+		h->tl_cursor = cur;
+		return;
+	}
+	if (now <= since)
+		return;
+	uint64_t from = rt__hdr->window_open_ticks;
+	if (h->tb->first_ticks > from)
+		from = h->tb->first_ticks;
+	uint64_t age = now > from ? now - from : 0;
+	uint64_t horizon = age;
+	if (rt__tl_end_ticks)
+		horizon = rt__tl_end_ticks > now ? rt__tl_end_ticks - now : 0;
+	uint64_t limit = rt__hdr->timeline_limit;
+	uint64_t left = cur < limit ? limit - cur : 0;
+	if ((unsigned __int128)(cur - h->tl_cursor) * horizon <= (unsigned __int128)left * (now - since))
+		return;
+	uint64_t thr = h->tl_min ? h->tl_min * 2 : TL_FIRST_THRESHOLD;
+	if (thr <= age && thr <= TL_MAX_THRESHOLD)
+		tl_threshold(h, now, thr);
+	h->tl_check = now;
+	h->tl_cursor = cur;
+}
+
+/* XL_TL_LAST: the blocks a thread takes before it reuses its own: an
+ * equal part of the timeline budget per thread registered so far plus
+ * one, so that threads that start later find room too. */
+static RT_NOINSTR uint32_t tl_last_share(void)
+{
+	uint64_t budget = (rt__hdr->timeline_limit - rt__hdr->arena_off) / TL_BLOCK_BYTES;
+	uint32_t threads = __atomic_load_n(&rt__hdr->thread_count, __ATOMIC_RELAXED);
+	if (threads > XL_MAX_THREADS)
+		threads = XL_MAX_THREADS;
+	uint64_t share = budget / (threads + 1u);
+	return share < 2 ? 2 : share > UINT32_MAX ? UINT32_MAX : (uint32_t)share;
+}
+
+/* XL_TL_LAST: reuse the thread's oldest timeline block as its newest.
+ * Each step leaves a list a reader can follow: the block leaves the front
+ * of the list, is emptied, then is linked at the end. */
+static RT_NOINSTR void tl_recycle(struct rt_hot *h)
+{
+	struct xl_thread_block *tb = h->tb;
+	struct xl_cap_block *old = (struct xl_cap_block *)(rt__base + tb->timeline_first);
+	struct xl_cap_block *tail = h->tl_blk;
+	tb->timeline_events -= old->count;
+	if (old != tail)
+		__atomic_store_n(&tb->timeline_first, old->next, __ATOMIC_RELEASE);
+	__atomic_store_n(&old->count, 0, __ATOMIC_RELEASE);
+	if (old != tail) {
+		__atomic_store_n(&old->next, 0, __ATOMIC_RELEASE);
+		__atomic_store_n(&tail->next, off_of(old), __ATOMIC_RELEASE);
+	}
+	tb->tl_recycled++;
+	h->tl_prev = old != tail ? tail : NULL;
+	h->tl_blk = old;
+}
+
 /* The current timeline block is full (or there is none yet): get the next
  * one.  Returns 0 when the timeline budget is spent; the timeline then
- * stops for this thread and later events are only counted as dropped. */
+ * stops for this thread and later events are only counted as dropped
+ * (XL_TL_LAST reuses the thread's oldest block instead). */
 static NOINLINE RT_NOINSTR int tl_grow(struct rt_hot *h, uint64_t now)
 {
 	struct xl_thread_block *tb = h->tb;
 	if (h->tl_stopped)
 		return 0;
-	struct xl_cap_block *b =
-		rt__alloc_block(XL_BLOCK_TIMELINE, tb->slot, sizeof(*b) + XL_EVENTS_PER_CHUNK * sizeof(struct xl_event),
-				rt__hdr->timeline_limit);
+	uint32_t mode = rt__tl_mode;
+	if (mode == XL_TL_AUTO && !rt__tl_fixed_ticks)
+		tl_adapt(h, now);
+	struct xl_cap_block *b = NULL;
+	if (mode != XL_TL_LAST || h->tl_blocks < tl_last_share())
+		b = rt__alloc_block(XL_BLOCK_TIMELINE, tb->slot,
+				    sizeof(*b) + XL_EVENTS_PER_CHUNK * sizeof(struct xl_event),
+				    rt__hdr->timeline_limit);
+	if (!b && mode == XL_TL_LAST && h->tl_blocks) {
+		tl_recycle(h);
+		return 1;
+	}
 	if (!b) {
 		h->tl_stopped = 1;
 		h->tl_blk = &tl_none;
@@ -284,11 +404,14 @@ static NOINLINE RT_NOINSTR int tl_grow(struct rt_hot *h, uint64_t now)
 		return 0;
 	}
 	b->capacity = XL_EVENTS_PER_CHUNK;
-	if (h->tl_blk != &tl_none)
+	if (h->tl_blk != &tl_none) {
 		__atomic_store_n(&h->tl_blk->next, off_of(b), __ATOMIC_RELEASE);
-	else
+		h->tl_prev = h->tl_blk;
+	} else {
 		__atomic_store_n(&tb->timeline_first, off_of(b), __ATOMIC_RELEASE);
+	}
 	h->tl_blk = b;
+	h->tl_blocks++;
 	return 1;
 }
 
@@ -309,16 +432,63 @@ static inline RT_NOINSTR void tl_put(struct rt_hot *h, uint64_t now, int32_t fun
 	h->tb->timeline_events++;
 }
 
+/* Is ev the ENTRY record of func's call that entered at t0? */
+static inline RT_NOINSTR int tl_is_entry(const struct xl_event *ev, int32_t func, uint64_t t0)
+{
+	return ev->ticks == t0 && *(const rt_u64a *)&ev->func == ((uint64_t)XL_EV_ENTRY << 32 | (uint32_t)func);
+}
+
+/* Take a short call out of the timeline: rewind its block's count over
+ * its ENTRY record when that is the last record: the current block's, or,
+ * when that is empty (a new block whose records were all taken out), the
+ * previous block's, which then holds fewer records than it could.
+ * Returns 0 when it is not (a callee was kept, the entry is further back,
+ * which takes 512 nested short calls, or the timeline has stopped): the
+ * call is then kept. */
+static NOINLINE RT_NOINSTR int tl_unput(struct rt_hot *h, int32_t func, uint64_t t0)
+{
+	struct xl_cap_block *b = h->tl_blk;
+	if (b == &tl_none)
+		return 0;
+	uint32_t n = b->count;
+	if (n == 0 && h->tl_prev) {
+		b = h->tl_prev;
+		n = b->count;
+	}
+	if (n == 0 || !tl_is_entry(tl_slot(b, n - 1), func, t0))
+		return 0;
+	__atomic_store_n(&b->count, n - 1, __ATOMIC_RELEASE);
+	h->tb->timeline_events--;
+	h->tb->tl_short_calls++;
+	return 1;
+}
+
+/* The EXIT (or TAIL) record of a call that entered at t0, or, for a call
+ * shorter than the thread's threshold, its removal. */
+static inline RT_NOINSTR void tl_exit(struct rt_hot *h, uint64_t now, int32_t func, uint32_t kind, uint64_t t0)
+{
+	if (UNLIKELY(now - t0 < h->tl_min) && tl_unput(h, func, t0))
+		return;
+	tl_put(h, now, func, kind);
+}
+
 /* Entry or exit beyond XL_MAX_DEPTH: counted and kept in the timeline
  * only; its time stays in the deepest kept frame. */
+/* Deep frames have no frame of their own, so no duration to compare with
+ * the threshold: while the threshold is not 0 when a thread goes beyond
+ * XL_MAX_DEPTH, none of its deep events is stored (all or none, so the
+ * stored timeline stays balanced). */
 static RT_NOINSTR void deep_event(struct rt_hot *h, int32_t func, uint32_t kind, uint64_t now)
 {
-	if (kind == XL_EV_ENTRY)
-		h->deep++;
-	else
+	if (kind == XL_EV_ENTRY) {
+		if (h->deep++ == 0)
+			h->deep_quiet = h->tl_min != 0;
+	} else {
 		h->deep--;
+	}
 	h->tb->deep_events++;
-	tl_put(h, now, func, kind);
+	if (!h->deep_quiet)
+		tl_put(h, now, func, kind);
 }
 
 static inline RT_NOINSTR void frame_write(struct xl_frame *f, uint32_t node, int32_t func, uint64_t now)
@@ -408,9 +578,10 @@ static RT_NOINSTR uint32_t pop_frame(struct rt_hot *h, uint32_t d, int32_t func,
 {
 	struct xl_thread_block *tb = h->tb;
 	d--;
+	uint64_t t0 = tb->stack[d].entry_ticks;
 	close_frame(h, d, now);
 	__atomic_store_n(&tb->depth, d, __ATOMIC_RELEASE);
-	tl_put(h, now, func, kind);
+	tl_exit(h, now, func, kind, t0);
 	return d;
 }
 
@@ -608,6 +779,21 @@ static inline __attribute__((always_inline)) RT_NOINSTR int fast_done(struct rt_
 	return 0;
 }
 
+/* The fast exit of a call shorter than the threshold: out of the
+ * timeline when its ENTRY is the last record (tl_unput), else kept. */
+static NOINLINE RT_NOINSTR int fast_short(struct xl_thread_block *tb, struct xl_cap_block *tl, uint32_t tl_n,
+					  struct xl_event *ev, uint64_t now, uint64_t t0)
+{
+	struct rt_hot *h = &rt__hot;
+	/* ev holds the exit's {func, kind} already (fast_slot). */
+	if (ev && tl_unput(h, ev->func, t0)) {
+		__atomic_signal_fence(__ATOMIC_SEQ_CST);
+		h->gate = RT_GATE_READY;
+		return 0;
+	}
+	return fast_done(h, tb, tl, tl_n, ev, now);
+}
+
 /* The fast entry: the thread is 1..XL_MAX_DEPTH-1 frames deep, the path
  * is in the cache, and the timeline block has room or the timeline has
  * stopped.  All checks come before the first store. */
@@ -673,9 +859,24 @@ static inline __attribute__((always_inline)) RT_NOINSTR int hot_exit(int32_t fun
 	tb->events++;
 	struct xl_event *ev = fast_slot(tl, tl_n, func, kind);
 	uint64_t now = hot_ticks();
-	n->ticks += now - t0;
+	uint64_t dt = now - t0;
+	n->ticks += dt;
 	tb->last_ticks = now;
 	__atomic_store_n(&tb->depth, d - 1, __ATOMIC_RELEASE);
+	/* The one compare the threshold costs a kept call.  A short call
+	 * whose entry is the block's last record (the usual case once the
+	 * threshold has risen) is taken out here; the rest in fast_short(). */
+	if (UNLIKELY(dt < h->tl_min)) {
+		if (LIKELY(ev && tl_n && tl_is_entry(tl_slot(tl, tl_n - 1), ev->func, t0))) {
+			__atomic_store_n(&tl->count, tl_n - 1, __ATOMIC_RELEASE);
+			tb->timeline_events--;
+			tb->tl_short_calls++;
+			__atomic_signal_fence(__ATOMIC_SEQ_CST);
+			h->gate = RT_GATE_READY;
+			return 0;
+		}
+		return fast_short(tb, tl, tl_n, ev, now, t0);
+	}
 	return fast_done(h, tb, tl, tl_n, ev, now);
 }
 
@@ -705,7 +906,15 @@ int rt__thread_init(struct xl_thread_block *tb, void *priv, struct xl_func_stat 
 	h->func_slots = func_slots;
 	h->deep = 0;
 	h->tl_blk = &tl_none;
+	h->tl_prev = NULL;
 	h->tl_stopped = 0;
+	h->tl_min = 0;
+	h->tl_check = 0;
+	h->tl_cursor = 0;
+	h->tl_blocks = 0;
+	h->deep_quiet = 0;
+	if (rt__tl_fixed_ticks)
+		tl_threshold(h, tb->first_ticks, rt__tl_fixed_ticks);
 	return node_add(t, tb, 0, 0) == 0 ? 0 : -1; /* the root */
 }
 
@@ -753,6 +962,8 @@ void rt__scratch_enter(void *mem, uint32_t events, int32_t func, uint64_t now)
 	h->ftab = NULL;
 	h->func_slots = (uint32_t)func + 1;
 	h->tl_blk = &s->tl;
+	h->tl_prev = NULL;
+	h->tl_min = 0;
 	h->tl_stopped = 0;
 }
 

@@ -81,6 +81,14 @@ static void read_config(void)
 	rt__cfg.interval_ns = env_u64(XL_ENV_INTERVAL, XL_DEFAULT_INTERVAL_NS);
 	rt__cfg.delay_ns = env_u64(XL_ENV_DELAY, 0);
 	rt__cfg.duration_ns = env_u64(XL_ENV_DURATION, 0);
+	/* The CLI checks these; anything else here means the default. */
+	const char *tl = getenv(XL_ENV_TIMELINE);
+	rt__cfg.tl_mode = XL_TL_AUTO;
+	if (tl && strcmp(tl, "first") == 0)
+		rt__cfg.tl_mode = XL_TL_FIRST;
+	else if (tl && strcmp(tl, "last") == 0)
+		rt__cfg.tl_mode = XL_TL_LAST;
+	rt__cfg.tl_min_ns = env_u64(XL_ENV_TIMELINE_MIN, 0);
 	const char *inc = getenv(XL_ENV_INCLUDE);
 	if (inc)
 		parse_include(inc);
@@ -223,6 +231,8 @@ static int map_capture(const char *dir)
 	h->version = XL_CAP_VERSION;
 	h->hdr_size = XL_HDR_SIZE;
 	h->mode = rt__cfg.mode;
+	h->timeline_mode = rt__cfg.tl_mode;
+	h->timeline_min_ns = rt__cfg.tl_min_ns;
 	h->pid = (uint32_t)getpid();
 	h->file_size = size;
 	h->arena_off = XL_HDR_SIZE + XL_THREAD_TABLE_SIZE;

@@ -80,8 +80,19 @@ struct rt_config {
 	uint64_t duration_ns;
 	int32_t *include_ids; /* NULL: patch everything */
 	size_t include_count;
+	uint32_t tl_mode;   /* enum xl_tl_mode */
+	uint64_t tl_min_ns; /* fixed timeline threshold, 0: none */
 };
 extern RT_HIDDEN struct rt_config rt__cfg;
+
+/* The timeline's settings in ticks for the hot path's general code
+ * (rt_hot.c), set by rt__tl_setup() at window open, before any event:
+ * the fixed threshold (0: none) and the end of the window (0: open-ended,
+ * no duration). */
+extern RT_HIDDEN uint32_t rt__tl_mode; /* rt__cfg.tl_mode */
+extern RT_HIDDEN uint64_t rt__tl_fixed_ticks;
+extern RT_HIDDEN uint64_t rt__tl_end_ticks;
+RT_HIDDEN void rt__tl_setup(uint64_t open_ticks);
 
 /* rt_clock.c */
 extern RT_HIDDEN int rt__use_tsc;
@@ -142,6 +153,16 @@ struct rt_hot {
 	 * budget ran out (tl_stopped) it is a static block that reads as
 	 * full, so the fast path needs one test for "no room". */
 	struct xl_cap_block *tl_blk;
+	struct xl_cap_block *tl_prev; /* the block before tl_blk, or NULL */
+	/* The thread's timeline threshold (tb->tl_threshold): an exit whose
+	 * call is shorter takes the call out of the timeline (rt_hot.c). */
+	uint64_t tl_min;
+	/* XL_TL_AUTO: the time and the arena's cursor at the threshold's last
+	 * change (or the first block); XL_TL_LAST: timeline blocks held. */
+	uint64_t tl_check;
+	uint64_t tl_cursor;
+	uint32_t tl_blocks;
+	uint32_t deep_quiet; /* deep events not stored (rt_hot.c: deep_event) */
 	uint32_t tl_stopped;
 	uint32_t unrecorded; /* events of this unregistered (RT_GATE_OFF)
 				      * thread not yet added to the header */

@@ -357,6 +357,12 @@ const TESTS = {
     check('multithread: "t" moves to the next thread', (await state(page)).thread === 2);
     const tl = await page.evaluate(() => window.__xl.timeline());
     check('multithread: timeline has a lane per thread', tl.threads.length === 3 && tl.threads.every((t) => t.drawn > 0));
+    const kept = await page.$eval('#tl-kept', (e) => e.textContent).catch(() => null);
+    check('multithread: the timeline header says what a thread kept (threads[].timeline.note)',
+      kept === 'Timeline keeps worker-1: calls \u2265 12.0 us after 0.800 s. Shorter calls are in the flame graph and table, not drawn here.', kept);
+    const tlSection = await page.$eval('#xl-timeline-wrap', (e) => e.textContent);
+    check('multithread: the timeline says what it kept once (the header, not the note of kind timeline too)',
+      tlSection.split('12.0 us after 0.800 s').length === 2, tlSection.slice(0, 300));
     await scrollTo(page, '#xl-summary');
     check('multithread: threads table lists 3 threads', (await page.$$('.xl-threads tbody tr')).length === 3);
     await c.finish();

@@ -37,6 +37,20 @@ source = "s-fib.c"
 args = ["22"]
 [targets.tiny.profile]
 buffer_size = "1MiB"
+timeline = "first"
+
+[targets.tinyauto]
+source = "s-fib.c"
+args = ["22"]
+[targets.tinyauto.profile]
+buffer_size = "1MiB"
+
+[targets.fixed]
+source = "s-fib.c"
+args = ["22"]
+[targets.fixed.profile]
+timeline = "last"
+timeline_min_duration = "1.5us"
 """)
     # capture window on a long-running kind: report at window close, program keeps running
     p = w.run(["--profile", "--no-open", "--target", "events", "run"])
@@ -93,6 +107,30 @@ buffer_size = "1MiB"
     check(s.doc["totals"]["dropped_events"] > 0, "tiny buffer: dropped events counted")
     eq(s.doc["totals"]["timeline_events"] + s.doc["totals"]["dropped_events"], s.doc["totals"]["events"],
        "tiny buffer: every event kept or counted as dropped")
+    eq(s.doc["run"]["settings"]["timeline"], "first", "tiny buffer: timeline mode recorded")
+
+    # the same with the default timeline (auto): nothing dropped, short calls left out instead
+    p = w.run(["--profile", "--no-open", "--target", "tinyauto", "run"])
+    s = w.summary()
+    eq(s.calls("fib"), 57313, "auto: fib(22) count complete")
+    eq(s.warning("timeline_full"), None, "auto: no timeline-full warning")
+    eq(s.doc["totals"]["dropped_events"], 0, "auto: nothing dropped")
+    short = sum(t["timeline"]["short_calls"] for t in s.doc["threads"])
+    check(short > 0, "auto: short calls left out (%d)" % short)
+    eq(s.doc["totals"]["timeline_events"] + 2 * short, s.doc["totals"]["events"],
+       "auto: every event kept or its call left out whole")
+    eq(s.doc["run"]["settings"]["timeline"], "auto", "auto: timeline mode recorded")
+
+    # the file's mode and threshold, and the command line over them
+    p = w.run(["--profile", "--no-open", "--target", "fixed", "run"])
+    s = w.summary()
+    eq((s.doc["run"]["settings"]["timeline"], s.doc["run"]["settings"]["timeline_min_ns"]), ("last", 1500),
+       "fixed: timeline settings from the file")
+    p = w.run(["--profile", "--no-open", "--timeline", "first", "--timeline-min-duration=2us", "--target", "fixed",
+               "run"])
+    s = w.summary()
+    eq((s.doc["run"]["settings"]["timeline"], s.doc["run"]["settings"]["timeline_min_ns"]), ("first", 2000),
+       "fixed: the command line overrides the file")
 
     # found from a subdirectory
     sub = os.path.join(w.path, "sub", "dir")
@@ -109,6 +147,9 @@ buffer_size = "1MiB"
         ('[targets.x]\nsource = "a.c"\n[targets.x.profile]\nduration = "10 parsecs"\n', r"exaloop.toml:4:12: invalid duration"),
         ('[targets.x]\nsource = "a.c"\n[targets.x.profile]\nbuffer_size = "12KiB"\n', r"'buffer_size' must be at least 1MiB"),
         ('[targets.x]\nsource = "a.c"\n[targets.x.profile]\nwindow = "1s"\n', r"unknown key 'window' in \[targets.\*.profile\] \(valid keys: mode, delay"),
+        ('[targets.x]\nsource = "a.c"\n[targets.x.profile]\ntimeline = "middle"\n', r"exaloop.toml:4:12: invalid timeline 'middle' \(use auto, first or last\)"),
+        ('[targets.x]\nsource = "a.c"\n[targets.x.profile]\ntimeline = 1\n', r"exaloop.toml:4:12: .*'timeline'"),
+        ('[targets.x]\nsource = "a.c"\n[targets.x.profile]\ntimeline_min_duration = "10"\n', r"exaloop.toml:4:25: .*for 'timeline_min_duration'"),
         ('[targets.x]\nsource = 7\n', r"exaloop.toml:2:10: expected a string or a list of strings for 'source'"),
         ('[targets.x]\nkind = "daemon"\nsource = "a.c"\n', r"unknown kind 'daemon'"),
         ('[targets.x]\nargs = ["1"]\n', r"target 'x' has no 'source'"),

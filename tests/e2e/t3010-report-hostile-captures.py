@@ -30,7 +30,9 @@ H_VERSION, H_FLAGS, H_FILE_SIZE, H_ARENA_CURSOR, H_THREAD_COUNT, H_MEM_FIRST = 8
 H_ALLOC_REC_SIZE, FLAG_ALLOCS = 336, 0x200
 TB_SLOT, TB_NODE_COUNT, TB_DEPTH, TB_TIMELINE_FIRST, TB_CHUNKS = 32, 160, 164, 168, 176
 TB_FUNC_TABLE, TB_FUNC_SLOTS = 41136, 41144   # after stack[2048]; then the CPU times (version 3)
-TB_ALLOC_FIRST, TB_SIZE = 41176, 41216         # version 4: the allocation fields end the block
+TB_ALLOC_FIRST = 41176                         # version 4: the allocation fields
+TB_SIZE = 42272                                # version 5: the timeline fields end the block
+H_TIMELINE_MODE, TL_LAST = 464, 3              # version 5
 BLK = 32  # struct xl_cap_block {kind, owner, size, next, count, capacity}
 BLOCK_MEMORY, SAMPLE = 4, 72  # version 4: with capture_rss_bytes, alloc_bytes, alloc_calls
 BLOCK_ALLOCS, ALLOC_REC = 5, 80  # struct xl_alloc_stat {node, func, owner, reserved, allocs, bytes, ...}
@@ -129,7 +131,7 @@ with Workdir() as w:
     s = w.summary(base)
     eq(len(s.tree["parent"]), 5460 + 2, "the real capture: 5,460 call paths, main and the root")
 
-    eq(u32(orig, H_VERSION), 4, "format version 4 (the offsets above are its)")
+    eq(u32(orig, H_VERSION), 5, "format version 5 (the offsets above are its)")
     check(u32(orig, H_FLAGS) & FLAG_ALLOCS and u32(orig, H_ALLOC_REC_SIZE) == ALLOC_REC,
           "allocations recorded (their fields are read)")
     nthreads = u32(orig, H_THREAD_COUNT)
@@ -190,6 +192,18 @@ with Workdir() as w:
     tiny_threads(d, orig, tb0, chunk0, 40, allocs=ab)
     refused(w, variant(w, base, "allocations", d), "an allocation block")
 
+    # 8. a "last" timeline (a ring, whose links may go back) that loops to its first block
+    blocks = []
+    off = tl0
+    while off:
+        blocks.append(off)
+        off = u64(orig, off + 16)
+    check(len(blocks) >= 3, "the timeline has %d blocks (3 or more)" % len(blocks))
+    d = bytearray(orig)
+    put32(d, H_TIMELINE_MODE, TL_LAST)
+    put64(d, blocks[-1] + 16, blocks[0])
+    refused(w, variant(w, base, "ring-loop", d), "a timeline block")
+
     # the real capture still reads, every call path in it
     p = w.run(["profile", "report", base, "--json"])
     eq(p.returncode, 0, "the untouched capture reads")
@@ -211,4 +225,23 @@ with Workdir() as w:
     after = w.summary(own).doc["allocations"]["total"]
     eq((after["allocs"] - before["allocs"], after["bytes"] - before["bytes"]), (1, 1000),
        "its record is counted: one more allocation of 1,000 bytes")
+
+    # and a ring that reused its oldest block: the first block moved to the end of the list (a link
+    # back), which the reader follows in a "last" timeline: no fewer calls than the list in order (a
+    # walk that stopped at the link back would lose the block's calls)
+    def chrome_calls(d):
+        out = os.path.join(w.path, "ring.json")
+        p = w.run(["profile", "export", d, "--format", "chrome", "-o", out])
+        eq(p.returncode, 0, "export " + os.path.basename(d) + ": " + p.stderr.strip())
+        with open(out) as f:
+            return sum(1 for e in json.load(f)["traceEvents"] if e.get("ph") == "X")
+    d = bytearray(orig)
+    put32(d, H_TIMELINE_MODE, TL_LAST)
+    in_order = chrome_calls(variant(w, base, "ring-in-order", d))
+    put64(d, tb0 + TB_TIMELINE_FIRST, blocks[1])
+    put64(d, blocks[-1] + 16, blocks[0])
+    put64(d, blocks[0] + 16, 0)
+    rotated = chrome_calls(variant(w, base, "ring-rotated", d))
+    check(in_order > 1000 and rotated >= in_order,
+          "a rotated ring's calls: %d, in order %d" % (rotated, in_order))
 done()

@@ -140,7 +140,7 @@ with Workdir() as w:
 
     # a truncated timeline says so; a crash's open frames are closed
     open(os.path.join(w.path, "exaloop.toml"), "w").write(
-        '[targets.t]\nsource = "%s"\nargs = ["23"]\n[targets.t.profile]\nbuffer_size = "1MiB"\n' % prog("s-fib.c"))
+        '[targets.t]\nsource = "%s"\nargs = ["23"]\n[targets.t.profile]\nbuffer_size = "1MiB"\ntimeline = "first"\n' % prog("s-fib.c"))
     w.run(["--profile", "--no-open", "--target", "t", "run"])
     trace = json.loads(export(w, "chrome"))
     check_chrome(trace, "truncated")

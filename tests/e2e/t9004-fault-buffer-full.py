@@ -1,7 +1,8 @@
 """Faults: the capture buffer runs out, for the timeline and for the call trees.
 
 The CLI always asks for a 64 MiB buffer, so the program is driven directly with the
-environment exaloop sets (src/cli/session.c) and a 1 MiB buffer, then reported with
+environment exaloop sets (src/cli/session.c), a 1 MiB buffer and the timeline mode "first"
+(the one whose timeline stops when its budget is spent), then reported with
 `exaloop profile report DIR --json`.
 
 - Timeline full (s-fib 22: 114,624 events): the timeline stops, the call tree stays
@@ -24,7 +25,7 @@ def drive(w, app, args, name, buffer_size=1 << 20):
     shutil.copy(app + ".symbols.json", os.path.join(cap, "symbols.json"))
     env = dict(os.environ, EXALOOP_CAPTURE_DIR=cap, EXALOOP_CAPTURE_MODE="all",
                EXALOOP_BUFFER_SIZE=str(buffer_size), EXALOOP_MEMORY_INTERVAL_NS="10000000",
-               EXALOOP_DELAY_NS="0", EXALOOP_DURATION_NS="0")
+               EXALOOP_DELAY_NS="0", EXALOOP_DURATION_NS="0", EXALOOP_TIMELINE="first")
     p = subprocess.run(["sh", "-c", 'EXALOOP_CAPTURE_PID=$$ exec "$0" "$@"', app] + list(args), cwd=w.path,
                        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=300)
     sys.stdout.write("$ %s %s -> %d\n%s" % (app, " ".join(args), p.returncode, p.stderr))

@@ -219,6 +219,7 @@ static int run_child(char **argv, const char *which, const char *duration_ns)
 		setenv(XL_ENV_MODE, "all", 1);
 		setenv(XL_ENV_BUFFER, "16777216", 1); /* 1/4 kept for 16 threads' trees */
 		setenv(XL_ENV_INTERVAL, "100000", 1);
+		setenv(XL_ENV_TIMELINE, "first", 1); /* the timeline must run out */
 		setenv(XL_ENV_DURATION, duration_ns, 1);
 		setenv("XL_TSAN_SCENARIO", which, 1);
 		execv("/proc/self/exe", argv);

@@ -215,6 +215,7 @@ static int setup(void **state)
 	/* Run every scenario on its own thread, one after the other, so that
 	 * thread slot k holds scenario k. */
 	rt__hdr->max_function_id = 2000; /* what rt_patch.c reads from XRay */
+	rt__tl_mode = XL_TL_FIRST;       /* every event stored (no window, no threshold) */
 	atomic_store(&rt__on, 1);
 	rt__track_sp = 1; /* the exception scenario (cmocka's longjmp turns it on anyway) */
 	for (size_t i = 0; i < NSC; i++) {

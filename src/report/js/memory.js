@@ -103,6 +103,11 @@ function buildMemorySection() {
   }
   if (timelineData) {
     const tcan = el('canvas', { id: 'tl-canvas', class: 'xl-canvas', role: 'img', 'aria-label': 'Timeline of calls per thread' });
+    // The header says per thread what the timeline kept; the summary's note of kind "timeline" says
+    // the same in a sentence, so it is left out here when the header is shown (and stays in the
+    // text report and the JSON).
+    const keptNote = timelineKeptNote();
+    const tlNotes = notes('timeline').filter((n) => !(keptNote && n.kind === 'timeline'));
     sec.appendChild(el('div', { id: 'xl-timeline-wrap' }, [
       el('div', { class: 'xl-sub-row' }, [
         el('h3', { class: 'xl-sub', text: 'Timeline \u2014 calls in time order per thread' }),
@@ -110,11 +115,12 @@ function buildMemorySection() {
           ? el('button', { type: 'button', class: 'xl-btn', id: 'tl-zoom-data', text: 'Zoom to the recorded calls (' + fmtNs(timelineData.minStart) + ' \u2013 ' + fmtNs(timelineData.maxEnd) + ')',
             onclick: () => { const pad = (timelineData.maxEnd - timelineData.minStart) * 0.02; setTimeView([Math.max(0, timelineData.minStart - pad), Math.min(tEnd, timelineData.maxEnd + pad)]); } })
           : null]),
+      keptNote,
       timelineData.truncatedFrom != null ? el('p', { class: 'xl-note warn', text: 'The timeline is incomplete after ' + fmtNs(timelineData.truncatedFrom) + ': later calls are in the flame graph and table but not drawn here.' }) : null,
       timelineMinDur() > 0 ? el('p', { class: 'xl-note', id: 'tl-thinned', text: 'This report keeps the longest calls of each thread over the whole timeline (' + timelineKeptText() + '; ' +
         fmtCount(timelineData.lanes.reduce((s, ln) => s + ln.n, 0)) + ' of ' + fmtCount(timelineData.lanes.reduce((s, ln) => s + ln.recorded, 0)) + ' recorded calls); the flame graph and table count every call. ' +
         '`exaloop profile report CAPTURE --timeline-calls N` keeps more; `exaloop profile export CAPTURE --format chrome` writes every recorded call for Perfetto.' }) : null,
-      notes('timeline').length ? buildNotes(notes('timeline'), 'tl-notes', null) : null,
+      tlNotes.length ? buildNotes(tlNotes, 'tl-notes', null) : null,
       el('div', { class: 'xl-chart', id: 'tl-chart' }, [tcan])]));
     tc = { canvas: tcan, lanes: [] };
     attachTimeInteractions(tcan, 'tl');
@@ -123,6 +129,17 @@ function buildMemorySection() {
     (timelineData && callTree ? ' After a drag, \u201cShow\u00a0\u2026 in the flame graph and table\u201d recomputes both from the timeline\'s calls in that span.' : '') }));
   sec.appendChild(buildMemSummary());
   return sec;
+}
+
+// What each thread's timeline kept (summary threads[].timeline.note: "calls ≥ 12.0 us
+// after 0.812 s"), when a thread left calls out: shorter calls are in the flame graph and table.
+function timelineKeptNote() {
+  const ths = Array.isArray(profileDoc.threads) ? profileDoc.threads : [];
+  const kept = ths.filter((th) => th && th.timeline && typeof th.timeline.note === 'string' && th.timeline.note !== 'all calls');
+  if (!kept.length) return null;
+  const one = (th) => (ths.length > 1 ? th.name + ': ' : '') + th.timeline.note;
+  const list = kept.slice(0, 6).map(one).join('; ') + (kept.length > 6 ? '; and ' + (kept.length - 6) + ' more threads' : '');
+  return el('p', { class: 'xl-note', id: 'tl-kept', text: 'Timeline keeps ' + list + '. Shorter calls are in the flame graph and table, not drawn here.' });
 }
 
 function partialFrom() {
