@@ -413,6 +413,23 @@ static int metadata(struct seq *s)
 	pb_str(da, DA_NAME, "warnings");
 	pb_msg(da, DA_NESTED, &arr);
 	pb_msg(te, TE_DEBUG_ANNOTATIONS, da);
+	/* what each thread's timeline kept (the Chrome export's timeline_kept):
+	 * "<tid>: calls ≥ 393 ns after 0.120 s" */
+	annotate_str(te, da, "timeline_mode", xl_tl_mode_name(m->tl_mode));
+	annotate_int(te, da, "timeline_min_ns", DA_UINT, (uint64_t)m->tl_min_ns);
+	pb_reset(&arr);
+	pb_uint(&arr, NV_TYPE, NV_ARRAY);
+	for (size_t i = 0; i < m->nthreads; i++) {
+		char note[256], line[320];
+		xl_tl_note(m, &m->threads[i], note, sizeof(note));
+		snprintf(line, sizeof(line), "%u: %s", m->threads[i].tid, note);
+		nv_str(v, line);
+		pb_msg(&arr, NV_ARRAY_VALUES, v);
+	}
+	pb_reset(da);
+	pb_str(da, DA_NAME, "timeline_kept");
+	pb_msg(da, DA_NESTED, &arr);
+	pb_msg(te, TE_DEBUG_ANNOTATIONS, da);
 	pb_free(&arr);
 	functions_table(m, te, da);
 	pb_reset(&s->pk);

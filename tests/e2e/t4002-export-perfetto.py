@@ -222,6 +222,11 @@ with Workdir() as w:
     eq(get(ann.get("finalized", []), "bool_value"), True, "two-parents: metadata says finalized")
     fns = [dict(zip(every(f, "dict_keys"), [get(v, "string_value", get(v, "int_value")) for v in every(f, "dict_values")]))
            for f in every(get(ann.get("functions", []), "nested_value", []), "array_values")]
+    eq(get(ann.get("timeline_mode", []), "string_value"), "auto", "two-parents: metadata gives the timeline mode")
+    kept = [get(v, "string_value") for v in every(get(ann.get("timeline_kept", []), "nested_value", []), "array_values")]
+    summ = w.summary()
+    eq(kept, ["%d: %s" % (t["tid"], t["timeline"]["note"]) for t in summ.doc["threads"]],
+       "two-parents: metadata says what each thread's timeline kept, as the summary")
     leaf = [f for f in fns if f.get("name") == "leaf"]
     check(len(leaf) == 1 and leaf[0]["file"].endswith("s-two-parents.c") and leaf[0]["line"] > 0,
           "two-parents: metadata functions give leaf's file and line: %r" % leaf)
@@ -254,7 +259,7 @@ with Workdir() as w:
 
     # a truncated timeline (1 MiB buffer): frames closed where the thread's timeline stops
     open(os.path.join(w.path, "exaloop.toml"), "w").write(
-        '[targets.t]\nsource = "%s"\nargs = ["23"]\n[targets.t.profile]\nbuffer_size = "1MiB"\n' % prog("s-fib.c"))
+        '[targets.t]\nsource = "%s"\nargs = ["23"]\n[targets.t.profile]\nbuffer_size = "1MiB"\ntimeline = "first"\n' % prog("s-fib.c"))
     w.run(["--profile", "--no-open", "--target", "t", "run"])
     got, meta, size, n = compare(w, "truncated")
     ann = {get(a, "name"): a for a in every(meta or [], "debug_annotations")}
