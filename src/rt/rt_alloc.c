@@ -28,7 +28,8 @@
  * race: the allocator hands an address out again only after its free.
  * Entries are 16 bytes: the address, and the record's file offset / 16
  * (32 bits: files are at most 64 GiB) with the size (32 bits; larger
- * blocks store RT_BIG and their size is malloc_usable_size's at the free).
+ * blocks store RT_BIG and are counted at malloc_usable_size's size, at
+ * their allocation and at their free).
  *
  * Why a table and not malloc_usable_size alone: the free must find the
  * record (call path) that allocated the block, which the allocator cannot
@@ -315,6 +316,12 @@ static inline struct xl_alloc_stat *current(struct rt_hot *h)
 void rt__alloc_note(void *p, size_t n, int gc)
 {
 	struct rt_hot *h = &rt__hot;
+	/* A block too large for the table's 32-bit size is counted at its
+	 * usable size, the size its free will find (rt__alloc_take), so that
+	 * the path's freed bytes never exceed its bytes (a 4 GiB malloc, then
+	 * a small one on the same path, read a peak of 2^62). */
+	if (UNLIKELY(n >= RT_BIG) && !gc)
+		n = malloc_usable_size(p);
 	struct xl_alloc_stat *r = current(h);
 	if (LIKELY(r->owner != XL_ALLOC_SHARED)) {
 		uint64_t bytes = r->bytes + n;

@@ -24,6 +24,8 @@
  * --wrap turns these references into the __wrap___xray_* ones, as it does
  * for the sleds, so whatever the sleds call is what is measured.
  */
+#include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 
 #include "rt_internal.h"
@@ -75,6 +77,11 @@ void rt__calibrate(void)
 	rt__alloc_self_end();
 	if (!mem)
 		return;
+	/* No signal handler runs on the scratch state: its traced calls would
+	 * need nodes the scratch tree does not have. */
+	sigset_t all, old;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
 	struct rt_hot saved = rt__hot;
 	rt__scratch_enter(mem, 2 * CAL_CALLS, CAL_FUNC, rt__ticks());
 	uint64_t best = UINT64_MAX;
@@ -90,6 +97,7 @@ void rt__calibrate(void)
 	 * (handler replaced, thread state refused) the figure means nothing. */
 	int ok = rt__scratch_calls(mem) == (uint64_t)CAL_CALLS * CAL_ROUNDS;
 	rt__hot = saved;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	rt__alloc_self_begin();
 	free(mem);
 	rt__alloc_self_end();

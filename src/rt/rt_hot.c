@@ -372,6 +372,64 @@ static RT_NOINSTR void tl_recycle(struct rt_hot *h)
 	h->tl_blk = old;
 }
 
+/* XL_TL_LAST: the oldest timeline block of a thread that has ended (its
+ * exit_ticks is set, after rt__tl_close stopped its timeline), for a thread
+ * that holds less than its share and found no room in the arena: the
+ * shares are taken as threads start, so threads that start after others
+ * ended would otherwise find none (an ended thread keeps the rest of its
+ * calls, the most recent ones, and at least its last block).  An ended
+ * thread's list only loses blocks from its front, each taken by one
+ * compare-and-swap of its timeline_first, so no block is taken twice;
+ * the block is then emptied and linked into no list until its new
+ * owner's (tl_grow), and every list a reader finds is whole. */
+static RT_NOINSTR struct xl_cap_block *tl_reclaim(struct rt_hot *h)
+{
+	const uint64_t *table = (const uint64_t *)(rt__base + XL_HDR_SIZE);
+	uint32_t n = __atomic_load_n(&rt__hdr->thread_count, __ATOMIC_ACQUIRE);
+	if (n > XL_MAX_THREADS)
+		n = XL_MAX_THREADS;
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t off = __atomic_load_n(&table[i], __ATOMIC_ACQUIRE);
+		if (!off)
+			continue;
+		struct xl_thread_block *o = (struct xl_thread_block *)(rt__base + off);
+		if (o == h->tb || !__atomic_load_n(&o->exit_ticks, __ATOMIC_ACQUIRE))
+			continue;
+		uint64_t first = __atomic_load_n(&o->timeline_first, __ATOMIC_ACQUIRE);
+		while (first) {
+			struct xl_cap_block *b = (struct xl_cap_block *)(rt__base + first);
+			uint64_t next = __atomic_load_n(&b->next, __ATOMIC_ACQUIRE);
+			if (!next)
+				break; /* its last block stays */
+			if (__atomic_compare_exchange_n(&o->timeline_first, &first, next, 0, __ATOMIC_ACQ_REL,
+							__ATOMIC_ACQUIRE)) {
+				__atomic_fetch_sub(&o->timeline_events, __atomic_load_n(&b->count, __ATOMIC_RELAXED),
+						   __ATOMIC_RELAXED);
+				__atomic_fetch_add(&o->tl_recycled, 1, __ATOMIC_RELAXED);
+				__atomic_store_n(&b->count, 0, __ATOMIC_RELEASE);
+				__atomic_store_n(&b->next, 0, __ATOMIC_RELEASE);
+				b->owner = h->tb->slot;
+				return b;
+			}
+		}
+	}
+	return NULL;
+}
+
+/* At the end of the thread whose block is tb (rt_xray.c, thread_gone,
+ * before it publishes exit_ticks), in XL_TL_LAST: the thread's timeline
+ * stops (events of destructors that run later are counted as dropped),
+ * so that other threads may take its oldest blocks (tl_reclaim). */
+RT_HIDDEN void rt__tl_close(struct xl_thread_block *tb)
+{
+	struct rt_hot *h = &rt__hot;
+	if (rt__tl_mode != XL_TL_LAST || h->tb != tb)
+		return;
+	h->tl_stopped = 1;
+	h->tl_blk = &tl_none;
+	h->tl_prev = NULL;
+}
+
 /* The current timeline block is full (or there is none yet): get the next
  * one.  Returns 0 when the timeline budget is spent; the timeline then
  * stops for this thread and later events are only counted as dropped
@@ -389,6 +447,8 @@ static NOINLINE RT_NOINSTR int tl_grow(struct rt_hot *h, uint64_t now)
 		b = rt__alloc_block(XL_BLOCK_TIMELINE, tb->slot,
 				    sizeof(*b) + XL_EVENTS_PER_CHUNK * sizeof(struct xl_event),
 				    rt__hdr->timeline_limit);
+	if (!b && mode == XL_TL_LAST && h->tl_blocks < tl_last_share())
+		b = tl_reclaim(h);
 	if (!b && mode == XL_TL_LAST && h->tl_blocks) {
 		tl_recycle(h);
 		return 1;
@@ -964,7 +1024,14 @@ void rt__scratch_enter(void *mem, uint32_t events, int32_t func, uint64_t now)
 	h->tl_blk = &s->tl;
 	h->tl_prev = NULL;
 	h->tl_min = 0;
-	h->tl_stopped = 0;
+	/* Its block never grows: extra events (a signal handler's) are only
+	 * counted, and none of the thread's timeline state (a "last" ring's
+	 * blocks, the adaptive threshold's) is used on the scratch block. */
+	h->tl_stopped = 1;
+	h->tl_blocks = 0;
+	h->tl_check = 0;
+	h->tl_cursor = 0;
+	h->deep_quiet = 0;
 }
 
 /* Calls recorded so far on the scratch state's inner node, and a fresh

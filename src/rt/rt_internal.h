@@ -93,6 +93,9 @@ extern RT_HIDDEN uint32_t rt__tl_mode; /* rt__cfg.tl_mode */
 extern RT_HIDDEN uint64_t rt__tl_fixed_ticks;
 extern RT_HIDDEN uint64_t rt__tl_end_ticks;
 RT_HIDDEN void rt__tl_setup(uint64_t open_ticks);
+/* A thread's end in XL_TL_LAST (rt_hot.c): its timeline stops, so that
+ * threads starting later may take its oldest blocks. */
+RT_HIDDEN void rt__tl_close(struct xl_thread_block *tb);
 
 /* rt_clock.c */
 extern RT_HIDDEN int rt__use_tsc;

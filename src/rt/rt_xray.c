@@ -329,6 +329,7 @@ static void thread_gone(void *arg)
 		if (prctl(PR_GET_NAME, name, 0, 0, 0) == 0 && name[0])
 			name_store(tb, name);
 		cpu_store(tb, 0);
+		rt__tl_close(tb); /* before exit_ticks: its blocks may then be taken */
 		__atomic_store_n(&tb->exit_ticks, rt__ticks(), __ATOMIC_RELEASE);
 	}
 	atomic_fetch_sub(&gone_active, 1);

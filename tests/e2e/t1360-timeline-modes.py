@@ -10,7 +10,8 @@ s-timeline makes ROUNDS rounds of SHORT tick() calls (a few ns each) and one slo
   slow(), every kept call at least 100 us long), with one history entry at 100 us;
 - first: today's behaviour, the timeline stops when its budget is spent (timeline_full);
 - last: a program killed with SIGKILL keeps its final calls: the timeline starts late in the
-  run and reaches its end; the calls before are in the call tree only.
+  run and reaches its end; the calls before are in the call tree only; threads that start after
+  others ended (s-sequential) keep calls too, taking the ended threads' oldest blocks.
 """
 import signal
 import time
@@ -18,6 +19,7 @@ import time
 from xltest import *
 
 ROUNDS, SHORT = 2000, 2000
+SEQ_CALLS, SEQ_THREADS = 2000000, 5   # s-sequential: main's calls, then 5 threads one at a time
 
 
 def export_chrome(w, cap):
@@ -167,4 +169,28 @@ with Workdir() as w:
     check("the most recent from" in th["note"], "last: note %r" % th["note"])
     unfinished = [ev for ev in trace["traceEvents"] if ev.get("ph") == "X" and ev["name"] == "main"]
     eq(unfinished, [], "last: main, entered before the kept part and never left, is not drawn")
+
+    # last, threads that start one after another: each takes its share of the budget when it
+    # starts, so the later ones take the oldest blocks of those that ended (without that, the
+    # fourth and later threads kept nothing: "timeline buffer full")
+    with open(os.path.join(w.path, "exaloop.toml"), "w") as f:
+        f.write('[targets.seq]\nsource = "%s"\nbuild_args = ["-O2", "-lpthread"]\nargs = ["%d", "%d"]\n'
+                '[targets.seq.profile]\ntimeline = "last"\n' % (prog("s-sequential.c"), SEQ_CALLS, SEQ_THREADS))
+    p = w.run(["--profile", "--no-open", "--target", "seq", "run"])
+    eq(p.stdout, "steps %d\n" % (SEQ_CALLS * (SEQ_THREADS + 1)), "sequential: the program's own counter")
+    s = w.summary()
+    eq(s.calls("step"), SEQ_CALLS * (SEQ_THREADS + 1), "sequential: every call in the call tree")
+    eq(s.warning("timeline_full"), None, "sequential: no timeline-full warning")
+    ths = s.doc["threads"]
+    eq(len(ths), SEQ_THREADS + 1, "sequential: main and %d threads" % SEQ_THREADS)
+    check(all(t["timeline_events"] > 0 and t["dropped_events"] == 0 for t in ths),
+          "sequential: every thread keeps calls, none dropped: %s" %
+          [(t["timeline_events"], t["dropped_events"]) for t in ths])
+    last_t = max(ths, key=lambda t: t["start_ns"])
+    check(last_t["timeline_events"] >= 100000 and "the most recent from" in last_t["timeline"]["note"],
+          "sequential: the last thread keeps its most recent calls (%d events of %d; %s)" %
+          (last_t["timeline_events"], 2 * SEQ_CALLS, last_t["timeline"]["note"]))
+    trace = export_chrome(w, w.latest())
+    tids = {e["tid"] for e in trace["traceEvents"] if e.get("ph") == "X" and e["name"] == "step"}
+    eq(len(tids), SEQ_THREADS + 1, "sequential: step() calls of every thread in the Chrome export")
 done()
