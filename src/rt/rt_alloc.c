@@ -403,15 +403,10 @@ void rt__alloc_totals(int64_t *bytes, int64_t *calls)
 	const struct xl_alloc_stat *na = na_rec();
 	uint64_t b = __atomic_load_n(&na->bytes, __ATOMIC_RELAXED);
 	uint64_t c = __atomic_load_n(&na->allocs, __ATOMIC_RELAXED);
-	const uint64_t *tt = (const uint64_t *)(void *)(rt__base + XL_HDR_SIZE);
-	uint32_t n = __atomic_load_n(&rt__hdr->thread_count, __ATOMIC_ACQUIRE);
-	if (n > XL_MAX_THREADS)
-		n = XL_MAX_THREADS;
-	for (uint32_t i = 0; i < n; i++) {
-		uint64_t off = __atomic_load_n(&tt[i], __ATOMIC_ACQUIRE);
-		if (!off)
+	for (uint32_t i = 0, n = rt__thread_slots(); i < n; i++) {
+		const struct xl_thread_block *tb = rt__thread_block(i);
+		if (!tb)
 			continue;
-		const struct xl_thread_block *tb = (const void *)(rt__base + off);
 		b += __atomic_load_n(&tb->alloc_bytes, __ATOMIC_RELAXED);
 		c += __atomic_load_n(&tb->alloc_calls, __ATOMIC_RELAXED);
 	}

@@ -384,16 +384,9 @@ static RT_NOINSTR void tl_recycle(struct rt_hot *h)
  * owner's (tl_grow), and every list a reader finds is whole. */
 static RT_NOINSTR struct xl_cap_block *tl_reclaim(struct rt_hot *h)
 {
-	const uint64_t *table = (const uint64_t *)(rt__base + XL_HDR_SIZE);
-	uint32_t n = __atomic_load_n(&rt__hdr->thread_count, __ATOMIC_ACQUIRE);
-	if (n > XL_MAX_THREADS)
-		n = XL_MAX_THREADS;
-	for (uint32_t i = 0; i < n; i++) {
-		uint64_t off = __atomic_load_n(&table[i], __ATOMIC_ACQUIRE);
-		if (!off)
-			continue;
-		struct xl_thread_block *o = (struct xl_thread_block *)(rt__base + off);
-		if (o == h->tb || !__atomic_load_n(&o->exit_ticks, __ATOMIC_ACQUIRE))
+	for (uint32_t i = 0, n = rt__thread_slots(); i < n; i++) {
+		struct xl_thread_block *o = rt__thread_block(i);
+		if (!o || o == h->tb || !__atomic_load_n(&o->exit_ticks, __ATOMIC_ACQUIRE))
 			continue;
 		uint64_t first = __atomic_load_n(&o->timeline_first, __ATOMIC_ACQUIRE);
 		while (first) {

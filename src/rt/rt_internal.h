@@ -32,6 +32,20 @@
 extern RT_HIDDEN char *rt__base;
 extern RT_HIDDEN struct xl_cap_header *rt__hdr;
 
+/* The thread table's slots in use (at most XL_MAX_THREADS), for a walk
+ * over every thread's block, and the block of slot i (NULL: not published
+ * yet).  Any thread may walk; the slots' blocks live as long as the file. */
+static inline uint32_t rt__thread_slots(void)
+{
+	uint32_t n = __atomic_load_n(&rt__hdr->thread_count, __ATOMIC_ACQUIRE);
+	return n < XL_MAX_THREADS ? n : XL_MAX_THREADS;
+}
+static inline struct xl_thread_block *rt__thread_block(uint32_t i)
+{
+	uint64_t off = __atomic_load_n((uint64_t *)(void *)(rt__base + XL_HDR_SIZE) + i, __ATOMIC_ACQUIRE);
+	return off ? (struct xl_thread_block *)(void *)(rt__base + off) : NULL;
+}
+
 /* 1 while the capture window is open; the handler's first check.  Written
  * by the control thread and the destructor.  It lives on a page that the
  * kernel zeroes in every child (rt_init.c), so it reads 0 in any child. */

@@ -359,16 +359,9 @@ void rt__thread_key_init(void)
  * of its own (refresh_names_apart). */
 static void refresh_names(void)
 {
-	uint64_t *table = (uint64_t *)(rt__base + XL_HDR_SIZE);
-	uint32_t n = __atomic_load_n(&rt__hdr->thread_count, __ATOMIC_ACQUIRE);
-	if (n > XL_MAX_THREADS)
-		n = XL_MAX_THREADS;
-	for (uint32_t i = 0; i < n; i++) {
-		uint64_t off = __atomic_load_n(&table[i], __ATOMIC_ACQUIRE);
-		if (!off)
-			continue;
-		struct xl_thread_block *tb = (struct xl_thread_block *)(rt__base + off);
-		if (__atomic_load_n(&tb->exit_ticks, __ATOMIC_ACQUIRE))
+	for (uint32_t i = 0, n = rt__thread_slots(); i < n; i++) {
+		struct xl_thread_block *tb = rt__thread_block(i);
+		if (!tb || __atomic_load_n(&tb->exit_ticks, __ATOMIC_ACQUIRE))
 			continue;
 		cpu_store(tb, tb->tid);
 		char path[64], name[XL_THREAD_NAME_MAX] = {0};
