@@ -948,17 +948,17 @@ size_t rt__thread_private_size(void)
 	return sizeof(struct rt_thread);
 }
 
-/* Called by registration (rt_xray.c) with the gate BUSY. */
-int rt__thread_init(struct xl_thread_block *tb, void *priv, struct xl_func_stat *ftab, uint32_t func_slots)
+/* A thread's hot state on its blocks, its timeline state cleared (no
+ * block yet, or the scratch state's). */
+static RT_NOINSTR void hot_reset(struct rt_hot *h, struct xl_thread_block *tb, struct rt_thread *t,
+				 struct xl_func_stat *ftab, uint32_t func_slots, struct xl_cap_block *tl)
 {
-	struct rt_hot *h = &rt__hot;
-	struct rt_thread *t = priv;
 	h->tb = tb;
 	h->t = t;
 	h->ftab = ftab;
 	h->func_slots = func_slots;
 	h->deep = 0;
-	h->tl_blk = &tl_none;
+	h->tl_blk = tl;
 	h->tl_prev = NULL;
 	h->tl_stopped = 0;
 	h->tl_min = 0;
@@ -966,6 +966,14 @@ int rt__thread_init(struct xl_thread_block *tb, void *priv, struct xl_func_stat 
 	h->tl_cursor = 0;
 	h->tl_blocks = 0;
 	h->deep_quiet = 0;
+}
+
+/* Called by registration (rt_xray.c) with the gate BUSY. */
+int rt__thread_init(struct xl_thread_block *tb, void *priv, struct xl_func_stat *ftab, uint32_t func_slots)
+{
+	struct rt_hot *h = &rt__hot;
+	struct rt_thread *t = priv;
+	hot_reset(h, tb, t, ftab, func_slots, &tl_none);
 	if (rt__tl_fixed_ticks)
 		tl_threshold(h, tb->first_ticks, rt__tl_fixed_ticks);
 	return node_add(t, tb, 0, 0) == 0 ? 0 : -1; /* the root */
@@ -1009,22 +1017,11 @@ void rt__scratch_enter(void *mem, uint32_t events, int32_t func, uint64_t now)
 	s->tl.kind = XL_BLOCK_TIMELINE;
 	s->tl.capacity = events;
 	h->gate = RT_GATE_READY;
-	h->deep = 0;
-	h->tb = &s->tb;
-	h->t = &s->t;
-	h->ftab = NULL;
-	h->func_slots = (uint32_t)func + 1;
-	h->tl_blk = &s->tl;
-	h->tl_prev = NULL;
-	h->tl_min = 0;
+	hot_reset(h, &s->tb, &s->t, NULL, (uint32_t)func + 1, &s->tl);
 	/* Its block never grows: extra events (a signal handler's) are only
 	 * counted, and none of the thread's timeline state (a "last" ring's
 	 * blocks, the adaptive threshold's) is used on the scratch block. */
 	h->tl_stopped = 1;
-	h->tl_blocks = 0;
-	h->tl_check = 0;
-	h->tl_cursor = 0;
-	h->deep_quiet = 0;
 }
 
 /* Calls recorded so far on the scratch state's inner node, and a fresh
