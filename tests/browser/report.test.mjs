@@ -506,6 +506,9 @@ const TESTS = {
     const c = await common('memory-only', r, { expectFrames: false });
     check('memory-only: explains there is no function trace', (await page.textContent('#xl-flame')).includes('memory-only mode'));
     check('memory-only: no function table', (await page.$('#fn-table')) === null);
+    const allocs = await page.$eval('#xl-allocs', (e) => e.textContent).catch(() => '');
+    check('memory-only: the heap allocations are all unattributed, and the summary says why',
+      allocs.includes('20 not attributed to a call path') && allocs.endsWith('no call paths in memory mode'), allocs);
     const mem = await page.evaluate(() => window.__xl.memory());
     check('memory-only: RSS drawn', mem.series[0].points === 151);
     await page.keyboard.press('?');

@@ -90,7 +90,10 @@ function allocText() {
   const t = al.total, na = al.not_attributed || {};
   let s = fmtCount(t.allocs) + ' allocations \u00b7 ' + fmtBytes(t.bytes) + ' \u00b7 ' + fmtBytes(t.live_bytes) + ' live at exit';
   if (t.gc_bytes > 0) s += ' \u00b7 ' + fmtBytes(t.gc_bytes) + ' by the GC';
-  if (na.allocs > 0) s += ' \u00b7 ' + fmtCount(na.allocs) + ' not attributed to a call path (' + fmtBytes(na.bytes) + ')';
+  if (na.allocs > 0) {
+    s += ' \u00b7 ' + fmtCount(na.allocs) + ' not attributed to a call path (' + fmtBytes(na.bytes) + ')';
+    if (profileDoc.run.mode === 'memory') s += ': no call paths in memory mode';
+  }
   return s;
 }
 
