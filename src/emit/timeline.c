@@ -29,28 +29,38 @@ int64_t xl_timeline_start(const struct xl_model *m, const struct xl_thread *t)
 /* A ring's (XL_TL_LAST) timeline starts with the exits of calls whose
  * entries were overwritten.  The frames open at its first record are
  * known from those exits: the exit that takes the running depth to a new
- * low -j closes the j-th of them from the top.  Returns how many there
- * are (the lowest depth below 0) and that record's time; with stack, also
- * fills their functions (stack[cut - j] for the j-th). */
-static size_t cut_frames(const struct xl_model *m, const struct xl_thread *t, int64_t *first_ns,
-			 struct open_frame *stack, size_t cut)
+ * low -j closes the j-th of them from the top.  One pass puts them on
+ * *stack (grown as needed, *cap entries), outermost first, with the
+ * record's time, and returns how many there are; (size_t)-1 without
+ * memory. */
+static size_t cut_frames(const struct xl_model *m, const struct xl_thread *t, struct open_frame **stack, size_t *cap)
 {
 	struct xl_tl_iter it;
 	struct xl_event ev;
-	int64_t d = 0, low = 0;
-	*first_ns = -1;
+	int64_t d = 0, first_ns = -1;
+	size_t cut = 0;
 	xl_tl_begin(m, t, &it);
 	while (xl_tl_next(&it, &ev)) {
-		if (*first_ns < 0)
-			*first_ns = xl_model_ns(m, ev.ticks);
+		if (first_ns < 0)
+			first_ns = xl_model_ns(m, ev.ticks);
 		d += ev.kind == XL_EV_ENTRY ? 1 : -1;
-		if (d < low) {
-			low = d;
-			if (stack && (size_t)-low <= cut)
-				stack[cut - (size_t)-low] = (struct open_frame){ev.func, *first_ns, 1};
+		if (d >= 0 || (size_t)-d <= cut)
+			continue;
+		if (cut == *cap) {
+			struct open_frame *p = realloc(*stack, *cap * 2 * sizeof(**stack));
+			if (!p)
+				return (size_t)-1;
+			*stack = p;
+			*cap *= 2;
 		}
+		(*stack)[cut++] = (struct open_frame){ev.func, first_ns, 1}; /* innermost first */
 	}
-	return (size_t)-low;
+	for (size_t i = 0; i < cut / 2; i++) {
+		struct open_frame f = (*stack)[i];
+		(*stack)[i] = (*stack)[cut - 1 - i];
+		(*stack)[cut - 1 - i] = f;
+	}
+	return cut;
 }
 
 int64_t xl_calls_walk(const struct xl_model *m, const struct xl_thread *t, int64_t end_ns, xl_call_fn fn, void *ctx)
@@ -69,16 +79,15 @@ static struct xl_call call_of(const struct xl_model *m, const struct open_frame 
 int64_t xl_calls_walk_entries(const struct xl_model *m, const struct xl_thread *t, int64_t end_ns, xl_entry_fn on_entry,
 			      xl_call_fn fn, void *ctx)
 {
-	int64_t first_ns = 0;
-	size_t cut = t->tl_recycled ? cut_frames(m, t, &first_ns, NULL, 0) : 0;
-	size_t cap = 256 + cut, depth = 0;
+	size_t cap = 256, depth = 0;
 	struct open_frame *stack = malloc(cap * sizeof(*stack));
-	if (!stack)
+	size_t cut = stack && t->tl_recycled ? cut_frames(m, t, &stack, &cap) : 0;
+	if (!stack || cut == (size_t)-1) {
+		free(stack);
 		return -1;
-	if (cut)
-		cut_frames(m, t, &first_ns, stack, cut);
+	}
 	for (; depth < cut; depth++) {
-		struct xl_call c = call_of(m, &stack[depth], (uint32_t)depth, first_ns, 0);
+		struct xl_call c = call_of(m, &stack[depth], (uint32_t)depth, stack[depth].start_ns, 0);
 		if (on_entry && on_entry(&c, ctx)) {
 			free(stack);
 			return -1;

@@ -436,11 +436,12 @@ static NOINLINE RT_NOINSTR int tl_grow(struct rt_hot *h, uint64_t now)
 	if (mode == XL_TL_AUTO && !rt__tl_fixed_ticks)
 		tl_adapt(h, now);
 	struct xl_cap_block *b = NULL;
-	if (mode != XL_TL_LAST || h->tl_blocks < tl_last_share())
+	int below_share = mode != XL_TL_LAST || h->tl_blocks < tl_last_share();
+	if (below_share)
 		b = rt__alloc_block(XL_BLOCK_TIMELINE, tb->slot,
 				    sizeof(*b) + XL_EVENTS_PER_CHUNK * sizeof(struct xl_event),
 				    rt__hdr->timeline_limit);
-	if (!b && mode == XL_TL_LAST && h->tl_blocks < tl_last_share())
+	if (!b && mode == XL_TL_LAST && below_share)
 		b = tl_reclaim(h);
 	if (!b && mode == XL_TL_LAST && h->tl_blocks) {
 		tl_recycle(h);
