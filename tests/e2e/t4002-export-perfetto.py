@@ -266,6 +266,17 @@ with Workdir() as w:
     check(get(ann.get("timeline_truncated", []), "bool_value") is True
           and get(ann.get("timeline_truncated_from_ns", []), "uint_value", 0) > 0, "truncated: metadata says where")
 
+    # a "last" timeline that reused its blocks (2 MiB, 1.2 M events): main's entry was overwritten,
+    # its exit kept, so main begins at the ring's first record, named from its exit, as in Chrome
+    open(os.path.join(w.path, "exaloop.toml"), "w").write(
+        '[targets.r]\nsource = "%s"\nargs = ["300", "2000"]\n[targets.r.profile]\nbuffer_size = "2MiB"\n'
+        'timeline = "last"\n' % prog("s-timeline.c"))
+    eq(w.run(["--profile", "--no-open", "--target", "r", "run"]).returncode, 0, "ring: run")
+    check(w.summary().doc["threads"][0]["timeline"]["recycled_blocks"] > 0, "ring: the timeline reused its blocks")
+    got, meta, size, n = compare(w, "ring")
+    mains = [c for v in got.values() for c in v if c[0] == "main"]
+    eq(len(mains), 1, "ring: main, entered before the ring's first record, is one slice: %r" % mains[:2])
+
     # two static functions named helper: their slices say which (fn = index in the metadata's functions)
     eq(w.run(["--profile", "--no-open", "run"] + same_name_helpers(w.path)).returncode, 0, "same names: run")
     pf = os.path.join(w.path, "same.pftrace")
