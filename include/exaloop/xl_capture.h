@@ -36,12 +36,14 @@
 
 #define XL_CAP_MAGIC "XLCAPTUR" /* 8 bytes, no terminator in file */
 #define XL_CAP_VERSION \
-	5u /* 2: per-function tables, bounded call trees;
+	6u /* 2: per-function tables, bounded call trees;
 			   * 3: threads' CPU time, the capture's resident
 			   * bytes per memory sample and at finalization;
 			   * 4: heap allocations (xl_alloc_stat);
 			   * 5: timeline modes, short calls left out of the
-			   * timeline, each thread's threshold history */
+			   * timeline, each thread's threshold history;
+			   * 6: instruction and position samples, the
+			   * process's file mappings */
 #define XL_CAP_FILE "capture.xlc"
 #define XL_CAP_NOTE_FILE "runtime-notes.txt" /* the runtime's messages, one a line */
 
@@ -227,7 +229,30 @@ struct xl_cap_header {
 	 * timeline_limit (the rest is room for "(more call paths)" nodes),
 	 * as they are in effect once a "first" timeline has filled. */
 	uint64_t tree_bytes;
-	uint8_t reserved[XL_HDR_SIZE - 488];
+	/* Version 6: samples (see "Samples" below).  sample_rate: per second
+	 * and thread (0: no samples were asked for); sample_status: whether
+	 * instruction samples could be taken (enum xl_sample_status), and
+	 * when not, the errno of the call that failed and the kernel's
+	 * perf_event_paranoid read then (XL_PARANOID_UNKNOWN: not read). */
+	uint32_t sample_rate;
+	uint32_t sample_status;
+	int32_t sample_errno;
+	int32_t perf_paranoid;
+	uint32_t sample_threads;        /* threads with an instruction sampler */
+	uint32_t sample_threads_failed; /* threads whose sampler was refused */
+	uint64_t isample_first;         /* first XL_BLOCK_ISAMPLES block, or 0 */
+	uint64_t psample_first;         /* first XL_BLOCK_PSAMPLES block, or 0 */
+	uint64_t maps_first;            /* first XL_BLOCK_MAPS block, or 0 */
+	uint64_t exe_base;              /* the executable's load bias (PIE) */
+	uint64_t isamples;              /* instruction samples stored */
+	uint64_t isamples_lost;         /* the kernel's count of samples lost
+					 * (a ring full between two drains) */
+	uint64_t isamples_dropped;      /* not stored: the sample budget was spent */
+	uint64_t psamples;              /* position samples stored */
+	uint64_t psamples_missed;       /* position rounds missed (late
+					 * wake-ups, or the budget spent) */
+	uint64_t sample_bytes;          /* bytes of sample and map blocks */
+	uint8_t reserved[XL_HDR_SIZE - 592];
 };
 
 /* Every arena block starts with this. */
@@ -236,9 +261,13 @@ enum xl_block_kind {
 	XL_BLOCK_NODES = 2,
 	XL_BLOCK_TIMELINE = 3,
 	XL_BLOCK_MEMORY = 4,
-	XL_BLOCK_ALLOCS = 5,  /* version 4: struct xl_alloc_stat records */
-	XL_BLOCK_PRIVATE = 6, /* version 4: the writer's own tables (never
-			       * linked from anything the reader follows) */
+	XL_BLOCK_ALLOCS = 5,   /* version 4: struct xl_alloc_stat records */
+	XL_BLOCK_PRIVATE = 6,  /* version 4: the writer's own tables (never
+			* linked from anything the reader follows) */
+	XL_BLOCK_ISAMPLES = 7, /* version 6: instruction samples; count and
+				* capacity in 8-byte words (xl_isample) */
+	XL_BLOCK_PSAMPLES = 8, /* version 6: struct xl_psample records */
+	XL_BLOCK_MAPS = 9,     /* version 6: struct xl_map records */
 };
 
 struct xl_cap_block {
@@ -479,6 +508,71 @@ struct xl_mem_sample {
 
 #define XL_SAMPLES_PER_CHUNK 1024u
 
+/*
+ * Samples (version 6).  The control thread, never the program's threads,
+ * takes two kinds while the window is open, sample_rate times a second:
+ *
+ *   instruction samples: a perf_event_open software cpu-clock event per
+ *     registered thread (user space only, the kernel's user call chain
+ *     over frame pointers), whose ring the control thread drains.  A
+ *     record is struct xl_isample followed by `nips` addresses: ips[0]
+ *     the interrupted instruction, then the return addresses of the call
+ *     chain, innermost first.  Records are packed in XL_BLOCK_ISAMPLES
+ *     blocks whose count and capacity are in 8-byte words; a record never
+ *     spans two blocks; `count` is stored (release) after the record.
+ *   position samples: the thread's top frame's node read at a fixed
+ *     wall-clock rate (waits included), one struct xl_psample per running
+ *     thread and round.
+ *
+ * Times are CLOCK_MONOTONIC ns (cal0_ns is the same clock at
+ * process_start_ticks).  The process's executable file mappings are
+ * stored at window open and at finalization (snapshot 0 and 1), so the
+ * analysis can tell which file an address belongs to.  All sample and map
+ * blocks together take at most buffer_size / XL_SAMPLE_SHARE bytes.
+ */
+enum xl_sample_status {
+	XL_SAMPLE_NONE = 0,       /* none asked for, older capture, or no
+				   * thread was registered while the window
+				   * was open */
+	XL_SAMPLE_ON = 1,         /* instruction samples were taken */
+	XL_SAMPLE_REFUSED = 2,    /* perf_event_open failed: sample_errno */
+	XL_SAMPLE_NO_RING = 3,    /* mapping the event's ring failed */
+	XL_SAMPLE_NO_FDTABLE = 4, /* no descriptor table apart from the
+				   * program's (close_range UNSHARE, Linux 5.9) */
+};
+#define XL_PARANOID_UNKNOWN INT32_MIN
+
+struct xl_isample {
+	uint64_t time_ns; /* CLOCK_MONOTONIC */
+	uint32_t slot;    /* thread slot */
+	uint16_t nips;    /* 1..XL_ISAMPLE_MAX_IPS addresses follow */
+	uint16_t flags;   /* XL_ISAMPLE_CUT */
+};
+#define XL_ISAMPLE_MAX_IPS 128u
+#define XL_ISAMPLE_CUT 0x1u /* the chain was longer than what is stored */
+
+struct xl_psample {
+	uint64_t time_ns; /* CLOCK_MONOTONIC */
+	uint32_t slot;    /* thread slot */
+	uint32_t node;    /* the top frame's node (xl_frame.node, with its
+			   * XL_FRAME_MORE bit, or XL_FRAME_NONE); 0 when
+			   * the thread had no open frame */
+};
+
+#define XL_MAP_PATH_MAX 224u
+struct xl_map {
+	uint64_t start, end;        /* run-time addresses */
+	uint64_t offset;            /* file offset of start */
+	uint32_t snapshot;          /* 0: window open, 1: finalization */
+	uint32_t flags;             /* XL_MAP_CUT: the path was longer */
+	char path[XL_MAP_PATH_MAX]; /* NUL-terminated */
+};
+#define XL_MAP_CUT 0x1u
+#define XL_MAPS_PER_CHUNK 256u
+#define XL_PSAMPLES_PER_CHUNK 4096u
+#define XL_ISAMPLE_WORDS 8192u /* words of an instruction-sample block */
+#define XL_SAMPLE_SHARE 8u     /* samples take at most buffer_size / this */
+
 /* Heap allocations of one call path, or of one function (version 4).
  *
  * The runtime wraps the allocation functions at link time (--wrap: malloc,
@@ -535,6 +629,7 @@ struct xl_alloc_stat {
 #define XL_ENV_ALLOCS "EXALOOP_ALLOCATIONS"           /* "0": do not record allocations */
 #define XL_ENV_TIMELINE "EXALOOP_TIMELINE"            /* auto | first | last */
 #define XL_ENV_TIMELINE_MIN "EXALOOP_TIMELINE_MIN_NS" /* fixed threshold, ns */
+#define XL_ENV_SAMPLE_RATE "EXALOOP_SAMPLE_RATE"      /* per second; 0: no samples */
 
 /* Defaults of the capture settings, used by the runtime when a variable
  * above is unset and by the CLI when exaloop.toml does not set them (not
@@ -542,6 +637,8 @@ struct xl_alloc_stat {
 #define XL_DEFAULT_BUFFER_SIZE (64u << 20) /* buffer_size, XL_ENV_BUFFER */
 #define XL_MIN_BUFFER_SIZE (1u << 20)      /* smaller requests get this */
 #define XL_DEFAULT_INTERVAL_NS 100000000u  /* memory_interval (100 ms), XL_ENV_INTERVAL */
+#define XL_DEFAULT_SAMPLE_RATE 1000u       /* sample_rate, XL_ENV_SAMPLE_RATE */
+#define XL_MAX_SAMPLE_RATE 10000u          /* higher rates are refused by the CLI */
 
 _Static_assert(sizeof(struct xl_cap_header) == XL_HDR_SIZE, "header must fill its page");
 _Static_assert(sizeof(struct xl_event) == 16, "timeline events are 16 bytes");
@@ -549,6 +646,10 @@ _Static_assert(sizeof(struct xl_node) == 32, "nodes are 32 bytes");
 _Static_assert(sizeof(struct xl_func_stat) == 32, "function stats are 32 bytes");
 _Static_assert(sizeof(struct xl_mem_sample) == XL_MEM_SAMPLE_V2_SIZE + 24, "versions 3 and 4 added fields to samples");
 _Static_assert(sizeof(struct xl_alloc_stat) == 80, "allocation records are 80 bytes");
+_Static_assert(sizeof(struct xl_isample) == 16, "instruction sample headers are two words");
+_Static_assert(sizeof(struct xl_psample) == 16, "position samples are 16 bytes");
+_Static_assert(sizeof(struct xl_map) == 256, "mappings are 256 bytes");
+_Static_assert(__builtin_offsetof(struct xl_cap_header, sample_rate) == 488, "version 6 starts at 488");
 _Static_assert(sizeof(((struct xl_cap_header *)0)->alloc_na) == sizeof(struct xl_alloc_stat), "alloc_na holds one");
 _Static_assert(__builtin_offsetof(struct xl_cap_header, alloc_na) % 16 == 0, "alloc_na is 16-aligned");
 

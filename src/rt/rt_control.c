@@ -215,8 +215,10 @@ void rt__finalize(uint32_t reason)
 	rt__hdr->peak_rss_bytes = rt__peak_rss();
 	rt__hdr->capture_rss_bytes = rt__profiler_resident(touched_len());
 	/* On the control thread while the program runs on (the window
-	 * closed): names read apart, see rt__threads_finalize. */
-	rt__threads_finalize(now, ctl_started && !ctl_last && pthread_equal(pthread_self(), ctl_thread));
+	 * closed): names and mappings read apart, see rt__threads_finalize. */
+	int apart = ctl_started && !ctl_last && pthread_equal(pthread_self(), ctl_thread);
+	rt__sample_finish(apart);
+	rt__threads_finalize(now, apart);
 	rt__hdr->end_reason = reason;
 	__atomic_store_n(&rt__hdr->state, XL_STATE_FINALIZED, __ATOMIC_RELEASE);
 }
@@ -331,6 +333,7 @@ static void *control_main(void *arg)
 			rt__threads_rename();
 			next_rename = now + RT_RENAME_NS;
 		}
+		uint64_t sample_due = atomic_load(&window_opened) ? rt__sample_step(now) : UINT64_MAX;
 		if (atomic_load(&main_exited) && only_thread_left()) {
 			pthread_mutex_lock(&ctl_mu);
 			ctl_stop = 1;
@@ -343,7 +346,7 @@ static void *control_main(void *arg)
 		if (!atomic_load(&window_opened)) {
 			wake = min_u64(wake, open_at);
 		} else {
-			wake = min_u64(min_u64(wake, close_at), next_rename);
+			wake = min_u64(min_u64(min_u64(wake, close_at), next_rename), sample_due);
 			uint64_t pf = prefault_step(interval);
 			if (pf)
 				wake = min_u64(wake, rt__mono_ns() + pf);

@@ -89,6 +89,11 @@ static void read_config(void)
 	else if (tl && strcmp(tl, "last") == 0)
 		rt__cfg.tl_mode = XL_TL_LAST;
 	rt__cfg.tl_min_ns = env_u64(XL_ENV_TIMELINE_MIN, 0);
+	/* Samples need the call tree: none in memory mode. */
+	uint64_t rate = env_u64(XL_ENV_SAMPLE_RATE, XL_DEFAULT_SAMPLE_RATE);
+	rt__cfg.sample_rate = rt__cfg.mode == XL_MODE_MEMORY ? 0
+			      : rate > XL_MAX_SAMPLE_RATE    ? XL_MAX_SAMPLE_RATE
+							     : (uint32_t)rate;
 	const char *inc = getenv(XL_ENV_INCLUDE);
 	if (inc)
 		parse_include(inc);
@@ -136,6 +141,7 @@ static void fork_child(void)
 	rt__alloc_fork_child();
 	rt__control_fork_child();
 	rt__mem_fork_child();
+	rt__sample_fork_child();
 	atomic_store(&rt__child_state, 1);
 	if (memory) /* no event will come: a control thread makes the capture */
 		rt__control_start_child(1);
@@ -233,6 +239,8 @@ static int map_capture(const char *dir)
 	h->mode = rt__cfg.mode;
 	h->timeline_mode = rt__cfg.tl_mode;
 	h->timeline_min_ns = rt__cfg.tl_min_ns;
+	h->sample_rate = rt__cfg.sample_rate;
+	h->perf_paranoid = XL_PARANOID_UNKNOWN;
 	h->pid = (uint32_t)getpid();
 	h->file_size = size;
 	h->arena_off = XL_HDR_SIZE + XL_THREAD_TABLE_SIZE;
@@ -312,11 +320,12 @@ static uint32_t exec_takeover(const char *dir, char *mine, size_t len)
 }
 
 /* dl_iterate_phdr callback: the first object is the executable; copy its
- * NT_GNU_BUILD_ID note into the header, and stop. */
+ * load bias and its NT_GNU_BUILD_ID note into the header, and stop. */
 static int build_id_note(struct dl_phdr_info *info, size_t size, void *arg)
 {
 	(void)size;
 	struct xl_cap_header *h = arg;
+	h->exe_base = (uint64_t)info->dlpi_addr;
 	for (unsigned i = 0; i < info->dlpi_phnum; i++) {
 		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
 		if (ph->p_type != PT_NOTE)

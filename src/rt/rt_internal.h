@@ -94,8 +94,9 @@ struct rt_config {
 	uint64_t duration_ns;
 	int32_t *include_ids; /* NULL: patch everything */
 	size_t include_count;
-	uint32_t tl_mode;   /* enum xl_tl_mode */
-	uint64_t tl_min_ns; /* fixed timeline threshold, 0: none */
+	uint32_t tl_mode;     /* enum xl_tl_mode */
+	uint64_t tl_min_ns;   /* fixed timeline threshold, 0: none */
+	uint32_t sample_rate; /* samples per second and thread, 0: none */
 };
 extern RT_HIDDEN struct rt_config rt__cfg;
 
@@ -321,6 +322,26 @@ RT_HIDDEN void rt__alloc_gc_free(void);
 /* The address table's mapping, NULL (and *len 0) when there is none: its
  * resident pages are the profiler's, not the program's (rt_mem.c). */
 RT_HIDDEN const void *rt__alloc_table(uint64_t *len);
+
+/* rt_sample.c: instruction and position samples (xl_capture.h,
+ * "Samples"), all on the control thread (the finalizer's after it was
+ * joined).  rt__sample_step: while the window is open, every time the
+ * control thread wakes; starts the samplers of new threads, drains their
+ * rings, ends those of ended threads, takes a position round when one is
+ * due; returns when it is next due (CLOCK_MONOTONIC ns), UINT64_MAX when
+ * sampling is off.  rt__sample_finish: at finalization, a last drain, the
+ * mappings again (apart: on a thread apart, as rt__threads_finalize's
+ * names), every sampler ended.  rt__sample_fork_child: a forked
+ * child has none of its parent's samplers (their rings are not copied). */
+RT_HIDDEN uint64_t rt__sample_step(uint64_t now_ns);
+RT_HIDDEN void rt__sample_finish(int apart);
+RT_HIDDEN void rt__sample_fork_child(void);
+
+/* rt_apart.c: fn(arg) on a short-lived thread whose descriptor table is
+ * its own (and empty), so that descriptors it opens are never among the
+ * program's.  0 when fn ran, else an errno (the thread or the table could
+ * not be made). */
+RT_HIDDEN int rt__run_apart(void (*fn)(void *), void *arg);
 
 /* rt_mem.c */
 RT_HIDDEN void rt__mem_init(void);

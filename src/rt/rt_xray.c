@@ -379,47 +379,19 @@ static void refresh_names(void)
 	}
 }
 
-/*
- * A comm file takes a descriptor while it is read.  On the program's
- * descriptor table that would be the lowest free one for a few
- * microseconds, and a program thread opening a file meanwhile would get
- * the next one (tests/progs/s-lowfd.c: 5 such opens in 3 s).  So the names
- * are read by a short-lived thread with a descriptor table of its own,
- * empty: close_range(CLOSE_RANGE_UNSHARE) over every descriptor copies
- * none of the program's (Linux 5.9+), so it holds none of the program's
- * files either, not even for a moment.  Where that is refused the names
- * are not refreshed (they are still read at registration and at each
- * thread's exit, with prctl, which takes no descriptor).  The thread
- * blocks every signal and runs no instrumented code, like the control
- * thread; the caller waits for it.
- */
-#ifndef CLOSE_RANGE_UNSHARE
-#define CLOSE_RANGE_UNSHARE (1u << 1)
-#endif
-
-static void *names_main(void *arg)
+/* A comm file takes a descriptor while it is read: the names are read on
+ * a descriptor table of their own (rt_apart.c).  Where that is refused
+ * the names are not refreshed (they are still read at registration and at
+ * each thread's exit, with prctl, which takes no descriptor). */
+static void names_apart(void *arg)
 {
 	(void)arg;
-	if (syscall(SYS_close_range, 0u, ~0u, CLOSE_RANGE_UNSHARE) == 0)
-		refresh_names();
-	return NULL;
+	refresh_names();
 }
 
 static void refresh_names_apart(void)
 {
-	pthread_t t;
-	pthread_attr_t attr;
-	sigset_t all, old;
-	if (pthread_attr_init(&attr) != 0)
-		return;
-	pthread_attr_setstacksize(&attr, 64u << 10); /* a few hundred bytes used */
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	int rc = pthread_create(&t, &attr, names_main, NULL);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	pthread_attr_destroy(&attr);
-	if (rc == 0)
-		pthread_join(t, NULL);
+	rt__run_apart(names_apart, NULL);
 }
 
 /* Control thread, every RT_RENAME_NS while the window is open. */
