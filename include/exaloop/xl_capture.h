@@ -232,7 +232,7 @@ struct xl_cap_header {
 	/* Version 6: samples (see "Samples" below).  sample_rate: per second
 	 * and thread (0: no samples were asked for); sample_status: whether
 	 * instruction samples could be taken (enum xl_sample_status), and
-	 * when not, the errno of the call that failed and the kernel's
+	 * when not, the errno of the first call that failed and the kernel's
 	 * perf_event_paranoid read then (XL_PARANOID_UNKNOWN: not read). */
 	uint32_t sample_rate;
 	uint32_t sample_status;

@@ -146,6 +146,35 @@ struct xl_sample {
 	int64_t alloc_bytes, alloc_calls; /* cumulative heap allocations (XL_UNAVAILABLE) */
 };
 
+/* An instruction sample (capture format 6, xl_capture.h "Samples"):
+ * the interrupted instruction and the return addresses of its user call
+ * chain, innermost first (ips[0..nips), inside the capture's mapping). */
+struct xl_isamp {
+	int64_t t_ns;
+	uint32_t thread; /* index into threads */
+	uint32_t nips;
+	const uint64_t *ips;
+	int cut;      /* the chain was longer than what was kept */
+	int32_t node; /* the call-tree node it was matched to, XL_NONE (samples.c) */
+};
+
+/* A position sample: the node of a thread's top frame at t_ns (its root
+ * when no frame was open; a "(more call paths)" node inside one; XL_NONE
+ * when the frame had no node). */
+struct xl_psamp {
+	int64_t t_ns;
+	uint32_t thread;
+	int32_t node;
+};
+
+/* An executable mapping of the profiled process (at window open or at
+ * finalization): where a file's code was. */
+struct xl_mapping {
+	uint64_t start, end, offset;
+	char *path; /* control characters replaced */
+	int snapshot;
+};
+
 /* A warning says what limits the capture (data lost, estimated or cut
  * short); a note (same shape, model.notes) states a fact about the program
  * or the run that the reader should know but that costs the capture
@@ -244,10 +273,31 @@ struct xl_model {
 	uint32_t more_nodes;
 	int64_t timeline_full_ns; /* earliest timeline drop of any thread, -1 none */
 
+	/* Samples (capture format 6; all zero before): the rate asked for
+	 * (0: none), whether instruction samples could be taken
+	 * (enum xl_sample_status) and why not (errno, the kernel's
+	 * perf_event_paranoid or XL_PARANOID_UNKNOWN). */
+	uint32_t sample_rate, sample_status;
+	int sample_errno, perf_paranoid;
+	uint32_t sample_threads, sample_threads_failed;
+	uint64_t isamples_lost, isamples_dropped, psamples_missed;
+	uint64_t exe_base; /* the executable's load bias */
+	struct xl_isamp *isamples;
+	size_t nisamples;
+	struct xl_psamp *psamples;
+	size_t npsamples;
+	struct xl_mapping *maps;
+	size_t nmaps;
+
 	/* read-only mapping of capture.xlc (timeline iteration) */
 	const char *map;
 	size_t map_size;
 };
+
+/* samples.c: 1 with the reason in buf (one phrase, "the kernel refused
+ * perf_event_open (EACCES: ...)") when instruction samples were asked for
+ * but could not be taken; 0 otherwise. */
+int xl_samples_unavailable(const struct xl_model *m, char *buf, size_t len);
 
 /* Load a capture directory.  On failure returns a negative XL_E* and puts a
  * one-line message (naming the file and the problem) in err. */

@@ -18,6 +18,8 @@ struct xl_fstat_raw {
 
 struct xl_loader {
 	size_t threads_cap, nodes_cap, node_xray_cap, node_ticks_cap, samples_cap, fs_cap, node_alloc_cap, fa_cap;
+	size_t isamples_cap, psamples_cap, maps_cap;
+	uint64_t corrupt_samples; /* sample records out of place (skipped) */
 	/* allocations of frames without a regular node, XRay ids in func
 	 * (mapped to funcs[] by build_funcs) */
 	struct xl_falloc *fa;

@@ -727,6 +727,149 @@ static int read_samples(struct xl_model *m, struct xl_loader *ld, struct claims 
 	return it.rc;
 }
 
+/* A sample's CLOCK_MONOTONIC time on the model's axis: cal0_ns is that
+ * clock at process_start_ticks. */
+static int64_t mono_ns(const struct xl_model *m, uint64_t ns)
+{
+	const struct xl_cap_header *h = (const void *)m->map;
+	return ns > h->cal0_ns ? xl_clamp_ns((double)(ns - h->cal0_ns)) : 0;
+}
+
+/* Instruction samples (version 6): records of whole words packed in
+ * their blocks.  A record that does not fit the block's count, has no
+ * address or more than XL_ISAMPLE_MAX_IPS, ends the block's records; one
+ * of a slot that holds no thread read is skipped.  Both count as corrupt
+ * samples. */
+static int read_isamples(struct xl_model *m, struct xl_loader *ld, struct claims *cl, const int32_t *of_slot)
+{
+	const struct xl_cap_header *h = (const void *)m->map;
+	struct list it;
+	list_begin(&it, m, cl, h->isample_first, XL_BLOCK_ISAMPLES, sizeof(uint64_t), XL_ISAMPLE_WORDS, LIST_CUT_OK,
+		   "an instruction-sample block");
+	uint32_t words;
+	for (const uint64_t *w; (w = list_next(&it, &words));) {
+		for (uint32_t i = 0; i + 2 <= words;) {
+			struct xl_isample r;
+			memcpy(&r, &w[i], sizeof(r));
+			if (r.nips == 0 || r.nips > XL_ISAMPLE_MAX_IPS || r.nips > words - i - 2) {
+				ld->corrupt_samples++;
+				break;
+			}
+			if (r.slot < XL_MAX_THREADS && of_slot[r.slot] >= 0) {
+				if (xl_grow((void **)&m->isamples, &ld->isamples_cap, m->nisamples + 1,
+					    sizeof(*m->isamples)))
+					return XL_ENOMEM;
+				m->isamples[m->nisamples++] = (struct xl_isamp){mono_ns(m, r.time_ns),
+										(uint32_t)of_slot[r.slot],
+										r.nips,
+										&w[i + 2],
+										(r.flags & XL_ISAMPLE_CUT) != 0,
+										XL_NONE};
+			} else {
+				ld->corrupt_samples++;
+			}
+			i += 2 + r.nips;
+		}
+	}
+	return it.rc;
+}
+
+/* The node a position sample names: a frame's node (xl_frame.node, with
+ * XL_FRAME_MORE for a "(more call paths)" node) of that thread, its root
+ * for 0, XL_NONE for a frame without a node; -2 when out of range. */
+static int32_t frame_node(const struct xl_thread *t, uint32_t node)
+{
+	if (node == XL_FRAME_NONE)
+		return XL_NONE;
+	node &= ~XL_FRAME_MORE;
+	return node < t->node_count ? t->root + (int32_t)node : -2;
+}
+
+static int read_psamples(struct xl_model *m, struct xl_loader *ld, struct claims *cl, const int32_t *of_slot)
+{
+	const struct xl_cap_header *h = (const void *)m->map;
+	struct list it;
+	list_begin(&it, m, cl, h->psample_first, XL_BLOCK_PSAMPLES, sizeof(struct xl_psample), XL_PSAMPLES_PER_CHUNK,
+		   LIST_CUT_OK, "a position-sample block");
+	uint32_t count;
+	for (const struct xl_psample *r; (r = list_next(&it, &count));) {
+		if (xl_grow((void **)&m->psamples, &ld->psamples_cap, m->npsamples + count, sizeof(*m->psamples)))
+			return XL_ENOMEM;
+		for (uint32_t i = 0; i < count; i++) {
+			int32_t th = r[i].slot < XL_MAX_THREADS ? of_slot[r[i].slot] : -1;
+			int32_t node = th >= 0 ? frame_node(&m->threads[th], r[i].node) : -2;
+			if (node == -2) {
+				ld->corrupt_samples++;
+				continue;
+			}
+			m->psamples[m->npsamples++] = (struct xl_psamp){mono_ns(m, r[i].time_ns), (uint32_t)th, node};
+		}
+	}
+	return it.rc;
+}
+
+static int read_maps(struct xl_model *m, struct xl_loader *ld, struct claims *cl)
+{
+	const struct xl_cap_header *h = (const void *)m->map;
+	struct list it;
+	list_begin(&it, m, cl, h->maps_first, XL_BLOCK_MAPS, sizeof(struct xl_map), XL_MAPS_PER_CHUNK, LIST_CUT_OK,
+		   "a mappings block");
+	uint32_t count;
+	for (const struct xl_map *r; (r = list_next(&it, &count));) {
+		if (xl_grow((void **)&m->maps, &ld->maps_cap, m->nmaps + count, sizeof(*m->maps)))
+			return XL_ENOMEM;
+		for (uint32_t i = 0; i < count; i++) {
+			if (r[i].end <= r[i].start || r[i].snapshot > 1) {
+				ld->corrupt_samples++;
+				continue;
+			}
+			struct xl_mapping *d = &m->maps[m->nmaps];
+			d->path = strndup(r[i].path, XL_MAP_PATH_MAX - 1);
+			if (!d->path)
+				return XL_ENOMEM;
+			for (char *c = d->path; *c; c++)
+				if ((unsigned char)*c < 0x20 || *c == 0x7f)
+					*c = '?';
+			d->start = r[i].start;
+			d->end = r[i].end;
+			d->offset = r[i].offset;
+			d->snapshot = (int)r[i].snapshot;
+			m->nmaps++;
+		}
+	}
+	return it.rc;
+}
+
+/* Samples and mappings (version 6), after the threads they belong to. */
+static int read_sample_blocks(struct xl_model *m, struct xl_loader *ld, struct claims *cl)
+{
+	const struct xl_cap_header *h = (const void *)m->map;
+	if (m->version < 6)
+		return XL_OK;
+	m->sample_rate = h->sample_rate;
+	m->sample_status = h->sample_status;
+	m->sample_errno = h->sample_errno;
+	m->perf_paranoid = h->perf_paranoid;
+	m->sample_threads = h->sample_threads;
+	m->sample_threads_failed = h->sample_threads_failed;
+	m->isamples_lost = h->isamples_lost;
+	m->isamples_dropped = h->isamples_dropped;
+	m->psamples_missed = h->psamples_missed;
+	m->exe_base = h->exe_base;
+	int32_t of_slot[XL_MAX_THREADS];
+	for (uint32_t i = 0; i < XL_MAX_THREADS; i++)
+		of_slot[i] = -1;
+	for (size_t t = 0; t < m->nthreads; t++)
+		if (m->threads[t].slot < XL_MAX_THREADS)
+			of_slot[m->threads[t].slot] = (int32_t)t;
+	int rc = read_isamples(m, ld, cl, of_slot);
+	if (rc == XL_OK)
+		rc = read_psamples(m, ld, cl, of_slot);
+	if (rc == XL_OK)
+		rc = read_maps(m, ld, cl);
+	return rc;
+}
+
 static int read_blocks(struct xl_model *m, struct xl_loader *ld, struct claims *cl);
 
 int xl_capture_read(struct xl_model *m, struct xl_loader *ld, const char *path, char *err, size_t errlen)
@@ -787,7 +930,9 @@ static int read_blocks(struct xl_model *m, struct xl_loader *ld, struct claims *
 		if ((rc = read_thread(m, ld, cl, table[i], i, end_ticks)))
 			return rc;
 	}
-	return read_samples(m, ld, cl);
+	if ((rc = read_samples(m, ld, cl)))
+		return rc;
+	return read_sample_blocks(m, ld, cl);
 }
 
 /* The emitters' walk of a timeline, claimed by read_thread: the same

@@ -425,6 +425,11 @@ void xl_model_free(struct xl_model *m)
 	free(m->nodes);
 	free(m->threads);
 	free(m->samples);
+	free(m->isamples);
+	free(m->psamples);
+	for (size_t i = 0; i < m->nmaps; i++)
+		free(m->maps[i].path);
+	free(m->maps);
 	free(m->run.program);
 	free(m->run.executable);
 	free(m->run.started_at);

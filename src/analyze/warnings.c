@@ -10,6 +10,7 @@
  * the topic it belongs to.  The text is the one the user reads in every
  * output format.
  */
+#define _GNU_SOURCE
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -333,6 +334,42 @@ static int warn_window(const struct rule_ctx *c)
 		   m->duration_ns ? "limited" : "until exit");
 }
 
+/* Instruction samples asked for but refused (samples.c says why): the
+ * rest of the capture is unaffected, so a note, not a warning. */
+static int note_line_data(const struct rule_ctx *c)
+{
+	const struct xl_model *m = c->m;
+	char why[400];
+	if (!m->sample_rate)
+		return XL_OK;
+	if (xl_samples_unavailable(m, why, sizeof(why)))
+		return note(c->m, "line_data_unavailable", XL_TOPIC_RUN, -1, -1,
+			    "line data unavailable: %s; call counts, times and call paths are unaffected", why);
+	if (!m->sample_threads_failed)
+		return XL_OK;
+	return note(c->m, "samples_partial", XL_TOPIC_THREADS, -1, -1,
+		    "%u thread%s had no instruction sampler (%s: %s): %s lines and library time are not sampled",
+		    m->sample_threads_failed, m->sample_threads_failed == 1 ? "" : "s",
+		    strerrorname_np(m->sample_errno) ? strerrorname_np(m->sample_errno) : "unknown error",
+		    strerror(m->sample_errno), m->sample_threads_failed == 1 ? "its" : "their");
+}
+
+/* Instruction samples the kernel lost (a ring full between two drains)
+ * or that found no room (the samples' share of the buffer spent). */
+static int warn_samples_lost(const struct rule_ctx *c)
+{
+	const struct xl_model *m = c->m;
+	uint64_t lost = m->isamples_lost, dropped = m->isamples_dropped;
+	if (!lost && !dropped)
+		return XL_OK;
+	return add(c->m, "samples_lost", -1, -1,
+		   "%llu instruction sample%s lost: %llu while the control thread was late to read them, %llu "
+		   "after the samples' share of the buffer (1/%u of buffer_size) was spent; line shares come from "
+		   "the %zu kept",
+		   (unsigned long long)(lost + dropped), lost + dropped == 1 ? "" : "s", (unsigned long long)lost,
+		   (unsigned long long)dropped, XL_SAMPLE_SHARE, m->nisamples);
+}
+
 /* The profiler's estimated share (overhead.c): of the threads' CPU time
  * and of the wall time, both; captures before format 3 have no CPU time
  * and keep the share of the summed thread time. */
@@ -522,12 +559,30 @@ static int warn_process(const struct rule_ctx *c)
  * function and one entry here, and its kind in the list of
  * docs/summary-json.md. */
 static int (*const rules[])(const struct rule_ctx *c) = {
-	warn_truncated,      warn_corrupt_threads, warn_not_finalized,         warn_timeline_full,
-	note_timeline,       warn_nodes_full,      warn_tree_bounded,          warn_no_function_table,
-	warn_repaired_exits, warn_deep_recursion,  warn_memory_samples_missed, note_gc_unavailable,
-	warn_window,         note_overhead,        warn_clock_fallback,        note_threads_exceed_wall,
-	warn_threads_full,   warn_symbols,         warn_patch_failed,          warn_untraced_libraries,
-	warn_no_functions,   warn_process,
+	warn_truncated,
+	warn_corrupt_threads,
+	warn_not_finalized,
+	warn_timeline_full,
+	note_timeline,
+	warn_nodes_full,
+	warn_tree_bounded,
+	warn_no_function_table,
+	warn_repaired_exits,
+	warn_deep_recursion,
+	warn_memory_samples_missed,
+	note_gc_unavailable,
+	warn_window,
+	note_overhead,
+	warn_clock_fallback,
+	note_threads_exceed_wall,
+	warn_threads_full,
+	warn_symbols,
+	warn_patch_failed,
+	warn_untraced_libraries,
+	warn_no_functions,
+	warn_process,
+	note_line_data,
+	warn_samples_lost,
 };
 
 int xl_warnings_build(struct xl_model *m, const struct xl_loader *ld)

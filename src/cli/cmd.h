@@ -19,7 +19,11 @@ struct xl_ctx {
 	uint32_t tl_mode;   /* --timeline MODE (XL_TL_*), 0: not given */
 	int tl_min_set;     /* --timeline-min-duration given */
 	uint64_t tl_min_ns;
-	int argc; /* exaloop's whole command line */
+	int sample_rate_set;  /* --sample-rate HZ given */
+	uint32_t sample_rate; /* its value */
+	int no_samples;       /* --no-samples */
+	int no_source;        /* --no-source */
+	int argc;             /* exaloop's whole command line */
 	const char **argv;
 };
 

@@ -84,6 +84,8 @@ static int run(int argc, const char **argv, struct xl_ctx *ctx, const struct xl_
 		s.delay_ns = set->delay_ns;
 		s.duration_ns = set->duration_ns;
 		xl_settings_timeline(set, ctx, &s.tl_mode, &s.tl_min_ns);
+		s.sample_rate = xl_settings_sample_rate(set, ctx);
+		s.no_source = ctx->no_source;
 		s.include = (const char *const *)set->include;
 		s.symtab = ctx->profile ? &tab : NULL;
 		s.program = b.main_source;

@@ -90,6 +90,8 @@ int xl_exec_built(const char *exe, const char *const *args, const struct xl_sett
 	s.delay_ns = set->delay_ns;
 	s.duration_ns = set->duration_ns;
 	xl_settings_timeline(set, ctx, &s.tl_mode, &s.tl_min_ns);
+	s.sample_rate = xl_settings_sample_rate(set, ctx);
+	s.no_source = ctx->no_source;
 	s.include = (const char *const *)set->include;
 	s.long_running = long_running;
 	s.untraced_libs = (const char *const *)built.untraced_libs;

@@ -54,6 +54,22 @@ static int parse_timeline_min(const char *value, void *dest)
 	return 0;
 }
 
+static int parse_sample_rate(const char *value, void *dest)
+{
+	struct xl_ctx *ctx = dest;
+	char *end;
+	unsigned long hz = strtoul(value, &end, 10);
+	if (*value < '0' || *value > '9' || *end || hz < 1 || hz > XL_MAX_SAMPLE_RATE) {
+		xl_error("invalid sample rate '%s' for '--sample-rate' (samples per second, 1 to %u; --no-samples "
+			 "turns sampling off)",
+			 value, XL_MAX_SAMPLE_RATE);
+		return -1;
+	}
+	ctx->sample_rate = (uint32_t)hz;
+	ctx->sample_rate_set = 1;
+	return 0;
+}
+
 static const struct xl_subcommand commands[] = {
 	{"run", cmd_run, "build a program and run it (with capture under --profile)"},
 	{"build", cmd_build, "build a program (for profiling under --profile)"},
@@ -94,6 +110,10 @@ int main(int argc, char **argv_)
 			     parse_timeline),
 		XL_OPT_PARSE(0, "timeline-min-duration", &ctx, "D",
 			     "leave calls shorter than D (e.g. 10us) out of the timeline", parse_timeline_min),
+		XL_OPT_PARSE(0, "sample-rate", &ctx, "HZ", "samples per second and thread (default 1000)",
+			     parse_sample_rate),
+		XL_OPT_BOOL(0, "no-samples", &ctx.no_samples, "take no instruction or position samples"),
+		XL_OPT_BOOL(0, "no-source", &ctx.no_source, "leave the sampled lines' source text out of the capture"),
 		XL_OPT_BOOL(0, "version", &version, "print exaloop's version"),
 		XL_OPT_END(),
 	};

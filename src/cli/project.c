@@ -28,12 +28,18 @@ void xl_settings_defaults(struct xl_settings *s)
 	s->memory_interval_ns = XL_DEFAULT_INTERVAL_NS;
 	s->allocations = 1;
 	s->tl_mode = XL_TL_AUTO;
+	s->sample_rate = XL_DEFAULT_SAMPLE_RATE;
 }
 
 void xl_settings_timeline(const struct xl_settings *s, const struct xl_ctx *ctx, uint32_t *mode, uint64_t *min_ns)
 {
 	*mode = ctx->tl_mode ? ctx->tl_mode : s->tl_mode;
 	*min_ns = ctx->tl_min_set ? ctx->tl_min_ns : s->tl_min_ns;
+}
+
+uint32_t xl_settings_sample_rate(const struct xl_settings *s, const struct xl_ctx *ctx)
+{
+	return ctx->no_samples ? 0 : ctx->sample_rate_set ? ctx->sample_rate : s->sample_rate;
 }
 
 static void free_strv(char **v)
@@ -186,7 +192,8 @@ static int load_profile(struct ctx *c, const struct xl_toml_value *p, struct xl_
 {
 	static const char *const valid[] = {
 		"mode",    "delay",    "duration",    "memory_interval",       "buffer_size",
-		"include", "timeline", "allocations", "timeline_min_duration", NULL};
+		"include", "timeline", "allocations", "timeline_min_duration", "sample_rate",
+		NULL};
 	if (xl_toml_type_of(p) != XL_TOML_TABLE)
 		return fail(c, p, "expected a table for 'profile', found %s", xl_toml_type_name(xl_toml_type_of(p)));
 	if (check_keys(c, p, "[targets.*.profile]", valid) != 0)
@@ -245,6 +252,13 @@ static int load_profile(struct ctx *c, const struct xl_toml_value *p, struct xl_
 	if ((v = xl_toml_table_get(p, "timeline_min_duration")) &&
 	    get_unit(c, v, "timeline_min_duration", xl_parse_duration, &s->tl_min_ns))
 		return -1;
+	if ((v = xl_toml_table_get(p, "sample_rate"))) {
+		int64_t hz;
+		if (!xl_toml_as_int(v, &hz) || hz < 0 || hz > XL_MAX_SAMPLE_RATE)
+			return fail(c, v, "expected samples per second (0 to %u, 0: none) for 'sample_rate'",
+				    XL_MAX_SAMPLE_RATE);
+		s->sample_rate = (uint32_t)hz;
+	}
 	return 0;
 }
 

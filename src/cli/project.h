@@ -18,6 +18,7 @@
  *   buffer_size = "64MiB"
  *   timeline = "auto"                # auto | first | last
  *   timeline_min_duration = "10us"   # fixed timeline threshold
+ *   sample_rate = 1000               # samples per second and thread, 0: none
  *   include = ["*process_batch*"]
  *   allocations = false              # do not record heap allocations
  *   [targets.events.pgo]             # or: pgo = "pgo/events.profdata" in the target
@@ -44,10 +45,11 @@ struct xl_settings {
 	uint64_t memory_interval_ns;
 	uint64_t delay_ns;
 	uint64_t duration_ns;
-	char **include;     /* NULL-terminated, owned */
-	int allocations;    /* record heap allocations (default 1; `allocations = false`) */
-	uint32_t tl_mode;   /* XL_TL_*: timeline = "auto" (default) | "first" | "last" */
-	uint64_t tl_min_ns; /* timeline_min_duration, 0: none */
+	char **include;       /* NULL-terminated, owned */
+	int allocations;      /* record heap allocations (default 1; `allocations = false`) */
+	uint32_t tl_mode;     /* XL_TL_*: timeline = "auto" (default) | "first" | "last" */
+	uint64_t tl_min_ns;   /* timeline_min_duration, 0: none */
+	uint32_t sample_rate; /* sample_rate (default XL_DEFAULT_SAMPLE_RATE), 0: none */
 };
 
 void xl_settings_defaults(struct xl_settings *s);
@@ -55,6 +57,9 @@ void xl_settings_release(struct xl_settings *s);
 /* The timeline settings of a run: the command line's (--timeline,
  * --timeline-min-duration) over exaloop.toml's. */
 void xl_settings_timeline(const struct xl_settings *s, const struct xl_ctx *ctx, uint32_t *mode, uint64_t *min_ns);
+/* The sample rate of a run: 0 with --no-samples, else --sample-rate over
+ * exaloop.toml's. */
+uint32_t xl_settings_sample_rate(const struct xl_settings *s, const struct xl_ctx *ctx);
 
 struct xl_target {
 	char *name;

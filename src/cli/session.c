@@ -92,9 +92,9 @@ static void set_env_u64(const char *name, uint64_t v)
 	setenv(name, buf, 1);
 }
 
-static const char *const capture_env[] = {XL_ENV_DIR,      XL_ENV_PID,         XL_ENV_MODE,     XL_ENV_BUFFER,
-					  XL_ENV_INTERVAL, XL_ENV_DELAY,       XL_ENV_DURATION, XL_ENV_INCLUDE,
-					  XL_ENV_TIMELINE, XL_ENV_TIMELINE_MIN};
+static const char *const capture_env[] = {XL_ENV_DIR,      XL_ENV_PID,          XL_ENV_MODE,       XL_ENV_BUFFER,
+					  XL_ENV_INTERVAL, XL_ENV_DELAY,        XL_ENV_DURATION,   XL_ENV_INCLUDE,
+					  XL_ENV_TIMELINE, XL_ENV_TIMELINE_MIN, XL_ENV_SAMPLE_RATE};
 
 struct child_env {
 	const struct xl_session *s;
@@ -123,6 +123,7 @@ static void set_child_env(void *arg)
 	if (c->s->tl_mode)
 		setenv(XL_ENV_TIMELINE, xl_tl_mode_name(c->s->tl_mode), 1);
 	set_env_u64(XL_ENV_TIMELINE_MIN, c->s->tl_min_ns);
+	set_env_u64(XL_ENV_SAMPLE_RATE, c->s->sample_rate);
 	if (c->ids)
 		setenv(XL_ENV_INCLUDE, c->ids, 1);
 }

@@ -23,6 +23,8 @@ struct xl_session {
 	uint64_t buffer_size, interval_ns, delay_ns, duration_ns;
 	uint32_t tl_mode;               /* XL_TL_*; 0 = the runtime's default (auto) */
 	uint64_t tl_min_ns;             /* fixed timeline threshold, 0: none */
+	uint32_t sample_rate;           /* samples per second and thread, 0: none */
+	int no_source;                  /* --no-source: no source text in the capture */
 	const char *const *include;     /* glob patterns, NULL-terminated (or NULL) */
 	const struct xl_symtab *symtab; /* functions of exe (copied into the capture) */
 	const char *program;            /* what the user profiled (source or exe) */

@@ -103,6 +103,7 @@ static void run_member(const struct xl_model *m, struct jsonw *w)
 	jw_kint(w, "duration_ns", (int64_t)m->duration_ns);
 	jw_kstr(w, "timeline", xl_tl_mode_name(m->tl_mode));
 	jw_kint(w, "timeline_min_ns", m->tl_min_ns);
+	jw_kint(w, "sample_rate", m->sample_rate);
 	strv(w, "include", r->include);
 	jw_obj_end(w);
 	jw_kstr(w, "capture", r->capture_dir);
@@ -609,6 +610,43 @@ static void share(struct jsonw *w, const char *key, double v)
 		jw_null(w);
 }
 
+static const char *sample_status(const struct xl_model *m)
+{
+	if (!m->sample_rate)
+		return "off";
+	switch (m->sample_status) {
+	case XL_SAMPLE_ON: return "on";
+	case XL_SAMPLE_REFUSED: return "refused";
+	case XL_SAMPLE_NO_RING: return "no_ring";
+	case XL_SAMPLE_NO_FDTABLE: return "no_fdtable";
+	default: return "none";
+	}
+}
+
+/* The samples (capture format 6): how many, and whether and why
+ * instruction samples are missing. */
+static void samples_member(const struct xl_model *m, struct jsonw *w)
+{
+	jw_key(w, "samples");
+	jw_obj(w);
+	jw_kint(w, "rate", m->sample_rate);
+	jw_kstr(w, "status", sample_status(m));
+	char why[400];
+	jw_kstr(w, "reason", xl_samples_unavailable(m, why, sizeof(why)) ? why : NULL);
+	jw_kint(w, "instruction", (int64_t)m->nisamples);
+	size_t matched = 0;
+	for (size_t i = 0; i < m->nisamples; i++)
+		matched += m->isamples[i].node != XL_NONE;
+	jw_kint(w, "matched", (int64_t)matched);
+	jw_kint(w, "lost", (int64_t)m->isamples_lost);
+	jw_kint(w, "dropped", (int64_t)m->isamples_dropped);
+	jw_kint(w, "position", (int64_t)m->npsamples);
+	jw_kint(w, "position_missed", (int64_t)m->psamples_missed);
+	jw_kint(w, "threads", m->sample_threads);
+	jw_kint(w, "threads_failed", m->sample_threads_failed);
+	jw_obj_end(w);
+}
+
 /* The profiler's estimated cost (overhead.c); null without traced calls. */
 static void overhead_member(const struct xl_model *m, struct jsonw *w)
 {
@@ -667,6 +705,7 @@ void xl_json_document(const struct xl_model *m, struct jsonw *w, const struct xl
 	jw_metric(w, cpu >= 0 ? cpu : XL_UNAVAILABLE);
 	jw_obj_end(w);
 	overhead_member(m, w);
+	samples_member(m, w);
 	threads_member(m, w);
 	functions_member(m, w);
 	tree_member(m, w, o->compact_tree);

@@ -68,7 +68,7 @@ static uint64_t period_ns, next_round, next_drain, budget;
 static size_t page;
 static struct xl_cap_block *is_blk, *ps_blk, *map_blk;
 static uint32_t opening[XL_MAX_THREADS], nopening;
-static int maps_due; /* snapshot to take: 0 none, 1 window open, 2 finalization */
+static int maps_due;                /* snapshot to take: 0 none, 1 window open, 2 finalization */
 static unsigned char rec[1u << 16]; /* one ring record (perf_event_header.size is 16 bits) */
 
 static uint64_t min_u64(uint64_t a, uint64_t b)
@@ -168,16 +168,18 @@ static int32_t read_paranoid(void)
 	return n > 0 ? (int32_t)strtol(b, NULL, 10) : XL_PARANOID_UNKNOWN;
 }
 
-/* A sampler refused: the first refusal's reason stays, unless a thread
- * got one (then the count says how many did not).  apart: on the thread
- * apart, which may open the paranoid setting. */
+/* A sampler refused: the first refusal's errno stays, and its kind is
+ * the status until a thread gets a sampler (then sample_threads_failed
+ * says how many did not).  apart: on the thread apart, which may open
+ * the paranoid setting. */
 static void refused(uint32_t status, int err, int apart)
 {
 	rt__hdr->sample_threads_failed++;
-	if (rt__hdr->sample_status == XL_SAMPLE_ON || rt__hdr->sample_errno)
+	if (rt__hdr->sample_errno)
 		return;
-	rt__hdr->sample_status = status;
-	rt__hdr->sample_errno = err;
+	if (rt__hdr->sample_status != XL_SAMPLE_ON)
+		rt__hdr->sample_status = status;
+	rt__hdr->sample_errno = err ? err : EINVAL;
 	if (apart)
 		rt__hdr->perf_paranoid = read_paranoid();
 }
