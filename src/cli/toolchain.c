@@ -106,6 +106,9 @@ size_t xl_xray_compile_flags(enum xl_build_mode mode, int threshold, int tailcal
 	if (mode != XL_BUILD_ALL && mode != XL_BUILD_XRAY)
 		return n;
 	argv[n++] = "-fxray-instrument";
+	/* The samplers' call chains are the kernel's walk over frame
+	 * pointers (docs/benchmarks.md: its cost). */
+	argv[n++] = "-fno-omit-frame-pointer";
 	snprintf(buf, len, "-fxray-instruction-threshold=%d", threshold > 0 ? threshold : 1);
 	argv[n++] = buf;
 	if (tailcall)

@@ -42,8 +42,9 @@ void xl_compiler_version(const char *cc, char *out, size_t len);
 /* Append the compile flags of a build in `mode` to argv at n (nothing for
  * plain and memory builds): -fxray-instrument, the instruction threshold
  * (written into buf), the ARM64 tail-call workaround when `tailcall`, and
- * attr_list (an -fxray-attr-list=... flag) when not NULL.  argv needs room
- * for 4 more.  Returns the new count. */
+ * attr_list (an -fxray-attr-list=... flag) when not NULL, and
+ * -fno-omit-frame-pointer (the samples' call chains).  argv needs room
+ * for 5 more.  Returns the new count. */
 size_t xl_xray_compile_flags(enum xl_build_mode mode, int threshold, int tailcall, const char *attr_list,
 			     const char **argv, size_t n, char *buf, size_t len);
 
