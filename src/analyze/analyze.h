@@ -41,6 +41,18 @@ struct xl_alloc {
 uint64_t xl_alloc_live(const struct xl_alloc *a);
 void xl_alloc_add(struct xl_alloc *to, const struct xl_alloc *a);
 
+/* Instruction samples of a function at one line of its own code (code
+ * inlined into it counts at the call site's line), and of a function
+ * inlined into it (samples.c). */
+struct xl_line_count {
+	int line; /* 0: unknown */
+	uint64_t samples;
+};
+struct xl_inl_count {
+	char *name;
+	uint64_t samples;
+};
+
 struct xl_func {
 	int32_t xray_id;
 	char *name; /* never NULL ("#<id>" when unknown) */
@@ -52,6 +64,15 @@ struct xl_func {
 	struct xl_alloc alloc; /* allocations made with this function on top of the
 				* stack (self; peak_live: the largest peak of
 				* one of its paths, not a sum) */
+	/* Instruction samples in its own code, all threads (not per thread:
+	 * xl_funcs_for_thread keeps these), by line (ascending) and by
+	 * inlined function (most samples first; a sample counts once for
+	 * each function of its inline chain). */
+	uint64_t isamples;
+	struct xl_line_count *lines;
+	size_t nlines;
+	struct xl_inl_count *inlined;
+	size_t ninlined;
 };
 
 /* Allocations of a thread's frames that had no regular node (a bounded
@@ -88,6 +109,7 @@ struct xl_tnode {
 	uint64_t calls;
 	int64_t total_ns;
 	int64_t self_ns;
+	uint64_t isamples; /* instruction samples matched to this path (samples.c) */
 };
 
 /* One rise of a thread's timeline threshold (xl_tl_change in ns). */
@@ -173,6 +195,15 @@ struct xl_mapping {
 	uint64_t start, end, offset;
 	char *path; /* control characters replaced */
 	int snapshot;
+};
+
+/* Source text of sampled lines (samples.json): lines[0] is line `first`
+ * of `file`. */
+struct xl_source {
+	char *file;
+	int first;
+	char **lines;
+	size_t nlines;
 };
 
 /* A warning says what limits the capture (data lost, estimated or cut
@@ -288,6 +319,14 @@ struct xl_model {
 	size_t npsamples;
 	struct xl_mapping *maps;
 	size_t nmaps;
+	/* What samples.json (the resolved addresses) gave: resolved 0 when it
+	 * is missing or refused (samples_problem says why); the samples
+	 * matched to a call path; the embedded source text. */
+	int resolved;
+	char samples_problem[320];
+	uint64_t isamples_matched;
+	struct xl_source *sources;
+	size_t nsources;
 
 	/* read-only mapping of capture.xlc (timeline iteration) */
 	const char *map;
@@ -298,6 +337,9 @@ struct xl_model {
  * perf_event_open (EACCES: ...)") when instruction samples were asked for
  * but could not be taken; 0 otherwise. */
 int xl_samples_unavailable(const struct xl_model *m, char *buf, size_t len);
+
+/* The source text of file:line, or NULL when it is not embedded. */
+const char *xl_source_line(const struct xl_model *m, const char *file, int line);
 
 /* Load a capture directory.  On failure returns a negative XL_E* and puts a
  * one-line message (naming the file and the problem) in err. */

@@ -56,6 +56,11 @@ static inline int64_t xl_add_ns(int64_t a, int64_t b)
 	return a + b;
 }
 
+/* samples.c: lines, inlined functions and call paths of the instruction
+ * samples, from dir's samples.json (refused when its build id is not
+ * build_id, the captured executable's). */
+int xl_samples_analyze(struct xl_model *m, const char *dir, const char *build_id);
+
 /* warnings.c */
 int xl_warnings_build(struct xl_model *m, const struct xl_loader *ld);
 /* process.c: fill m->related from the subdirectories of dir. */

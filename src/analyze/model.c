@@ -363,6 +363,8 @@ int xl_model_load(const char *dir, struct xl_model **out, char *err, size_t errl
 	if (rc == XL_OK)
 		rc = build_tree(m, &ld);
 	if (rc == XL_OK)
+		rc = xl_samples_analyze(m, dir, ld.build_id);
+	if (rc == XL_OK)
 		rc = xl_process_scan(m, dir);
 	if (rc == XL_OK)
 		rc = xl_warnings_build(m, &ld);
@@ -406,7 +408,18 @@ void xl_model_free(struct xl_model *m)
 	for (size_t i = 0; i < m->nfuncs; i++) {
 		free(m->funcs[i].name);
 		free(m->funcs[i].file);
+		free(m->funcs[i].lines);
+		for (size_t k = 0; k < m->funcs[i].ninlined; k++)
+			free(m->funcs[i].inlined[k].name);
+		free(m->funcs[i].inlined);
 	}
+	for (size_t i = 0; i < m->nsources; i++) {
+		free(m->sources[i].file);
+		for (size_t k = 0; k < m->sources[i].nlines; k++)
+			free(m->sources[i].lines[k]);
+		free(m->sources[i].lines);
+	}
+	free(m->sources);
 	for (size_t i = 0; i < m->nwarnings; i++) {
 		free(m->warnings[i].kind);
 		free(m->warnings[i].message);

@@ -1,13 +1,21 @@
 /*
- * samples.c - what the samples of a capture (format 6) say: why line data
- * is unavailable when it is.
+ * samples.c - what the instruction samples of a capture (format 6) say:
+ * why there are none when there are none, and, with the addresses the CLI
+ * resolved after the run (samples.json, symbols.h), each function's
+ * samples by line of its own code and by inlined function, and each call
+ * path's samples (the sample's call chain matched to the thread's tree).
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "analyze_internal.h"
+#include "symbols.h"
+#include "xl_array.h"
 
 static const char *errno_name(int e)
 {
@@ -44,4 +52,349 @@ int xl_samples_unavailable(const struct xl_model *m, char *buf, size_t len)
 		return 1;
 	default: return 0;
 	}
+}
+
+/* ---- samples.json: lines, inlined functions, call paths */
+
+/* (parent node, XRay id) -> child node, for the walk of a chain down a
+ * thread's tree: open addressing, twice the nodes.  And every node by
+ * (XRay id, index), for the chains that are looked for as a path's end. */
+struct kids {
+	struct kid {
+		int32_t parent, child;
+		int32_t xray;
+	} * v;
+	size_t mask;
+	int32_t *by_func;
+	size_t nb; /* nodes in by_func: all but the roots */
+	const struct xl_model *m;
+};
+
+static size_t kid_slot(const struct kids *k, int32_t parent, int32_t xray)
+{
+	uint64_t h =
+		((uint64_t)(uint32_t)parent * 0x9e3779b97f4a7c15u) ^ ((uint64_t)(uint32_t)xray * 0xc2b2ae3d27d4eb4fu);
+	return (size_t)(h ^ (h >> 29)) & k->mask;
+}
+
+static const struct xl_model *sort_model; /* cmp_by_func's (qsort has no context) */
+
+static int cmp_by_func(const void *a, const void *b)
+{
+	const struct xl_model *m = sort_model;
+	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+	int32_t fx = m->funcs[m->nodes[x].func].xray_id, fy = m->funcs[m->nodes[y].func].xray_id;
+	if (fx != fy)
+		return fx < fy ? -1 : 1;
+	return (x > y) - (x < y);
+}
+
+static int kids_build(struct kids *k, const struct xl_model *m)
+{
+	size_t cap = 16;
+	while (cap < 2 * m->nnodes + 2)
+		cap *= 2;
+	k->m = m;
+	k->v = malloc(cap * sizeof(*k->v));
+	k->by_func = malloc((m->nnodes + 1) * sizeof(*k->by_func));
+	if (!k->v || !k->by_func)
+		return XL_ENOMEM;
+	k->mask = cap - 1;
+	for (size_t i = 0; i < cap; i++)
+		k->v[i].child = XL_NONE;
+	size_t nb = 0;
+	for (size_t i = 0; i < m->nnodes; i++) {
+		const struct xl_tnode *n = &m->nodes[i];
+		if (n->parent == XL_NONE)
+			continue;
+		int32_t x = m->funcs[n->func].xray_id;
+		size_t s = kid_slot(k, n->parent, x);
+		while (k->v[s].child != XL_NONE)
+			s = (s + 1) & k->mask;
+		k->v[s] = (struct kid){n->parent, (int32_t)i, x};
+		k->by_func[nb++] = (int32_t)i;
+	}
+	sort_model = m;
+	qsort(k->by_func, nb, sizeof(*k->by_func), cmp_by_func);
+	k->by_func[nb] = XL_NONE;
+	k->nb = nb;
+	return XL_OK;
+}
+
+static int32_t kid(const struct kids *k, int32_t parent, int32_t xray)
+{
+	for (size_t s = kid_slot(k, parent, xray); k->v[s].child != XL_NONE; s = (s + 1) & k->mask)
+		if (k->v[s].parent == parent && k->v[s].xray == xray)
+			return k->v[s].child;
+	return XL_NONE;
+}
+
+/* The traced functions of a sample's chain, innermost first, into seq
+ * (at most XL_ISAMPLE_MAX_IPS * 2).  A return address in function F at a
+ * direct call of G, below which the chain shows another function than G,
+ * lost G's frame: the callee had not set up its frame pointer yet (its
+ * first instructions, its last), or a library without frame pointers
+ * left the walk at its caller's frame.  G is put back. */
+static size_t chain_funcs(const struct xl_resolved *r, const struct xl_isamp *s, int32_t *seq)
+{
+	size_t n = 0;
+	const struct xl_addr *leaf = xl_addr_find(r->ips, r->nips, s->ips[0]);
+	int32_t below = leaf ? leaf->func : 0;
+	if (below)
+		seq[n++] = below;
+	for (uint32_t i = 1; i < s->nips; i++) {
+		const struct xl_addr *a = xl_addr_find(r->rets, r->nrets, s->ips[i]);
+		if (!a)
+			continue;
+		if (a->calls && a->calls != below)
+			seq[n++] = a->calls;
+		if (a->func)
+			seq[n++] = a->func;
+		below = a->func;
+	}
+	return n;
+}
+
+/* The node of a chain (innermost first) in its thread's tree: walked down
+ * from the root; a chain that does not start at the root (cut by the
+ * kernel's depth limit, or by a library without frame pointers above
+ * it) is looked for as the end of exactly one path.  XL_NONE otherwise. */
+static int32_t match(const struct xl_model *m, const struct kids *k, const struct xl_thread *t, const int32_t *seq,
+		     size_t n)
+{
+	if (!n)
+		return t->root; /* no traced frame: the thread's root */
+	int32_t cur = t->root;
+	size_t i = n;
+	while (i > 0) {
+		int32_t c = kid(k, cur, seq[i - 1]);
+		if (c == XL_NONE) {
+			c = kid(k, cur, XL_FUNC_MORE); /* a bounded tree's subtree */
+			if (c != XL_NONE)
+				return c;
+			break;
+		}
+		cur = c;
+		i--;
+	}
+	if (i == 0)
+		return cur;
+	/* The nodes of the innermost function (by_func is sorted by XRay id,
+	 * then index: the thread's are one run of it). */
+	int32_t found = XL_NONE;
+	size_t lo = 0, hi = k->nb;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int32_t x = k->by_func[mid];
+		int32_t fx = m->funcs[m->nodes[x].func].xray_id;
+		if (fx < seq[0] || (fx == seq[0] && x < t->root))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t c = lo; c < k->nb; c++) {
+		int32_t at = k->by_func[c];
+		if (m->funcs[m->nodes[at].func].xray_id != seq[0] || at >= t->root + (int32_t)t->node_count)
+			break;
+		size_t j = 0;
+		for (int32_t p = at; j < n && p != XL_NONE && m->nodes[p].parent != XL_NONE;
+		     p = m->nodes[p].parent, j++)
+			if (m->funcs[m->nodes[p].func].xray_id != seq[j])
+				break;
+		if (j < n)
+			continue;
+		if (found != XL_NONE)
+			return XL_NONE; /* several paths end so */
+		found = at;
+	}
+	return found;
+}
+
+/* (function, line) and (function, inlined name) of each sample, sorted
+ * and counted into the functions' lists. */
+struct fline {
+	int32_t func;
+	int line;
+};
+struct fname {
+	int32_t func;
+	const char *name;
+};
+
+static int cmp_fline(const void *a, const void *b)
+{
+	const struct fline *x = a, *y = b;
+	if (x->func != y->func)
+		return x->func < y->func ? -1 : 1;
+	return (x->line > y->line) - (x->line < y->line);
+}
+
+static int cmp_fname(const void *a, const void *b)
+{
+	const struct fname *x = a, *y = b;
+	if (x->func != y->func)
+		return x->func < y->func ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+static int cmp_inl(const void *a, const void *b)
+{
+	const struct xl_inl_count *x = a, *y = b;
+	if (x->samples != y->samples)
+		return x->samples > y->samples ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+static int count_lines(struct xl_model *m, struct fline *fl, size_t n)
+{
+	if (n > 1)
+		qsort(fl, n, sizeof(*fl), cmp_fline);
+	for (size_t i = 0; i < n;) {
+		struct xl_func *f = &m->funcs[fl[i].func];
+		size_t end = i, distinct = 0;
+		while (end < n && fl[end].func == fl[i].func)
+			distinct += end == i || fl[end].line != fl[end - 1].line, end++;
+		f->lines = calloc(distinct, sizeof(*f->lines));
+		if (!f->lines)
+			return XL_ENOMEM;
+		for (size_t k = i; k < end; k++) {
+			if (k == i || fl[k].line != fl[k - 1].line)
+				f->lines[f->nlines++].line = fl[k].line;
+			f->lines[f->nlines - 1].samples++;
+		}
+		i = end;
+	}
+	return XL_OK;
+}
+
+static int count_inlined(struct xl_model *m, struct fname *fn, size_t n)
+{
+	if (n > 1)
+		qsort(fn, n, sizeof(*fn), cmp_fname);
+	for (size_t i = 0; i < n;) {
+		struct xl_func *f = &m->funcs[fn[i].func];
+		size_t end = i, distinct = 0;
+		while (end < n && fn[end].func == fn[i].func)
+			distinct += end == i || strcmp(fn[end].name, fn[end - 1].name) != 0, end++;
+		f->inlined = calloc(distinct, sizeof(*f->inlined));
+		if (!f->inlined)
+			return XL_ENOMEM;
+		for (size_t k = i; k < end; k++) {
+			if (k == i || strcmp(fn[k].name, fn[k - 1].name) != 0) {
+				f->inlined[f->ninlined].name = strdup(fn[k].name);
+				if (!f->inlined[f->ninlined++].name)
+					return XL_ENOMEM;
+			}
+			f->inlined[f->ninlined - 1].samples++;
+		}
+		qsort(f->inlined, f->ninlined, sizeof(*f->inlined), cmp_inl);
+		i = end;
+	}
+	return XL_OK;
+}
+
+/* The source ranges move from the loaded file into the model. */
+static int take_sources(struct xl_model *m, struct xl_resolved *r)
+{
+	m->sources = calloc(r->nsrc + 1, sizeof(*m->sources));
+	if (!m->sources)
+		return XL_ENOMEM;
+	for (size_t i = 0; i < r->nsrc; i++) {
+		struct xl_src_range *s = &r->src[i];
+		m->sources[m->nsources++] = (struct xl_source){s->file, s->first, s->lines, s->nlines};
+		s->file = NULL;
+		s->lines = NULL;
+		s->nlines = 0;
+	}
+	return XL_OK;
+}
+
+/* Every sample's line, inlined functions and call path. */
+static int attribute(struct xl_model *m, const struct xl_resolved *r, const struct kids *k)
+{
+	struct fline *fl = malloc((m->nisamples + 1) * sizeof(*fl));
+	struct fname *fn = NULL;
+	size_t nfl = 0, nfn = 0, fncap = 0;
+	int32_t *seq = malloc(2 * XL_ISAMPLE_MAX_IPS * sizeof(*seq));
+	int rc = fl && seq ? XL_OK : XL_ENOMEM;
+	for (size_t i = 0; rc == XL_OK && i < m->nisamples; i++) {
+		struct xl_isamp *s = &m->isamples[i];
+		const struct xl_addr *leaf = xl_addr_find(r->ips, r->nips, s->ips[0]);
+		int32_t f = leaf && leaf->func ? xl_func_index(m, leaf->func) : XL_NONE;
+		if (f != XL_NONE) {
+			m->funcs[f].isamples++;
+			fl[nfl++] = (struct fline){f, leaf->line};
+			for (size_t j = 0; j < leaf->ninl; j++) {
+				int seen = 0;
+				for (size_t q = 0; q < j && !seen; q++)
+					seen = strcmp(leaf->inl[q], leaf->inl[j]) == 0;
+				if (seen)
+					continue;
+				if (xl_grow((void **)&fn, &fncap, nfn + 1, sizeof(*fn))) {
+					rc = XL_ENOMEM;
+					break;
+				}
+				fn[nfn++] = (struct fname){f, leaf->inl[j]};
+			}
+		}
+		s->node = match(m, k, &m->threads[s->thread], seq, chain_funcs(r, s, seq));
+		if (s->node != XL_NONE) {
+			m->nodes[s->node].isamples++;
+			m->isamples_matched++;
+		}
+	}
+	if (rc == XL_OK)
+		rc = count_lines(m, fl, nfl);
+	if (rc == XL_OK)
+		rc = count_inlined(m, fn, nfn);
+	free(fl);
+	free(fn);
+	free(seq);
+	return rc;
+}
+
+int xl_samples_analyze(struct xl_model *m, const char *dir, const char *build_id)
+{
+	if (!m->nisamples)
+		return XL_OK;
+	char path[PATH_MAX], err[256];
+	snprintf(path, sizeof(path), "%s/%s", dir, XL_SAMPLES_FILE);
+	struct xl_resolved r;
+	int rc = xl_samples_load_json(path, &r, err, sizeof(err));
+	if (rc == XL_ENOMEM)
+		return rc;
+	if (rc != XL_OK) {
+		snprintf(m->samples_problem, sizeof(m->samples_problem), "%s",
+			 access(path, F_OK) == 0 ? err : "the capture has no samples.json");
+		return XL_OK;
+	}
+	if (build_id[0] && r.build_id[0] && strcmp(build_id, r.build_id) != 0) {
+		snprintf(m->samples_problem, sizeof(m->samples_problem),
+			 "samples.json belongs to another build (its build id %.12s..., the captured executable's "
+			 "%.12s...)",
+			 r.build_id, build_id);
+		xl_resolved_release(&r);
+		return XL_OK;
+	}
+	struct kids k = {NULL, 0, NULL, 0, m};
+	m->resolved = 1;
+	rc = kids_build(&k, m);
+	if (rc == XL_OK)
+		rc = attribute(m, &r, &k);
+	if (rc == XL_OK)
+		rc = take_sources(m, &r);
+	free(k.v);
+	free(k.by_func);
+	xl_resolved_release(&r);
+	return rc;
+}
+
+const char *xl_source_line(const struct xl_model *m, const char *file, int line)
+{
+	for (size_t i = 0; file && i < m->nsources; i++) {
+		const struct xl_source *s = &m->sources[i];
+		if (line >= s->first && (size_t)(line - s->first) < s->nlines && strcmp(s->file, file) == 0)
+			return s->lines[line - s->first];
+	}
+	return NULL;
 }

@@ -35,6 +35,7 @@
 #include "msg.h"
 #include "process.h"
 #include "report_out.h"
+#include "samples_out.h"
 #include "session.h"
 #include "strbuf.h"
 #include "units.h"
@@ -198,7 +199,7 @@ static int print_runtime_notes(const char *dir)
 static void remove_capture_dir(const char *dir)
 {
 	char path[PATH_MAX + 16];
-	static const char *const files[] = {"symbols.json", "run.json", XL_CAP_NOTE_FILE};
+	static const char *const files[] = {"symbols.json", "run.json", XL_CAP_NOTE_FILE, XL_SAMPLES_FILE};
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
 		unlink(path);
@@ -415,6 +416,7 @@ static int wait_program(const struct xl_session *s, struct xl_process *p, const 
 		}
 		if (window_closed(dir)) {
 			xl_note("capture window closed; the program keeps running");
+			xl_samples_write(dir, s->exe, s->symtab, !s->no_source);
 			write_run_json(s, dir, 0, 0, xl_now_ns() - t0, started_at, 0);
 			render(dir, s->no_open, 0);
 			*reported = 1;
@@ -462,6 +464,8 @@ static int finish(const struct xl_session *s, const char *dir, int status, int64
 			"rest of the run was not captured",
 			probe->comm);
 	write_run_json(s, dir, 1, status, app_ns, started_at, maxrss);
+	if (!reported)
+		xl_samples_write(dir, s->exe, s->symtab, !s->no_source);
 	render(dir, s->no_open || reported, reported);
 	return xl_exit_status(status);
 }

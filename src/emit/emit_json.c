@@ -239,6 +239,31 @@ static void allocations_member(const struct xl_model *m, struct jsonw *w)
 	jw_obj_end(w);
 }
 
+/* A function's instruction samples: in all, by line of its own code, by
+ * inlined function (samples.c). */
+static void func_samples(const struct xl_func *f, struct jsonw *w)
+{
+	jw_kint(w, "samples", (int64_t)f->isamples);
+	jw_key(w, "lines");
+	jw_arr(w);
+	for (size_t k = 0; k < f->nlines; k++) {
+		jw_obj(w);
+		jw_kint(w, "line", f->lines[k].line);
+		jw_kint(w, "samples", (int64_t)f->lines[k].samples);
+		jw_obj_end(w);
+	}
+	jw_arr_end(w);
+	jw_key(w, "inlined");
+	jw_arr(w);
+	for (size_t k = 0; k < f->ninlined; k++) {
+		jw_obj(w);
+		jw_kstr(w, "name", f->inlined[k].name);
+		jw_kint(w, "samples", (int64_t)f->inlined[k].samples);
+		jw_obj_end(w);
+	}
+	jw_arr_end(w);
+}
+
 static void functions_member(const struct xl_model *m, struct jsonw *w)
 {
 	jw_key(w, "functions");
@@ -258,6 +283,8 @@ static void functions_member(const struct xl_model *m, struct jsonw *w)
 			jw_kbool(w, "more", 1);
 		if (m->allocs)
 			alloc_obj(w, "alloc", &f->alloc, 1);
+		if (m->resolved)
+			func_samples(f, w);
 		jw_obj_end(w);
 	}
 	jw_arr_end(w);
@@ -308,6 +335,13 @@ static void tree_member(const struct xl_model *m, struct jsonw *w, int compact)
 	jw_obj(w);
 	if (m->allocs)
 		tree_allocs(m, w, compact);
+	if (m->resolved) { /* each path's own instruction samples */
+		jw_key(w, "samples");
+		jw_arr(w);
+		for (size_t i = 0; i < m->nnodes; i++)
+			jw_int(w, (int64_t)m->nodes[i].isamples);
+		jw_arr_end(w);
+	}
 	for (size_t c = 0; c < ncols; c++) {
 		jw_key(w, c == 1 && compact ? "parent_up" : cols[c]);
 		jw_arr(w);
@@ -638,6 +672,8 @@ static void samples_member(const struct xl_model *m, struct jsonw *w)
 	for (size_t i = 0; i < m->nisamples; i++)
 		matched += m->isamples[i].node != XL_NONE;
 	jw_kint(w, "matched", (int64_t)matched);
+	jw_kbool(w, "resolved", m->resolved);
+	jw_kstr(w, "unresolved_reason", m->resolved || !m->nisamples ? NULL : m->samples_problem);
 	jw_kint(w, "lost", (int64_t)m->isamples_lost);
 	jw_kint(w, "dropped", (int64_t)m->isamples_dropped);
 	jw_kint(w, "position", (int64_t)m->npsamples);

@@ -310,6 +310,8 @@ static void one_sample(uint32_t slot, const unsigned char *r, size_t size)
 		memcpy(&a, chain + 8 * i, 8);
 		if ((int64_t)a >= CONTEXT_MARK && (int64_t)a < 0)
 			continue;
+		if (a == 0)
+			break; /* the walk's end */
 		if (first && a == w[0]) {
 			first = 0;
 			continue;

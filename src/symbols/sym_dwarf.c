@@ -163,16 +163,17 @@ const char *sym_die_linkage_name(Dwarf_Die *die)
 	return s;
 }
 
-/* DW_AT_decl_file of die (following abstract_origin/specification), or
- * NULL.  Not dwarf_decl_file(): elfutils 0.188 treats file index 0 as "no
- * file", but in DWARF 5 index 0 is the primary source file, which is what
- * clang 14 records whenever the file was named as compiled (cc foo.c). */
-const char *sym_die_decl_file(Dwarf_Die *die, const char **comp_dir)
+/* The file named by a file attribute of die (DW_AT_decl_file, following
+ * abstract_origin/specification; DW_AT_call_file), or NULL.  Not
+ * dwarf_decl_file(): elfutils 0.188 treats file index 0 as "no file", but
+ * in DWARF 5 index 0 is the primary source file, which is what clang 14
+ * records whenever the file was named as compiled (cc foo.c). */
+const char *sym_die_file(Dwarf_Die *die, unsigned attr, const char **comp_dir)
 {
 	Dwarf_Attribute at;
 	*comp_dir = NULL;
 	Dwarf_Word idx;
-	if (dwarf_formudata(dwarf_attr_integrate(die, DW_AT_decl_file, &at), &idx) != 0)
+	if (dwarf_formudata(dwarf_attr_integrate(die, attr, &at), &idx) != 0)
 		return NULL;
 	Dwarf_Die cudie;
 	Dwarf_Half version = 0;
@@ -187,6 +188,11 @@ const char *sym_die_decl_file(Dwarf_Die *die, const char **comp_dir)
 	Dwarf_Attribute cd;
 	*comp_dir = dwarf_formstring(dwarf_attr(&cudie, DW_AT_comp_dir, &cd));
 	return dwarf_filesrc(files, idx, NULL, NULL);
+}
+
+const char *sym_die_decl_file(Dwarf_Die *die, const char **comp_dir)
+{
+	return sym_die_file(die, DW_AT_decl_file, comp_dir);
 }
 
 /* file + line of the function at addr from the line table of cudie */

@@ -71,16 +71,22 @@ static int cmp_value(const void *key, const void *elem)
 	return addr < at ? -1 : addr > at;
 }
 
-const char *sym_elf_name_at(const struct esyms *es, uint64_t addr)
+const struct esym *sym_elf_at(const struct esyms *es, uint64_t addr)
 {
 	size_t lo = xl_lower_bound(es->s, es->n, sizeof(*es->s), &addr, cmp_value);
 	if (lo < es->n && es->s[lo].value == addr)
-		return es->s[lo].name;
+		return &es->s[lo];
 	/* containing symbol: look back a little (nested/overlapping symbols) */
 	for (size_t i = lo, steps = 0; i > 0 && steps < 64; i--, steps++) {
 		const struct esym *s = &es->s[i - 1];
 		if (s->value <= addr && addr - s->value < s->size)
-			return s->name;
+			return s;
 	}
 	return NULL;
+}
+
+const char *sym_elf_name_at(const struct esyms *es, uint64_t addr)
+{
+	const struct esym *s = sym_elf_at(es, addr);
+	return s ? s->name : NULL;
 }

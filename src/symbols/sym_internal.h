@@ -7,6 +7,9 @@
  *   sym_dwarf.c    DWARF: declaring file and line of a function
  *   symbols.c      xl_symbols_read() and the table (symbols.h) from the above
  *   sym_sidecar.c  the symbols.json sidecar: writer and validating loader
+ *   sym_json.c     what both JSON files use: clean strings, atomic writes
+ *   sym_resolve.c  sampled addresses -> function, line, inline chain (samples.json)
+ *   sym_samples.c  samples.json's validating loader
  *   demangle.c     C++ names for display (demangle.h, also used by the CLI)
  *
  * Ownership: every struct here owns the arrays it points to, except
@@ -33,6 +36,24 @@ __attribute__((format(printf, 3, 4))) void sym_seterr(char *err, size_t errlen, 
 __attribute__((format(printf, 2, 3))) void sym_add_warning(struct xl_symtab *tab, const char *fmt, ...);
 /* dir/file (file alone when absolute or dir empty), malloc'd; NULL if file is. */
 char *sym_path_join(const char *dir, const char *file);
+
+/* ---- sym_json.c */
+
+#include <jansson.h>
+#include <stdio.h>
+
+/* A JSON string of s with bytes that are not valid UTF-8 as '?' (null for
+ * NULL); NULL out of memory. */
+json_t *sym_jstr(const char *s);
+/* "0x" followed by 1..16 hex digits into *v. */
+bool sym_parse_addr(const char *s, uint64_t *v);
+/* The JSON object in the regular file at path, or NULL with *rc (XL_EIO,
+ * XL_EFORMAT) and the message. */
+json_t *sym_read_object(const char *path, int *rc, char *err, size_t errlen);
+/* Write path atomically (a new temporary beside it, renamed over it):
+ * body writes the contents and returns 0 or -1. */
+int sym_write_atomic(const char *path, int (*body)(FILE *f, const void *arg), const void *arg, char *err,
+		     size_t errlen);
 
 /* ---- sym_elf.c */
 
@@ -98,7 +119,9 @@ struct esyms {
 
 /* Function symbols of .symtab (else .dynsym), sorted: 0, or -1 out of memory. */
 int sym_collect_elf_syms(struct elf_file *ef, struct esyms *es);
-/* The linkage name of the function at addr (llvm-symbolizer's pick), or NULL. */
+/* The function symbol at or around addr (llvm-symbolizer's pick), or NULL. */
+const struct esym *sym_elf_at(const struct esyms *es, uint64_t addr);
+/* Its linkage name, or NULL. */
 const char *sym_elf_name_at(const struct esyms *es, uint64_t addr);
 
 /* ---- sym_dwarf.c */
@@ -128,6 +151,8 @@ bool sym_dw_find_fn(const struct dwctx *c, uint64_t addr, Dwarf_Die *die);
 bool sym_dw_find_cu(const struct dwctx *c, uint64_t addr, Dwarf_Die *cudie);
 const char *sym_die_linkage_name(Dwarf_Die *die);
 const char *sym_die_decl_file(Dwarf_Die *die, const char **comp_dir);
+/* The file a file attribute names (DW_AT_decl_file, DW_AT_call_file), or NULL. */
+const char *sym_die_file(Dwarf_Die *die, unsigned attr, const char **comp_dir);
 /* File and line of addr in the CU's line table: 0 (none found is fine), -1 out of memory. */
 int sym_line_at(Dwarf_Die *cudie, uint64_t addr, char **file, int *line);
 

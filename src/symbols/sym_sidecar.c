@@ -25,60 +25,6 @@
 #define XL_JSON_INT_MAX LONG_MAX
 #endif
 
-/* Copy of s with every byte that is not part of valid UTF-8 (as jansson
- * checks it: no overlongs, surrogates or code points > U+10FFFF) as '?'. */
-static char *utf8_clean(const char *s)
-{
-	size_t n = strlen(s);
-	char *o = malloc(n + 1);
-	if (o == NULL)
-		return NULL;
-	const unsigned char *p = (const unsigned char *)s;
-	size_t i = 0;
-	while (i < n) {
-		unsigned c = p[i];
-		size_t len = c < 0x80             ? 1
-			     : (c & 0xe0) == 0xc0 ? 2
-			     : (c & 0xf0) == 0xe0 ? 3
-			     : (c & 0xf8) == 0xf0 ? 4
-						  : 0;
-		bool ok = len > 0 && i + len <= n;
-		if (ok && len > 1) {
-			uint32_t cp = c & (0xffu >> (len + 1));
-			for (size_t k = 1; k < len; k++) {
-				if ((p[i + k] & 0xc0) != 0x80) {
-					ok = false;
-					break;
-				}
-				cp = (cp << 6) | (p[i + k] & 0x3f);
-			}
-			if (ok && ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
-				   cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)))
-				ok = false;
-		}
-		if (ok) {
-			memcpy(o + i, p + i, len);
-			i += len;
-		} else {
-			o[i++] = '?';
-		}
-	}
-	o[n] = '\0';
-	return o;
-}
-
-static json_t *jstr(const char *s)
-{
-	if (s == NULL)
-		return json_null();
-	char *c = utf8_clean(s);
-	if (c == NULL)
-		return NULL;
-	json_t *j = json_string(c);
-	free(c);
-	return j;
-}
-
 static int dump_any(FILE *f, json_t *j)
 {
 	if (j == NULL)
@@ -99,11 +45,12 @@ static bool valid_hex_id(const char *s)
 	return true;
 }
 
-static int write_body(const struct xl_symtab *tab, FILE *f)
+static int write_body(FILE *f, const void *arg)
 {
-	if (fputs("{\"schema\": ", f) < 0 || dump_any(f, jstr(XL_SYMBOLS_SCHEMA)) ||
-	    fputs(",\n \"build_id\": ", f) < 0 || dump_any(f, jstr(tab->build_id)) ||
-	    fputs(",\n \"executable\": ", f) < 0 || dump_any(f, jstr(tab->executable)))
+	const struct xl_symtab *tab = arg;
+	if (fputs("{\"schema\": ", f) < 0 || dump_any(f, sym_jstr(XL_SYMBOLS_SCHEMA)) ||
+	    fputs(",\n \"build_id\": ", f) < 0 || dump_any(f, sym_jstr(tab->build_id)) ||
+	    fputs(",\n \"executable\": ", f) < 0 || dump_any(f, sym_jstr(tab->executable)))
 		return -1;
 	if (fprintf(f,
 		    ",\n \"xray\": {\"sleds\": %" PRIu64 ", \"sled_version\": %d, "
@@ -119,9 +66,9 @@ static int write_body(const struct xl_symtab *tab, FILE *f)
 			return -1;
 		int bad = json_object_set_new(o, "id", json_integer(s->id));
 		bad |= json_object_set_new(o, "addr", json_string(addr));
-		bad |= json_object_set_new(o, "name", jstr(s->name));
-		bad |= json_object_set_new(o, "linkage_name", jstr(s->linkage_name));
-		bad |= json_object_set_new(o, "file", jstr(s->file));
+		bad |= json_object_set_new(o, "name", sym_jstr(s->name));
+		bad |= json_object_set_new(o, "linkage_name", sym_jstr(s->linkage_name));
+		bad |= json_object_set_new(o, "file", sym_jstr(s->file));
 		bad |= json_object_set_new(o, "line", json_integer(s->line));
 		if (bad || fputs(i == 0 ? "\n  " : ",\n  ", f) < 0 || json_dumpf(o, f, 0) != 0) {
 			json_decref(o);
@@ -157,80 +104,7 @@ int xl_symbols_write_json(const struct xl_symtab *tab, const char *path, char *e
 		}
 	}
 
-	size_t plen = strlen(path);
-	char *tmp = malloc(plen + 32);
-	if (tmp == NULL) {
-		sym_seterr(err, errlen, "%s: out of memory", path);
-		return XL_ENOMEM;
-	}
-	/* A new file of a random name (O_EXCL): nothing planted is followed. */
-	int fd = xl_create_temp_beside(path, tmp, plen + 32);
-	if (fd < 0) {
-		sym_seterr(err, errlen, "%s: cannot create: %s", tmp, strerror(errno));
-		free(tmp);
-		return XL_EIO;
-	}
-	FILE *f = fdopen(fd, "w");
-	if (f == NULL) {
-		sym_seterr(err, errlen, "%s: %s", tmp, strerror(errno));
-		close(fd);
-		unlink(tmp);
-		free(tmp);
-		return XL_EIO;
-	}
-	int rc = write_body(tab, f);
-	int saved = errno;
-	if (fflush(f) != 0 && rc == 0) {
-		rc = -1;
-		saved = errno;
-	}
-	if (fclose(f) != 0 && rc == 0) {
-		rc = -1;
-		saved = errno;
-	}
-	if (rc != 0) {
-		sym_seterr(err, errlen, "%s: write failed: %s", tmp, saved ? strerror(saved) : "encoding error");
-		unlink(tmp);
-		free(tmp);
-		return XL_EIO;
-	}
-	if (rename(tmp, path) != 0) {
-		sym_seterr(err, errlen, "%s: cannot rename into place: %s", path, strerror(errno));
-		unlink(tmp);
-		free(tmp);
-		return XL_EIO;
-	}
-	free(tmp);
-	return XL_OK;
-}
-
-/* "0x" followed by 1..16 hex digits */
-static bool parse_addr(const char *s, uint64_t *v)
-{
-	if (s[0] != '0' || (s[1] != 'x' && s[1] != 'X'))
-		return false;
-	s += 2;
-	size_t n = 0;
-	uint64_t a = 0;
-	for (; s[n] != '\0'; n++) {
-		char c = s[n];
-		unsigned d;
-		if (c >= '0' && c <= '9')
-			d = (unsigned)(c - '0');
-		else if (c >= 'a' && c <= 'f')
-			d = (unsigned)(c - 'a' + 10);
-		else if (c >= 'A' && c <= 'F')
-			d = (unsigned)(c - 'A' + 10);
-		else
-			return false;
-		if (n >= 16)
-			return false;
-		a = (a << 4) | d;
-	}
-	if (n == 0)
-		return false;
-	*v = a;
-	return true;
+	return sym_write_atomic(path, write_body, tab, err, errlen);
 }
 
 /* optional string member: absent/null -> NULL; returns -1 on a wrong type */
@@ -263,38 +137,6 @@ static int opt_uint(json_t *obj, const char *key, json_int_t max, json_int_t *ds
 		sym_seterr(err, errlen, __VA_ARGS__); \
 		return (code);                        \
 	} while (0)
-
-/* The sidecar's JSON object, or NULL with *rc and the message. */
-static json_t *read_object(const char *path, int *rc, char *err, size_t errlen)
-{
-	/* O_NONBLOCK and a type check before reading: a FIFO or a device in a
-	 * capture directory must not hang the report. */
-	int fd = xl_open_regular(path);
-	FILE *f = fd >= 0 ? fdopen(fd, "rb") : NULL;
-	if (f == NULL) {
-		int e = errno;
-		if (fd >= 0)
-			close(fd);
-		if (e == EINVAL)
-			sym_seterr(err, errlen, "%s: not a regular file", path);
-		else
-			sym_seterr(err, errlen, "%s: cannot open: %s", path, strerror(e));
-		*rc = XL_EIO;
-		return NULL;
-	}
-	json_error_t je;
-	json_t *root = json_loadf(f, JSON_REJECT_DUPLICATES, &je);
-	fclose(f);
-	*rc = XL_EFORMAT;
-	if (root == NULL)
-		sym_seterr(err, errlen, "%s:%d:%d: invalid JSON: %s", path, je.line, je.column, je.text);
-	else if (!json_is_object(root)) {
-		sym_seterr(err, errlen, "%s: top level is not a JSON object", path);
-		json_decref(root);
-		root = NULL;
-	}
-	return root;
-}
 
 /* schema, build_id, executable and the informational xray member. */
 static int load_header(json_t *root, const char *path, struct xl_symtab *out, char *err, size_t errlen)
@@ -364,7 +206,7 @@ static int load_function(json_t *o, size_t i, size_t n, const char *path, struct
 	v = json_object_get(o, "addr");
 	if (v == NULL)
 		FAIL(XL_EFORMAT, "%s: functions[%zu]: missing \"addr\"", path, i);
-	if (!json_is_string(v) || !parse_addr(json_string_value(v), &s->addr))
+	if (!json_is_string(v) || !sym_parse_addr(json_string_value(v), &s->addr))
 		FAIL(XL_EFORMAT, "%s: functions[%zu].addr is not a \"0x...\" hex string of at most 16 digits", path, i);
 
 	v = json_object_get(o, "name");
@@ -430,7 +272,7 @@ int xl_symbols_load_json(const char *path, struct xl_symtab *out, char *err, siz
 	}
 	memset(out, 0, sizeof *out);
 	int rc;
-	json_t *root = read_object(path, &rc, err, errlen);
+	json_t *root = sym_read_object(path, &rc, err, errlen);
 	if (root == NULL)
 		return rc;
 	rc = load_header(root, path, out, err, errlen);

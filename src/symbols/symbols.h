@@ -113,6 +113,98 @@ void xl_symtab_release(struct xl_symtab *tab);
  * (hex = ""), or a negative XL_E* code (hex = "" when len > 0). */
 int xl_build_id(const char *exe_path, char *hex, size_t len);
 
+/*
+ * Sampled addresses (capture format 6, the instruction samples): after a
+ * run the CLI resolves every distinct sampled address with the
+ * executable's ELF symbols and DWARF (libdw) and the libraries' symbol
+ * tables, and writes the result into the capture directory as
+ * samples.json, so that a later report needs neither the executable nor
+ * the libraries (schema "exaloop.samples/1"; fields are only added within
+ * a version):
+ *
+ *   {"schema": "exaloop.samples/1", "build_id": "3f1c...",
+ *    "ips": [                     the interrupted instructions
+ *     {"addr": "0x55d0c8a01234",  run-time address, as sampled
+ *      "func": 3,                 XRay id of the traced function it is in (0: none)
+ *      "symbol": "two_loops",     the function's name (demangled), or absent
+ *      "library": "libc.so.6",    the library's soname; absent in the executable
+ *      "file": "/src/app.c", "line": 31,   the line in the function's own code:
+ *                                 for code inlined into it, the call site's line
+ *      "inline": ["step_n"]},     the functions inlined at the address, outermost first
+ *     ...],
+ *    "returns": [                 return addresses of the call chains
+ *     {"addr": "0x...", "func": 1,  the traced function the call is in (0: none)
+ *      "calls": 3,                XRay id of the direct call's target (0: none known)
+ *      "symbol": "main", "library": ...}, ...],
+ *    "sources": [                 text of the sampled lines, a few lines around each
+ *     {"file": "/src/app.c", "first": 28, "lines": ["...", ...]}, ...]}
+ *
+ * Rules enforced by the loader: schema, ips and returns are required;
+ * every entry has addr; func, calls and line are integers 0..INT32_MAX;
+ * inline is an array of at most XL_INLINE_MAX strings; first >= 1.
+ */
+#define XL_SAMPLES_SCHEMA "exaloop.samples/1"
+#define XL_SAMPLES_FILE "samples.json"
+#define XL_INLINE_MAX 64
+#define XL_SOURCE_CONTEXT 3       /* lines kept before and after a sampled line */
+#define XL_SOURCE_MAX_LINES 20000 /* source lines embedded at most */
+#define XL_SOURCE_LINE_MAX 400    /* bytes kept of one source line */
+
+/* An executable mapping of the profiled process (xl_map in the capture). */
+struct xl_addr_map {
+	uint64_t start, end, offset;
+	const char *path;
+};
+
+struct xl_resolve_req {
+	const char *exe;   /* the executable that ran */
+	uint64_t exe_base; /* its load bias (0 for a fixed-address one) */
+	const struct xl_addr_map *maps;
+	size_t nmaps;
+	const uint64_t *ips; /* distinct interrupted instructions */
+	size_t nips;
+	const uint64_t *rets; /* distinct return addresses */
+	size_t nrets;
+	const struct xl_symtab *tab; /* the executable's functions (XRay ids) */
+	int source;                  /* embed the sampled lines' source text */
+};
+
+/* Resolve and write samples.json at path (atomically). */
+int xl_samples_resolve(const struct xl_resolve_req *r, const char *path, char *err, size_t errlen);
+
+struct xl_addr {
+	uint64_t addr;
+	int32_t func;  /* XRay id, 0: none */
+	int32_t calls; /* returns: the direct call's target, 0: none known */
+	char *symbol;  /* NULL: unknown */
+	char *library; /* NULL: the executable */
+	char *file;    /* ips: NULL unknown */
+	int line;      /* ips: 0 unknown */
+	char **inl;    /* ips: inline chain, outermost first */
+	size_t ninl;
+};
+
+struct xl_src_range {
+	char *file;
+	int first; /* line number of lines[0] */
+	char **lines;
+	size_t nlines;
+};
+
+struct xl_resolved {
+	struct xl_addr *ips, *rets; /* each sorted by addr */
+	size_t nips, nrets;
+	struct xl_src_range *src;
+	size_t nsrc;
+	char build_id[XL_BUILD_ID_HEX_SIZE];
+};
+
+/* Load and validate samples.json.  On failure *out is left empty. */
+int xl_samples_load_json(const char *path, struct xl_resolved *out, char *err, size_t errlen);
+/* The entry of addr in a sorted list, or NULL. */
+const struct xl_addr *xl_addr_find(const struct xl_addr *v, size_t n, uint64_t addr);
+void xl_resolved_release(struct xl_resolved *r);
+
 #ifdef __cplusplus
 }
 #endif
