@@ -35,6 +35,7 @@ struct view_opts {
 	const char *dir;
 	const char *format;
 	const char *output;
+	const char *lines; /* report --lines FUNC */
 	struct xl_emit_opts emit;
 };
 
@@ -118,6 +119,8 @@ static int parse_view(int argc, const char **argv, int is_export, struct view_op
 		XL_OPT_PARSE(0, "timeline-calls", &v->emit.timeline_max, "N",
 			     "html: timeline calls the report keeps in all, the longest of each thread (default 20000)",
 			     parse_timeline_calls),
+		XL_OPT_STRING(0, "lines", &v->lines, "FUNC",
+			      "print FUNC's hottest lines: samples, share, source text (--top N: the first N)"),
 		XL_OPT_STRING('o', NULL, &v->output, "OUT", "write to OUT instead (- for stdout)"),
 		XL_OPT_END(),
 	};
@@ -224,6 +227,15 @@ static int profile_report(int argc, const char **argv, struct xl_ctx *ctx)
 	int rc = open_view(argc, argv, 0, &v, &m);
 	if (rc != XL_OPTS_PARSED)
 		return rc;
+	if (v.lines) {
+		rc = xl_emit_lines(m, stdout, v.lines, v.emit.top);
+		if (rc == -1)
+			xl_error("no function named '%s' in '%s' (the names are those of the function table: exaloop "
+				 "profile report %s --text)",
+				 v.lines, v.dir, v.dir);
+		xl_model_free(m);
+		return rc == -1 ? XL_EXIT_USAGE : rc ? XL_EXIT_FAIL : 0;
+	}
 	if (strcmp(v.format, "html") == 0) {
 		char path[PATH_MAX];
 		snprintf(path, sizeof(path), "%s/index.html", v.dir);

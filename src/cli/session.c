@@ -308,7 +308,9 @@ static int render(const char *dir, int no_open, int quiet)
 			if (strcmp(m->warnings[i].kind, "overhead") != 0)
 				xl_warn("%s", m->warnings[i].message);
 		xl_note("report: %s", path);
-		xl_note("reports contain source paths and function names; review them before sharing outside your team");
+		xl_note("reports contain source paths%s and function names; review them before sharing outside your "
+			"team",
+			m->nsources ? " and source text" : "");
 		xl_open_browser(path, no_open);
 	}
 	xl_model_free(m);

@@ -44,4 +44,9 @@ int xl_emit_chrome(const struct xl_model *m, FILE *f, const struct xl_emit_opts 
 int xl_emit_perfetto(const struct xl_model *m, FILE *f, const struct xl_emit_opts *o);
 int xl_emit_folded(const struct xl_model *m, FILE *f, const struct xl_emit_opts *o);
 
+/* The hottest lines of every function named `name` (emit_lines.c), at
+ * most top of each (0: all): 0, -1 when no function has that name, -2 on
+ * a write error. */
+int xl_emit_lines(const struct xl_model *m, FILE *f, const char *name, size_t top);
+
 #endif
