@@ -1,0 +1,163 @@
+"""Samples: lines inside a function, from instruction samples the control thread takes (docs/cli.md,
+"Samples"; capture format 6).
+
+- s-lines.c does its work on known lines in known ratios: two_loops runs 3N steps on LINE_A and N on
+  LINE_B (75 % / 25 % of its own samples, within 5 points), with_inline N steps on LINE_C and N in an
+  always_inline helper called on LINE_D (50 % / 50 %, the helper's samples at the call site, and the
+  helper listed as inlined).  Each sample's call chain lands on the exact path (main > two_loops).
+  `profile report --lines` prints the lines with their source text; `--no-source` leaves it out.
+- A real seccomp filter refusing perf_event_open (l-noperf.c) gives the note "line data
+  unavailable: <why>" and leaves every call, path and other warning as a normal capture has them.
+- --no-samples takes none; bad rates are refused.
+"""
+import json
+import re
+
+from xltest import *
+
+
+def line_of(src, marker):
+    for i, text in enumerate(open(src), 1):
+        if marker in text:
+            return i
+    raise RuntimeError(marker)
+
+
+def share(f, line):
+    return 100.0 * sum(l["samples"] for l in f["lines"] if l["line"] == line) / max(f["samples"], 1)
+
+
+def node_samples(s, path):
+    t, names = s.tree, [f["name"] for f in s.funcs]
+    for i in range(len(t["parent"])):
+        p, got = i, []
+        while t["parent"][p] >= 0:
+            got.insert(0, names[t["func"][p]])
+            p = t["parent"][p]
+        if tuple(got) == path:
+            return t["samples"][i]
+    return None
+
+
+def kinds(items, drop=()):
+    return sorted(x["kind"] for x in items if x["kind"] not in drop)
+
+
+LINES = prog("s-lines.c")
+A, B, C, D = (line_of(LINES, "/* LINE_%s */" % x) for x in "ABCD")
+
+with Workdir() as w:
+    schema = json.load(open(os.path.join(SRC, "docs", "summary.schema.json")))
+    # 1. lines in known ratios.  60M steps at 5 kHz: about 4,000 samples of two_loops here, so a
+    # share is good to about a point; a busy machine gives fewer, still enough (checked below).
+    p = w.run(["--no-open", "--sample-rate", "5000", "--profile", "run", "-release", LINES, "60000000"])
+    eq(p.returncode, 0, "s-lines runs")
+    check("reports contain source paths and source text and function names" in p.stderr,
+          "the notice says the capture holds source text")
+    cap = w.latest()
+    s = w.summary(cap)
+    check(not validate(s.doc, schema), "the summary matches its schema: %s" % validate(s.doc, schema)[:3])
+    sm = s.doc["samples"]
+    eq((sm["rate"], sm["status"], sm["resolved"], sm["reason"]), (5000, "on", True, None), "samples taken")
+    eq(s.doc["run"]["settings"]["sample_rate"], 5000, "settings.sample_rate")
+    check(sm["position"] > 0, "position samples taken (%d)" % sm["position"])
+    two, inl = s.func("two_loops"), s.func("with_inline")
+    check(two["samples"] >= 800 and inl["samples"] >= 400,
+          "enough samples: two_loops %d, with_inline %d" % (two["samples"], inl["samples"]))
+    sa, sb = share(two, A), share(two, B)
+    check(abs(sa - 75) <= 5 and abs(sb - 25) <= 5, "two_loops: LINE_A %.1f%% (75), LINE_B %.1f%% (25)" % (sa, sb))
+    check(sa + sb >= 98, "two_loops: its samples are on its two loop lines (%.1f%%)" % (sa + sb))
+    sc, sd = share(inl, C), share(inl, D)
+    check(abs(sc - 50) <= 7 and abs(sd - 50) <= 7, "with_inline: LINE_C %.1f%%, LINE_D %.1f%% (the inlined "
+          "helper's samples at its call site)" % (sc, sd))
+    check(not any(l["line"] == line_of(LINES, "/* LINE_E */") for l in inl["lines"]),
+          "with_inline: no samples at the helper's own line (LINE_E)")
+    helper = [x for x in inl["inlined"] if x["name"] == "step_n"]
+    check(helper and abs(100.0 * helper[0]["samples"] / inl["samples"] - sd) <= 2,
+          "with_inline: step_n listed as inlined with LINE_D's samples (%r)" % inl["inlined"])
+    eq((two["inlined"], s.func("main")["samples"]), ([], 0), "nothing inlined in two_loops; main does no work")
+    ns = node_samples(s, ("main", "two_loops"))
+    check(ns is not None and ns >= 0.99 * two["samples"],
+          "the samples of two_loops are on the path main > two_loops (%r of %d)" % (ns, two["samples"]))
+    eq(node_samples(s, ("main",)), 0, "main's own path has none")
+    check(sm["matched"] >= 0.98 * sm["instruction"], "samples matched to a call path: %d of %d"
+          % (sm["matched"], sm["instruction"]))
+
+    # the line view, with the capture's own source text (the binary is gone: run deleted it)
+    p = w.run(["profile", "report", cap, "--lines", "two_loops"])
+    eq(p.returncode, 0, "--lines two_loops")
+    rows = [l for l in p.stdout.splitlines() if re.match(r"^\s+\d+\s+\d+\s+[\d.]+%", l)]
+    check(len(rows) == 2 and rows[0].split()[0] == str(A) and "LINE_A" in rows[0] and "LINE_B" in rows[1],
+          "--lines: LINE_A first, then LINE_B, with their source text:\n" + p.stdout)
+    p = w.run(["profile", "report", cap, "--lines", "with_inline", "--top", "1"])
+    check("inlined: step_n" in p.stdout and "(1 more line)" in p.stdout, "--lines --top 1, inlined list")
+    p = w.run(["profile", "report", cap, "--lines", "no_such_function"])
+    check(p.returncode == 2 and "no function named 'no_such_function'" in p.stderr, "--lines: unknown name, exit 2")
+    p = w.run(["profile", "report", cap, "--lines", "main"])
+    check("no line data: no instruction sample fell in its own code" in p.stdout, "--lines main: says why none")
+
+    # 2. --no-source: line numbers, no text
+    p = w.run(["--no-open", "--no-source", "--sample-rate", "2000", "--profile", "run", "-release", LINES, "20000000"])
+    check("reports contain source paths and function names" in p.stderr, "--no-source: the usual notice")
+    doc = json.load(open(os.path.join(w.latest(), "samples.json")))
+    eq(doc["sources"], [], "--no-source: no source text in samples.json")
+    p = w.run(["profile", "report", w.latest(), "--lines", "two_loops"])
+    check("LINE_A" not in p.stdout and re.search(r"^\s+%d\s+\d+" % A, p.stdout, re.M),
+          "--no-source: --lines has line %d without its text" % A)
+
+    # 3. perf_event_open refused by a seccomp filter: the note, and nothing else changes
+    launcher = os.path.join(w.path, "l-noperf")
+    eq(w.run(["build", prog("l-noperf.c"), "-o", launcher]).returncode, 0, "build l-noperf")
+    eq(w.run(["--no-open", "--profile", "run", "-release", prog("s-fib.c"), "22"]).returncode, 0, "s-fib")
+    base = w.summary()
+    for err, name in ((13, "EACCES"), (38, "ENOSYS")):
+        p = subprocess.run([launcher, str(err), EXALOOP, "--no-open", "--profile", "run", "-release",
+                            prog("s-fib.c"), "22"], cwd=w.path, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           text=True, timeout=300, env=dict(os.environ, CI="1"))
+        sys.stdout.write(p.stderr)
+        eq((p.returncode, p.stdout), (0, "fib(22) = 17711\n"), "%s: the program runs as ever" % name)
+        s = w.summary()
+        n = s.note("line_data_unavailable")
+        check(n is not None and n["message"].startswith("line data unavailable: the kernel refused perf_event_open (%s"
+                                                        % name), "%s: the note says why: %r" % (name, n))
+        eq((s.doc["samples"]["status"], s.doc["samples"]["instruction"]), ("refused", 0), "%s: no instruction samples"
+           % name)
+        check(s.doc["samples"]["position"] > 0, "%s: position samples still taken" % name)
+        check(s.paths() == base.paths(), "%s: every call path and count as without the filter (%d paths)"
+              % (name, len(base.paths())))
+        eq(kinds(s.doc["warnings"]), kinds(base.doc["warnings"]), "%s: the same warnings" % name)
+        eq(kinds(s.doc["notes"], ("line_data_unavailable",)), kinds(base.doc["notes"]), "%s: the same other notes"
+           % name)
+        p = w.run(["profile", "report", w.latest(), "--text"])
+        check("line data unavailable: the kernel refused perf_event_open (%s" % name in p.stdout,
+              "%s: the text report shows the note" % name)
+        p = w.run(["profile", "report", w.latest(), "--lines", "fib"])
+        check("no line data: the kernel refused perf_event_open" in p.stdout, "%s: --lines says why" % name)
+    eq(base.note("line_data_unavailable"), None, "no note when samples are taken")
+
+    # 4. --no-samples, sample_rate = 0 and bad rates
+    eq(w.run(["--no-open", "--no-samples", "--profile", "run", "-release", prog("s-fib.c"), "22"]).returncode, 0,
+       "--no-samples")
+    s = w.summary()
+    eq((s.doc["samples"]["status"], s.doc["samples"]["instruction"], s.doc["samples"]["position"]), ("off", 0, 0),
+       "--no-samples: none taken")
+    check(not os.path.exists(os.path.join(w.latest(), "samples.json")) and s.note("line_data_unavailable") is None,
+          "--no-samples: no samples.json, no note")
+    for bad in ("0", "10001", "1k", "-5"):
+        p = w.run(["--sample-rate", bad, "--profile", "run", prog("s-fib.c")])
+        check(p.returncode == 2 and "invalid sample rate '%s'" % bad in p.stderr, "--sample-rate %s refused" % bad)
+    shutil.copy(prog("s-fib.c"), w.path)
+    with open(os.path.join(w.path, "exaloop.toml"), "w") as f:
+        f.write('[targets.slow]\nsource = "s-fib.c"\nargs = ["22"]\n[targets.slow.profile]\nsample_rate = 250\n'
+                '[targets.none]\nsource = "s-fib.c"\nargs = ["22"]\n[targets.none.profile]\nsample_rate = 0\n'
+                '[targets.bad]\nsource = "s-fib.c"\n[targets.bad.profile]\nsample_rate = 20000\n')
+    eq(w.run(["--no-open", "--profile", "--target", "slow", "run"]).returncode, 0, "sample_rate = 250")
+    eq(w.summary().doc["samples"]["rate"], 250, "sample_rate from exaloop.toml")
+    eq(w.run(["--no-open", "--sample-rate", "300", "--profile", "--target", "slow", "run"]).returncode, 0, "override")
+    eq(w.summary().doc["samples"]["rate"], 300, "--sample-rate over exaloop.toml")
+    eq(w.run(["--no-open", "--profile", "--target", "none", "run"]).returncode, 0, "sample_rate = 0")
+    eq(w.summary().doc["samples"]["status"], "off", "sample_rate = 0: none")
+    p = w.run(["--profile", "--target", "bad", "run"])
+    check(p.returncode != 0 and "sample_rate" in p.stderr and "exaloop.toml:" in p.stderr,
+          "sample_rate = 20000 refused with its place: " + p.stderr.strip())
+done()
