@@ -16,9 +16,13 @@ timeline events, a function table):
 - samples:    a memory-sample list whose blocks start every 64 bytes inside the first one's
               1,024 samples (forward links, so the loop guard alone does not stop it);
 - overlap:    a node-chunk slot pointing into the thread's own block (another kind of record);
-- allocations: 40 more tiny threads whose allocation records (alloc_first) are one block.
+- allocations: 40 more tiny threads whose allocation records (alloc_first) are one block;
+- isamples:   an instruction-sample block (format 6) linking to a block inside its own records;
+- psamples:   a position-sample block inside an instruction-sample block's records;
+- maps:       a mappings block whose next block starts inside its records.
 The untouched capture still reads, with every call path, and so does one whose main thread has
-that allocation block as its own (its record counted).
+that allocation block as its own (its record counted), and one whose instruction-sample record
+claims more addresses than its block holds (that record and the rest of the block are skipped).
 """
 import shutil
 import struct
@@ -33,6 +37,8 @@ TB_FUNC_TABLE, TB_FUNC_SLOTS = 41136, 41144   # after stack[2048]; then the CPU 
 TB_ALLOC_FIRST = 41176                         # version 4: the allocation fields
 TB_SIZE = 42272                                # version 5: the timeline fields end the block
 H_TIMELINE_MODE, TL_LAST = 464, 3              # version 5
+H_ISAMPLE_FIRST, H_PSAMPLE_FIRST, H_MAPS_FIRST = 512, 520, 528   # version 6: samples
+BLOCK_ISAMPLES, BLOCK_PSAMPLES, BLOCK_MAPS, MAP_REC = 7, 8, 9, 256
 BLK = 32  # struct xl_cap_block {kind, owner, size, next, count, capacity}
 BLOCK_MEMORY, SAMPLE = 4, 72  # version 4: with capture_rss_bytes, alloc_bytes, alloc_calls
 BLOCK_ALLOCS, ALLOC_REC = 5, 80  # struct xl_alloc_stat {node, func, owner, reserved, allocs, bytes, ...}
@@ -131,7 +137,7 @@ with Workdir() as w:
     s = w.summary(base)
     eq(len(s.tree["parent"]), 5460 + 2, "the real capture: 5,460 call paths, main and the root")
 
-    eq(u32(orig, H_VERSION), 5, "format version 5 (the offsets above are its)")
+    eq(u32(orig, H_VERSION), 6, "format version 6 (the offsets above are its)")
     check(u32(orig, H_FLAGS) & FLAG_ALLOCS and u32(orig, H_ALLOC_REC_SIZE) == ALLOC_REC,
           "allocations recorded (their fields are read)")
     nthreads = u32(orig, H_THREAD_COUNT)
@@ -204,6 +210,46 @@ with Workdir() as w:
     put64(d, blocks[-1] + 16, blocks[0])
     refused(w, variant(w, base, "ring-loop", d), "a timeline block")
 
+    # 9. instruction samples: a block of 64 words (two records), whose next block starts 128 bytes
+    # into it (a valid-looking header written over the second record's addresses)
+    def isample_block(records, words=64):
+        blk = bytearray(BLK + 8 * words)
+        struct.pack_into("<IIQQII", blk, 0, BLOCK_ISAMPLES, 0, len(blk), 0, words, words)
+        at = BLK
+        for t, nips in records:
+            struct.pack_into("<QIHH", blk, at, t, 0, nips, 0)
+            for k in range(nips):
+                struct.pack_into("<Q", blk, at + 16 + 8 * k, 0x1000 + k)
+            at += 16 + 8 * nips
+        return blk
+    d = bytearray(orig)
+    ib = grow(d, isample_block([(1, 2), (2, 58)]))
+    inner = ib + 128
+    struct.pack_into("<IIQQII", d, inner, BLOCK_ISAMPLES, 0, BLK + 8 * 8, 0, 8, 8)
+    put64(d, ib + 16, inner)
+    put64(d, H_ISAMPLE_FIRST, ib)
+    refused(w, variant(w, base, "isamples", d), "an instruction-sample block")
+
+    # 10. a position-sample block inside the instruction-sample block's records
+    d = bytearray(orig)
+    ib = grow(d, isample_block([(1, 2), (2, 58)]))
+    struct.pack_into("<IIQQII", d, ib + 128, BLOCK_PSAMPLES, 0, BLK + 16 * 4, 0, 4, 4)
+    put64(d, H_ISAMPLE_FIRST, ib)
+    put64(d, H_PSAMPLE_FIRST, ib + 128)
+    refused(w, variant(w, base, "psamples", d), "a position-sample block")
+
+    # 11. two mappings blocks, the second starting inside the first's records
+    d = bytearray(orig)
+    mb = bytearray(BLK + MAP_REC * 4)
+    struct.pack_into("<IIQQII", mb, 0, BLOCK_MAPS, 0, len(mb), 0, 4, 4)
+    for k in range(4):
+        struct.pack_into("<QQQII", mb, BLK + MAP_REC * k, 0x1000 * (k + 1), 0x1000 * (k + 2), 0, 0, 0)
+    at = grow(d, mb)
+    struct.pack_into("<IIQQII", d, at + BLK + MAP_REC, BLOCK_MAPS, 0, len(mb), 0, 1, 1)
+    put64(d, at + 16, at + BLK + MAP_REC)
+    put64(d, H_MAPS_FIRST, at)
+    refused(w, variant(w, base, "maps", d), "a mappings block")
+
     # the real capture still reads, every call path in it
     p = w.run(["profile", "report", base, "--json"])
     eq(p.returncode, 0, "the untouched capture reads")
@@ -225,6 +271,17 @@ with Workdir() as w:
     after = w.summary(own).doc["allocations"]["total"]
     eq((after["allocs"] - before["allocs"], after["bytes"] - before["bytes"]), (1, 1000),
        "its record is counted: one more allocation of 1,000 bytes")
+
+    # and an instruction-sample block whose second record claims more addresses than the block holds:
+    # the first record is read, the rest of the block skipped, the capture reads
+    d = bytearray(orig)
+    ib = grow(d, isample_block([(1, 2), (2, 58)]))
+    struct.pack_into("<H", d, ib + BLK + 16 + 16 + 12, 100)   # the second record's nips: 100 > 58
+    put64(d, H_ISAMPLE_FIRST, ib)
+    bad_rec = variant(w, base, "isample-record", d)
+    p = w.run(["profile", "report", bad_rec, "--json"])
+    eq(p.returncode, 0, "a record longer than its block: the capture reads: " + p.stderr.strip())
+    eq(w.summary(bad_rec).doc["samples"]["instruction"], 1, "a record longer than its block: the one before it read")
 
     # and a ring that reused its oldest block: the first block moved to the end of the list (a link
     # back), which the reader follows in a "last" timeline: no fewer calls than the list in order (a
