@@ -382,18 +382,6 @@ int xl_model_load(const char *dir, struct xl_model **out, char *err, size_t errl
 	return XL_OK;
 }
 
-static int cmp_xray_id(const void *key, const void *elem)
-{
-	int32_t id = *(const int32_t *)key, at = ((const struct xl_func *)elem)->xray_id;
-	return id < at ? -1 : id > at;
-}
-
-int32_t xl_func_index(const struct xl_model *m, int32_t xray_id)
-{
-	size_t lo = xl_lower_bound(m->funcs, m->nfuncs, sizeof(*m->funcs), &xray_id, cmp_xray_id);
-	return lo < m->nfuncs && m->funcs[lo].xray_id == xray_id ? (int32_t)lo : XL_NONE;
-}
-
 static void free_strv(char **v)
 {
 	for (size_t i = 0; v && v[i]; i++)

@@ -1,10 +1,12 @@
 /*
- * sort.c - function-table orderings shared by every emitter.
+ * sort.c - function-table orderings shared by every emitter, and the
+ * lookup of a function by XRay id (funcs are sorted by it).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "analyze.h"
+#include "xl_array.h"
 
 int xl_sort_parse(const char *s, enum xl_sort *out)
 {
@@ -61,4 +63,16 @@ void xl_funcs_sorted(const struct xl_func *funcs, size_t n, enum xl_sort by, siz
 	sort_funcs = funcs; /* single-threaded CLI: qsort has no context argument */
 	sort_by = by;
 	qsort(idx, n, sizeof(size_t), cmp);
+}
+
+static int cmp_xray_id(const void *key, const void *elem)
+{
+	int32_t id = *(const int32_t *)key, at = ((const struct xl_func *)elem)->xray_id;
+	return id < at ? -1 : id > at;
+}
+
+int32_t xl_func_index(const struct xl_model *m, int32_t xray_id)
+{
+	size_t lo = xl_lower_bound(m->funcs, m->nfuncs, sizeof(*m->funcs), &xray_id, cmp_xray_id);
+	return lo < m->nfuncs && m->funcs[lo].xray_id == xray_id ? (int32_t)lo : XL_NONE;
 }

@@ -54,8 +54,8 @@ static void resolve_one(const char *dir, const char *exe, const struct xl_symtab
 	}
 	for (size_t i = 0; i < m->nmaps; i++)
 		maps[i] = (struct xl_addr_map){m->maps[i].start, m->maps[i].end, m->maps[i].offset, m->maps[i].path};
-	struct xl_resolve_req r = {exe,  m->exe_base, maps, m->nmaps, ips, distinct(ips, m->nisamples),
-				   rets, distinct(rets, nret), tab,   source};
+	struct xl_resolve_req r = {exe,  m->exe_base,          maps, m->nmaps, ips, distinct(ips, m->nisamples),
+				   rets, distinct(rets, nret), tab,  source};
 	char path[PATH_MAX];
 	snprintf(path, sizeof(path), "%s/%s", dir, XL_SAMPLES_FILE);
 	if (m->nisamples && xl_samples_resolve(&r, path, err, sizeof(err)) != XL_OK)

@@ -327,6 +327,27 @@ static void tree_allocs(const struct xl_model *m, struct jsonw *w, int compact)
 	}
 }
 
+/* Each path's own instruction samples, when they were resolved.  In
+ * compact form (the HTML report) only the paths that have some, named by
+ * `samples_at` (the first node's index, then each one's distance from the
+ * previous), as for the allocations: most of an interpreter's hundreds of
+ * thousands of paths have none. */
+static void tree_samples(const struct xl_model *m, struct jsonw *w, int compact)
+{
+	for (int c = compact ? 0 : 1; c < 2; c++) {
+		jw_key(w, c == 0 ? "samples_at" : "samples");
+		jw_arr(w);
+		size_t prev = 0;
+		for (size_t i = 0; i < m->nnodes; i++) {
+			if (compact && !m->nodes[i].isamples)
+				continue;
+			jw_int(w, c == 0 ? (int64_t)(i - prev) : (int64_t)m->nodes[i].isamples);
+			prev = i;
+		}
+		jw_arr_end(w);
+	}
+}
+
 static void tree_member(const struct xl_model *m, struct jsonw *w, int compact)
 {
 	static const char *const cols[] = {"thread", "parent", "func", "calls", "total_ns", "self_ns"};
@@ -335,13 +356,8 @@ static void tree_member(const struct xl_model *m, struct jsonw *w, int compact)
 	jw_obj(w);
 	if (m->allocs)
 		tree_allocs(m, w, compact);
-	if (m->resolved) { /* each path's own instruction samples */
-		jw_key(w, "samples");
-		jw_arr(w);
-		for (size_t i = 0; i < m->nnodes; i++)
-			jw_int(w, (int64_t)m->nodes[i].isamples);
-		jw_arr_end(w);
-	}
+	if (m->resolved)
+		tree_samples(m, w, compact);
 	for (size_t c = 0; c < ncols; c++) {
 		jw_key(w, c == 1 && compact ? "parent_up" : cols[c]);
 		jw_arr(w);

@@ -129,8 +129,7 @@ json_t *sym_read_object(const char *path, int *rc, char *err, size_t errlen)
 	return root;
 }
 
-int sym_write_atomic(const char *path, int (*body)(FILE *f, const void *arg), const void *arg, char *err,
-		     size_t errlen)
+int sym_write_atomic(const char *path, int (*body)(FILE *f, const void *arg), const void *arg, char *err, size_t errlen)
 {
 	size_t plen = strlen(path);
 	char *tmp = malloc(plen + 32);
@@ -178,4 +177,3 @@ int sym_write_atomic(const char *path, int (*body)(FILE *f, const void *arg), co
 	free(tmp);
 	return XL_OK;
 }
-

@@ -82,9 +82,9 @@ static int image_open(struct image *im, const char *path, int dwarf)
 	im->path = strdup(path);
 	if (im->path == NULL)
 		return XL_ENOMEM;
-	if (path[0] != '/' || sym_elf_open(path, &im->ef, NULL, 0) != XL_OK) {
+	if (path[0] == '[' || sym_elf_open(path, &im->ef, NULL, 0) != XL_OK) { /* [vdso] */
 		const char *slash = strrchr(path, '/');
-		im->soname = strdup(slash ? slash + 1 : path); /* [vdso] */
+		im->soname = strdup(slash ? slash + 1 : path);
 		return im->soname ? XL_OK : XL_ENOMEM;
 	}
 	im->ok = 1;
@@ -266,8 +266,8 @@ static uint64_t call_target(struct ctx *c, uint64_t v)
 #if defined(__x86_64__)
 		if (p[0] != 0xe8)
 			return 0;
-		int32_t rel = (int32_t)((uint32_t)p[1] | (uint32_t)p[2] << 8 | (uint32_t)p[3] << 16 |
-					(uint32_t)p[4] << 24);
+		int32_t rel =
+			(int32_t)((uint32_t)p[1] | (uint32_t)p[2] << 8 | (uint32_t)p[3] << 16 | (uint32_t)p[4] << 24);
 		return v + (uint64_t)(int64_t)rel;
 #else
 		uint32_t insn = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;

@@ -131,8 +131,9 @@ static int load_addrs(json_t *root, const char *key, const char *path, struct xl
 		if (rc == -2)
 			FAIL(XL_ENOMEM, "%s: out of memory", path);
 		if (rc)
-			FAIL(XL_EFORMAT, "%s: %s[%zu] is not an address entry (addr \"0x...\", integers 0..%d, strings)",
-			     path, key, i, INT32_MAX);
+			FAIL(XL_EFORMAT,
+			     "%s: %s[%zu] is not an address entry (addr \"0x...\", integers 0..%d, strings)", path, key,
+			     i, INT32_MAX);
 	}
 	if (*n > 1)
 		qsort(*out, *n, sizeof(**out), cmp_addr);
@@ -175,8 +176,8 @@ static int load_sources(json_t *root, const char *path, struct xl_resolved *out,
 		if (rc == -2)
 			FAIL(XL_ENOMEM, "%s: out of memory", path);
 		if (rc)
-			FAIL(XL_EFORMAT, "%s: sources[%zu] is not {\"file\", \"first\" >= 1, \"lines\": [strings]}", path,
-			     i);
+			FAIL(XL_EFORMAT, "%s: sources[%zu] is not {\"file\", \"first\" >= 1, \"lines\": [strings]}",
+			     path, i);
 	}
 	return XL_OK;
 }

@@ -10,6 +10,10 @@ source and lua.c.  Checked:
   holds every call of the function table), and the report (index.html) stays under 5 MB;
   the report's peak RSS of the program (the capture buffer apart) is the uncaptured run's
   (/usr/bin/time %M) within 4 MiB + 10 % (the runtime's own pages stay in it: t1007);
+- the samples' line view of the interpreter loop (lua/loop.lua, interpreter work without calls):
+  luaV_execute's instruction samples fall on the lines of its opcode dispatch (the switch from
+  `vmdispatch` to its end in lvm.c), and `profile report --lines luaV_execute` names them with
+  their source text (`setobj2s`, `op_arith`…);
 - lua/counts.lua: the calls of eight library functions equal what the script's own logic
   implies (see its header).  XRay's account is no oracle here: it drops records at Lua's
   longjmps, and Lua hashes by address, so two binaries' whole-program counts differ anyway.
@@ -103,6 +107,28 @@ with Workdir() as w:
               "lua suite: the program's peak RSS %s is the uncaptured %d within 4 MiB + 10%%" % (peak, plain_rss))
     check(s.calls("luaV_execute") > 1000, "lua suite: the interpreter loop is in the table (%d calls)"
           % s.calls("luaV_execute"))
+
+    # the line view of the interpreter loop (loop.lua: no calls, all interpreter): its samples are
+    # on the opcode switch's lines.  Samples at an address the line table gives line 0 (code the
+    # compiler made of several lines, such as the computed goto's dispatch) have no line.
+    p, cap = capture(src, ["./lua", os.path.join(HERE, "lua", "loop.lua"), "10000000"])
+    eq(p.returncode, 0, "lua loop: captured run exits 0")
+    lvm = os.path.join(src, "lvm.c")
+    text = open(lvm).read().split("\n")
+    first = next(i for i, l in enumerate(text, 1) if "vmdispatch (GET_OPCODE(i))" in l)
+    last = next(i for i, l in enumerate(text, 1) if i > first and "vmcase(OP_EXTRAARG)" in l) + 4
+    ex = summary(cap).func("luaV_execute") if cap else None
+    lines = [l for l in ex.get("lines", []) if l["line"]] if ex else []
+    with_line = sum(l["samples"] for l in lines)
+    inside = sum(l["samples"] for l in lines if first <= l["line"] <= last)
+    check(with_line >= 200 and inside >= 0.9 * with_line,
+          "lua loop: luaV_execute's samples with a line are on its dispatch lines %d..%d: %d of %d (of %d in all)"
+          % (first, last, inside, with_line, ex.get("samples", 0) if ex else 0))
+    p = run([xltest.EXALOOP, "profile", "report", cap, "--lines", "luaV_execute", "--top", "10"], src)
+    rows = [r for r in p.stdout.splitlines() if re.match(r"^\s+\d+\s+\d+\s+[\d.]+%", r)]
+    named = [r for r in rows if first <= int(r.split()[0]) <= last and len(r.split(None, 3)) == 4]
+    check(len(rows) >= 8 and len(named) >= len(rows) - 1,
+          "lua loop: --lines luaV_execute: the hottest lines are dispatch lines with their text:\n" + p.stdout)
 
     script = os.path.join(HERE, "lua", "counts.lua")
     plain = run(["./lua", script, str(N)], src)
