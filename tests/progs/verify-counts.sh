@@ -94,6 +94,7 @@ runs=(
     "s-proclife|pthread-exit|buffer1"
     "s-proclife|clone|buffer1"
     "s-ctor||"
+    "s-lines|1000|"
 )
 
 wanted() { # name [requested...]
