@@ -97,6 +97,8 @@ build() {   # build NAME SOURCE LIBS...
 	echo "bench: building $name"
 	"$EXALOOP" build -release "$@" "$src" -o "$BIN/$name.plain" >/dev/null
 	"$EXALOOP" --profile build -release "$@" "$src" -o "$BIN/$name.xl" >/dev/null
+	# without the frame pointers profiling builds keep for the samples' call chains
+	"$EXALOOP" --profile build -release -fomit-frame-pointer "$@" "$src" -o "$BIN/$name.xl-nofp" >/dev/null
 	EXALOOP_STOCK_TRAMPOLINES=1 "$EXALOOP" --profile build -release "$@" "$src" -o "$BIN/$name.xl-stock" >/dev/null
 	"$EXALOOP" --profile=memory build -release "$@" "$src" -o "$BIN/$name.xl-mem" >/dev/null
 	# shellcheck disable=SC2086

@@ -132,8 +132,16 @@ def configs(w, slow=True, big_buffer=0):
         ("empty-stock", "patched, empty handler, compiler-rt trampolines", Run([b("tr-stock")] + a, {"XLB_TRACER": "empty"})),
         ("empty-lean", "patched, empty handler, exaloop trampolines", Run([b("tr-lean")] + a, {"XLB_TRACER": "empty"})),
         ("rdtsc-lean", "patched, rdtsc per event only, exaloop trampolines", Run([b("tr-lean")] + a, {"XLB_TRACER": "rdtsc"})),
-        ("exaloop", "exaloop full capture (aggregate + timeline, 64 MiB buffer)", Run([b("xl")] + a, CAP, capture=True)),
+        ("exaloop", "exaloop full capture (aggregate + timeline, 64 MiB buffer, samples at 1 kHz)",
+         Run([b("xl")] + a, CAP, capture=True)),
+        ("exaloop-nosamples", "exaloop full capture without samples (EXALOOP_SAMPLE_RATE=0)",
+         Run([b("xl")] + a, dict(CAP, EXALOOP_SAMPLE_RATE="0"), capture=True)),
     ]
+    if os.path.exists(b("xl-nofp")):
+        c += [("unpatched-nofp", "unpatched, built with -fomit-frame-pointer (no frame pointers)",
+               Run([b("xl-nofp")] + a)),
+              ("exaloop-nofp", "exaloop full capture without samples of the -fomit-frame-pointer build",
+               Run([b("xl-nofp")] + a, dict(CAP, EXALOOP_SAMPLE_RATE="0"), capture=True))]
     if os.path.exists(b("xl-base")):
         c.append(("exaloop-base", "exaloop full capture, runtime of the --baseline-rev revision",
                   Run([b("xl-base")] + a, CAP, capture=True)))
@@ -319,6 +327,11 @@ if "callgrind" in phases and shutil.which("valgrind"):
                  ("exaloop-drop-all", "xl", dict(CAP, EXALOOP_TIMELINE_MIN_NS="1000000000"), True)]
         if os.path.exists(exe + ".xl-base"):
             kinds.append(("exaloop-base", "xl-base", CAP, True))
+        # the samples (1 kHz in "exaloop") and the frame pointers profiling builds keep
+        kinds.append(("exaloop-nosamples", "xl", dict(CAP, EXALOOP_SAMPLE_RATE="0"), True))
+        if os.path.exists(exe + ".xl-nofp"):
+            kinds += [("unpatched-nofp", "xl-nofp", {}, False),
+                      ("exaloop-nofp", "xl-nofp", dict(CAP, EXALOOP_SAMPLE_RATE="0"), True)]
         prow = []
         for cid, kind, env, cap in kinds:
             ir, calls = [], []
