@@ -39,15 +39,13 @@ int xl_samples_unavailable(const struct xl_model *m, char *buf, size_t len)
 		snprintf(buf, len, "the kernel refused perf_event_open (%s: %s)%s", errno_name(e), strerror(e), hint);
 		return 1;
 	case XL_SAMPLE_NO_RING:
-		snprintf(buf, len,
-			 "the sampler's ring could not be mapped (%s: %s; locked memory: kernel.perf_event_mlock_kb "
-			 "and ulimit -l)",
-			 errno_name(e), strerror(e));
-		return 1;
 	case XL_SAMPLE_NO_FDTABLE:
 		snprintf(buf, len,
-			 "the runtime could not open its samplers apart from the program's descriptors "
-			 "(close_range: %s: %s; Linux 5.9 or later)",
+			 m->sample_status == XL_SAMPLE_NO_RING
+				 ? "the sampler's ring could not be mapped (%s: %s; locked memory: "
+				   "kernel.perf_event_mlock_kb and ulimit -l)"
+				 : "the runtime could not open its samplers apart from the program's descriptors "
+				   "(close_range: %s: %s; Linux 5.9 or later)",
 			 errno_name(e), strerror(e));
 		return 1;
 	default: return 0;
@@ -210,31 +208,22 @@ static int32_t match(const struct xl_model *m, const struct kids *k, const struc
 	return found;
 }
 
-/* (function, line) and (function, inlined name) of each sample, sorted
- * and counted into the functions' lists. */
-struct fline {
+/* One sample's (function, line), or (function, inlined function): sorted,
+ * each run of equal keys is one entry of the function's list. */
+struct fkey {
 	int32_t func;
 	int line;
-};
-struct fname {
-	int32_t func;
-	const char *name;
+	const char *name; /* an inlined function; NULL for a line */
 };
 
-static int cmp_fline(const void *a, const void *b)
+static int cmp_fkey(const void *a, const void *b)
 {
-	const struct fline *x = a, *y = b;
+	const struct fkey *x = a, *y = b;
 	if (x->func != y->func)
 		return x->func < y->func ? -1 : 1;
-	return (x->line > y->line) - (x->line < y->line);
-}
-
-static int cmp_fname(const void *a, const void *b)
-{
-	const struct fname *x = a, *y = b;
-	if (x->func != y->func)
-		return x->func < y->func ? -1 : 1;
-	return strcmp(x->name, y->name);
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	return x->name && y->name ? strcmp(x->name, y->name) : 0;
 }
 
 static int cmp_inl(const void *a, const void *b)
@@ -245,49 +234,35 @@ static int cmp_inl(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-static int count_lines(struct xl_model *m, struct fline *fl, size_t n)
+/* The keys (all lines, or all inlined functions) into the functions'
+ * lists: lines ascending, inlined functions most samples first. */
+static int count_keys(struct xl_model *m, struct fkey *v, size_t n)
 {
 	if (n > 1)
-		qsort(fl, n, sizeof(*fl), cmp_fline);
+		qsort(v, n, sizeof(*v), cmp_fkey);
 	for (size_t i = 0; i < n;) {
-		struct xl_func *f = &m->funcs[fl[i].func];
+		struct xl_func *f = &m->funcs[v[i].func];
+		int inl = v[i].name != NULL;
 		size_t end = i, distinct = 0;
-		while (end < n && fl[end].func == fl[i].func)
-			distinct += end == i || fl[end].line != fl[end - 1].line, end++;
-		f->lines = calloc(distinct, sizeof(*f->lines));
-		if (!f->lines)
+		for (; end < n && v[end].func == v[i].func; end++)
+			distinct += end == i || cmp_fkey(&v[end], &v[end - 1]) != 0;
+		if (inl ? !(f->inlined = calloc(distinct, sizeof(*f->inlined)))
+			: !(f->lines = calloc(distinct, sizeof(*f->lines))))
 			return XL_ENOMEM;
 		for (size_t k = i; k < end; k++) {
-			if (k == i || fl[k].line != fl[k - 1].line)
-				f->lines[f->nlines++].line = fl[k].line;
-			f->lines[f->nlines - 1].samples++;
-		}
-		i = end;
-	}
-	return XL_OK;
-}
-
-static int count_inlined(struct xl_model *m, struct fname *fn, size_t n)
-{
-	if (n > 1)
-		qsort(fn, n, sizeof(*fn), cmp_fname);
-	for (size_t i = 0; i < n;) {
-		struct xl_func *f = &m->funcs[fn[i].func];
-		size_t end = i, distinct = 0;
-		while (end < n && fn[end].func == fn[i].func)
-			distinct += end == i || strcmp(fn[end].name, fn[end - 1].name) != 0, end++;
-		f->inlined = calloc(distinct, sizeof(*f->inlined));
-		if (!f->inlined)
-			return XL_ENOMEM;
-		for (size_t k = i; k < end; k++) {
-			if (k == i || strcmp(fn[k].name, fn[k - 1].name) != 0) {
-				f->inlined[f->ninlined].name = strdup(fn[k].name);
-				if (!f->inlined[f->ninlined++].name)
-					return XL_ENOMEM;
+			int fresh = k == i || cmp_fkey(&v[k], &v[k - 1]) != 0;
+			if (!inl) {
+				if (fresh)
+					f->lines[f->nlines++].line = v[k].line;
+				f->lines[f->nlines - 1].samples++;
+				continue;
 			}
+			if (fresh && !(f->inlined[f->ninlined++].name = strdup(v[k].name)))
+				return XL_ENOMEM;
 			f->inlined[f->ninlined - 1].samples++;
 		}
-		qsort(f->inlined, f->ninlined, sizeof(*f->inlined), cmp_inl);
+		if (inl)
+			qsort(f->inlined, f->ninlined, sizeof(*f->inlined), cmp_inl);
 		i = end;
 	}
 	return XL_OK;
@@ -312,8 +287,8 @@ static int take_sources(struct xl_model *m, struct xl_resolved *r)
 /* Every sample's line, inlined functions and call path. */
 static int attribute(struct xl_model *m, const struct xl_resolved *r, const struct kids *k)
 {
-	struct fline *fl = malloc((m->nisamples + 1) * sizeof(*fl));
-	struct fname *fn = NULL;
+	struct fkey *fl = malloc((m->nisamples + 1) * sizeof(*fl));
+	struct fkey *fn = NULL;
 	size_t nfl = 0, nfn = 0, fncap = 0;
 	int32_t *seq = malloc(2 * XL_ISAMPLE_MAX_IPS * sizeof(*seq));
 	int rc = fl && seq ? XL_OK : XL_ENOMEM;
@@ -323,7 +298,7 @@ static int attribute(struct xl_model *m, const struct xl_resolved *r, const stru
 		int32_t f = leaf && leaf->func ? xl_func_index(m, leaf->func) : XL_NONE;
 		if (f != XL_NONE) {
 			m->funcs[f].isamples++;
-			fl[nfl++] = (struct fline){f, leaf->line};
+			fl[nfl++] = (struct fkey){f, leaf->line, NULL};
 			for (size_t j = 0; j < leaf->ninl; j++) {
 				int seen = 0;
 				for (size_t q = 0; q < j && !seen; q++)
@@ -334,7 +309,7 @@ static int attribute(struct xl_model *m, const struct xl_resolved *r, const stru
 					rc = XL_ENOMEM;
 					break;
 				}
-				fn[nfn++] = (struct fname){f, leaf->inl[j]};
+				fn[nfn++] = (struct fkey){f, 0, leaf->inl[j]};
 			}
 		}
 		s->node = match(m, k, &m->threads[s->thread], seq, chain_funcs(r, s, seq));
@@ -344,9 +319,9 @@ static int attribute(struct xl_model *m, const struct xl_resolved *r, const stru
 		}
 	}
 	if (rc == XL_OK)
-		rc = count_lines(m, fl, nfl);
+		rc = count_keys(m, fl, nfl);
 	if (rc == XL_OK)
-		rc = count_inlined(m, fn, nfn);
+		rc = count_keys(m, fn, nfn);
 	free(fl);
 	free(fn);
 	free(seq);

@@ -50,6 +50,12 @@ bool sym_parse_addr(const char *s, uint64_t *v);
 /* The JSON object in the regular file at path, or NULL with *rc (XL_EIO,
  * XL_EFORMAT) and the message. */
 json_t *sym_read_object(const char *path, int *rc, char *err, size_t errlen);
+/* An optional string member into *dst (strdup): 0 (absent or null:
+ * NULL), -1 not a string, -2 out of memory. */
+int sym_opt_string(json_t *obj, const char *key, char **dst);
+/* An optional integer member 0..max into *dst (absent: *dst unchanged):
+ * 0, or -1 for another type or value. */
+int sym_opt_uint(json_t *obj, const char *key, json_int_t max, json_int_t *dst);
 /* Write path atomically (a new temporary beside it, renamed over it):
  * body writes the contents and returns 0 or -1. */
 int sym_write_atomic(const char *path, int (*body)(FILE *f, const void *arg), const void *arg, char *err,

@@ -177,3 +177,26 @@ int sym_write_atomic(const char *path, int (*body)(FILE *f, const void *arg), co
 	free(tmp);
 	return XL_OK;
 }
+
+int sym_opt_string(json_t *obj, const char *key, char **dst)
+{
+	json_t *v = json_object_get(obj, key);
+	*dst = NULL;
+	if (v == NULL || json_is_null(v))
+		return 0;
+	if (!json_is_string(v))
+		return -1;
+	*dst = strdup(json_string_value(v));
+	return *dst == NULL ? -2 : 0;
+}
+
+int sym_opt_uint(json_t *obj, const char *key, json_int_t max, json_int_t *dst)
+{
+	json_t *v = json_object_get(obj, key);
+	if (v == NULL)
+		return 0;
+	if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > max)
+		return -1;
+	*dst = json_integer_value(v);
+	return 0;
+}

@@ -48,30 +48,13 @@ void xl_resolved_release(struct xl_resolved *r)
 	memset(r, 0, sizeof(*r));
 }
 
-/* An optional string member: 0 (absent or null: NULL), -1 wrong type, -2 out of memory. */
-static int opt_str(json_t *o, const char *key, char **dst)
-{
-	json_t *v = json_object_get(o, key);
-	*dst = NULL;
-	if (v == NULL || json_is_null(v))
-		return 0;
-	if (!json_is_string(v))
-		return -1;
-	*dst = strdup(json_string_value(v));
-	return *dst ? 0 : -2;
-}
-
 /* An optional integer member 0..INT32_MAX (absent: 0), or -1. */
 static int opt_int(json_t *o, const char *key, int32_t *dst)
 {
-	json_t *v = json_object_get(o, key);
-	*dst = 0;
-	if (v == NULL)
-		return 0;
-	if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > INT32_MAX)
-		return -1;
-	*dst = (int32_t)json_integer_value(v);
-	return 0;
+	json_int_t v = 0;
+	int rc = sym_opt_uint(o, key, INT32_MAX, &v);
+	*dst = (int32_t)v;
+	return rc;
 }
 
 static int load_inline(json_t *v, struct xl_addr *a)
@@ -101,11 +84,11 @@ static int load_addr(json_t *o, struct xl_addr *a)
 	    opt_int(o, "func", &a->func) || opt_int(o, "calls", &a->calls) || opt_int(o, "line", &line))
 		return -1;
 	a->line = line;
-	int rc = opt_str(o, "symbol", &a->symbol);
+	int rc = sym_opt_string(o, "symbol", &a->symbol);
 	if (rc == 0)
-		rc = opt_str(o, "library", &a->library);
+		rc = sym_opt_string(o, "library", &a->library);
 	if (rc == 0)
-		rc = opt_str(o, "file", &a->file);
+		rc = sym_opt_string(o, "file", &a->file);
 	if (rc == 0)
 		rc = load_inline(json_object_get(o, "inline"), a);
 	return rc;

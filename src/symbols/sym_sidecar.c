@@ -107,30 +107,6 @@ int xl_symbols_write_json(const struct xl_symtab *tab, const char *path, char *e
 	return sym_write_atomic(path, write_body, tab, err, errlen);
 }
 
-/* optional string member: absent/null -> NULL; returns -1 on a wrong type */
-static int opt_string(json_t *obj, const char *key, char **dst)
-{
-	json_t *v = json_object_get(obj, key);
-	*dst = NULL;
-	if (v == NULL || json_is_null(v))
-		return 0;
-	if (!json_is_string(v))
-		return -1;
-	*dst = strdup(json_string_value(v));
-	return *dst == NULL ? -2 : 0;
-}
-
-static int opt_uint(json_t *obj, const char *key, json_int_t max, json_int_t *dst)
-{
-	json_t *v = json_object_get(obj, key);
-	if (v == NULL)
-		return 0;
-	if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > max)
-		return -1;
-	*dst = json_integer_value(v);
-	return 0;
-}
-
 /* A failed check: the message, then return the code. */
 #define FAIL(code, ...)                               \
 	do {                                          \
@@ -158,7 +134,7 @@ static int load_header(json_t *root, const char *path, struct xl_symtab *out, ch
 		     XL_BUILD_ID_MAX_BYTES);
 	strcpy(out->build_id, json_string_value(v));
 
-	int sr = opt_string(root, "executable", &out->executable);
+	int sr = sym_opt_string(root, "executable", &out->executable);
 	if (sr == -1)
 		FAIL(XL_EFORMAT, "%s: \"executable\" is not a string or null", path);
 	if (sr == -2)
@@ -167,8 +143,8 @@ static int load_header(json_t *root, const char *path, struct xl_symtab *out, ch
 	v = json_object_get(root, "xray");
 	if (v != NULL) {
 		json_int_t sleds = 0, ver = 0, idx = 0;
-		if (!json_is_object(v) || opt_uint(v, "sleds", XL_JSON_INT_MAX, &sleds) ||
-		    opt_uint(v, "sled_version", 255, &ver) || opt_uint(v, "fn_idx", XL_JSON_INT_MAX, &idx))
+		if (!json_is_object(v) || sym_opt_uint(v, "sleds", XL_JSON_INT_MAX, &sleds) ||
+		    sym_opt_uint(v, "sled_version", 255, &ver) || sym_opt_uint(v, "fn_idx", XL_JSON_INT_MAX, &idx))
 			FAIL(XL_EFORMAT,
 			     "%s: \"xray\" must be an object of non-negative integers "
 			     "sleds, sled_version (<= 255), fn_idx",
@@ -218,18 +194,18 @@ static int load_function(json_t *o, size_t i, size_t n, const char *path, struct
 	if (s->name == NULL)
 		FAIL(XL_ENOMEM, "%s: out of memory", path);
 
-	sr = opt_string(o, "linkage_name", &s->linkage_name);
+	sr = sym_opt_string(o, "linkage_name", &s->linkage_name);
 	if (sr == -1)
 		FAIL(XL_EFORMAT, "%s: functions[%zu].linkage_name is not a string or null", path, i);
 	if (sr == 0)
-		sr = opt_string(o, "file", &s->file);
+		sr = sym_opt_string(o, "file", &s->file);
 	if (sr == -1)
 		FAIL(XL_EFORMAT, "%s: functions[%zu].file is not a string or null", path, i);
 	if (sr == -2)
 		FAIL(XL_ENOMEM, "%s: out of memory", path);
 
 	json_int_t line = 0;
-	if (opt_uint(o, "line", INT_MAX, &line))
+	if (sym_opt_uint(o, "line", INT_MAX, &line))
 		FAIL(XL_EFORMAT, "%s: functions[%zu].line is not an integer 0..%d", path, i, INT_MAX);
 	s->line = (int)line;
 	return XL_OK;
