@@ -545,9 +545,12 @@ static RT_NOINSTR void deep_event(struct rt_hot *h, int32_t func, uint32_t kind,
 		tl_put(h, now, func, kind);
 }
 
+/* A frame's node and function are one relaxed atomic store (the same
+ * single mov as a plain one): the control thread's position samples read
+ * the top frame's node while its thread may be replacing it (rt_sample.c). */
 static inline RT_NOINSTR void frame_write(struct xl_frame *f, uint32_t node, int32_t func, uint64_t now)
 {
-	*(rt_u64a *)f = (uint64_t)(uint32_t)func << 32 | node;
+	__atomic_store_n((rt_u64a *)f, (uint64_t)(uint32_t)func << 32 | node, __ATOMIC_RELAXED);
 	f->entry_ticks = now;
 }
 
@@ -877,7 +880,7 @@ RT_NOINSTR int rt__hot_entry(int32_t func, uint64_t sp)
 
 	n->calls++;
 	struct xl_frame *f = &tb->stack[d];
-	*(rt_u64a *)f = (uint64_t)(uint32_t)func << 32 | c;
+	__atomic_store_n((rt_u64a *)f, (uint64_t)(uint32_t)func << 32 | c, __ATOMIC_RELAXED); /* frame_write */
 
 	tb->events++;
 	struct xl_event *ev = fast_slot(tl, tl_n, func, XL_EV_ENTRY);
