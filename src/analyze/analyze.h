@@ -44,13 +44,17 @@ void xl_alloc_add(struct xl_alloc *to, const struct xl_alloc *a);
 /* Instruction samples of a function at one line of its own code (code
  * inlined into it counts at the call site's line), and of a function
  * inlined into it (samples.c). */
-struct xl_line_count {
-	int line; /* 0: unknown */
-	uint64_t samples;
-};
 struct xl_inl_count {
 	char *name;
 	uint64_t samples;
+};
+struct xl_line_count {
+	int line; /* 0: unknown */
+	uint64_t samples;
+	/* the inline chains of its samples in inlined code ("f > g": g
+	 * inlined into f, f into the function), most samples first */
+	struct xl_inl_count *chains;
+	size_t nchains;
 };
 
 struct xl_func {

@@ -396,6 +396,11 @@ void xl_model_free(struct xl_model *m)
 	for (size_t i = 0; i < m->nfuncs; i++) {
 		free(m->funcs[i].name);
 		free(m->funcs[i].file);
+		for (size_t k = 0; k < m->funcs[i].nlines; k++) {
+			for (size_t c = 0; c < m->funcs[i].lines[k].nchains; c++)
+				free(m->funcs[i].lines[k].chains[c].name);
+			free(m->funcs[i].lines[k].chains);
+		}
 		free(m->funcs[i].lines);
 		for (size_t k = 0; k < m->funcs[i].ninlined; k++)
 			free(m->funcs[i].inlined[k].name);

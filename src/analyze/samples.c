@@ -284,6 +284,56 @@ static int take_sources(struct xl_model *m, struct xl_resolved *r)
 	return XL_OK;
 }
 
+/* The inline chains of each sampled line ("outer > inner"): the keys
+ * (function, line, chain), sorted, onto the lines count_keys made. */
+static int attach_chains(struct xl_model *m, struct fkey *v, size_t n)
+{
+	if (n > 1)
+		qsort(v, n, sizeof(*v), cmp_fkey);
+	for (size_t i = 0; i < n;) {
+		struct xl_func *f = &m->funcs[v[i].func];
+		size_t end = i, distinct = 0;
+		for (; end < n && v[end].func == v[i].func && v[end].line == v[i].line; end++)
+			distinct += end == i || cmp_fkey(&v[end], &v[end - 1]) != 0;
+		struct xl_line_count *l = f->lines;
+		while (l < f->lines + f->nlines && l->line != v[i].line)
+			l++;
+		if (l == f->lines + f->nlines || !(l->chains = calloc(distinct, sizeof(*l->chains))))
+			return XL_ENOMEM; /* (every key's line is there) */
+		for (size_t k = i; k < end; k++) {
+			if ((k == i || cmp_fkey(&v[k], &v[k - 1]) != 0) &&
+			    !(l->chains[l->nchains++].name = strdup(v[k].name)))
+				return XL_ENOMEM;
+			l->chains[l->nchains - 1].samples++;
+		}
+		qsort(l->chains, l->nchains, sizeof(*l->chains), cmp_inl);
+		i = end;
+	}
+	return XL_OK;
+}
+
+/* An address's inline chain as one string, outermost first, made once
+ * per address (memo, parallel to r->ips). */
+static const char *chain_text(const struct xl_resolved *r, const struct xl_addr *leaf, char **memo)
+{
+	char **slot = &memo[leaf - r->ips];
+	if (*slot)
+		return *slot;
+	size_t len = 1;
+	for (size_t j = 0; j < leaf->ninl; j++)
+		len += strlen(leaf->inl[j]) + 3;
+	char *t = malloc(len);
+	if (!t)
+		return NULL;
+	t[0] = 0;
+	for (size_t j = 0; j < leaf->ninl; j++) {
+		if (j)
+			strcat(t, " > ");
+		strcat(t, leaf->inl[j]);
+	}
+	return *slot = t;
+}
+
 /* Every sample's line, inlined functions and call path. */
 static int attribute(struct xl_model *m, const struct xl_resolved *r, const struct kids *k)
 {
@@ -291,7 +341,10 @@ static int attribute(struct xl_model *m, const struct xl_resolved *r, const stru
 	struct fkey *fn = NULL;
 	size_t nfl = 0, nfn = 0, fncap = 0;
 	int32_t *seq = malloc(2 * XL_ISAMPLE_MAX_IPS * sizeof(*seq));
-	int rc = fl && seq ? XL_OK : XL_ENOMEM;
+	struct fkey *fc = malloc((m->nisamples + 1) * sizeof(*fc));
+	size_t nfc = 0;
+	char **memo = calloc(r->nips + 1, sizeof(*memo));
+	int rc = fl && seq && fc && memo ? XL_OK : XL_ENOMEM;
 	for (size_t i = 0; rc == XL_OK && i < m->nisamples; i++) {
 		struct xl_isamp *s = &m->isamples[i];
 		const struct xl_addr *leaf = xl_addr_find(r->ips, r->nips, s->ips[0]);
@@ -299,6 +352,13 @@ static int attribute(struct xl_model *m, const struct xl_resolved *r, const stru
 		if (f != XL_NONE) {
 			m->funcs[f].isamples++;
 			fl[nfl++] = (struct fkey){f, leaf->line, NULL};
+			const char *chain = leaf->ninl ? chain_text(r, leaf, memo) : NULL;
+			if (leaf->ninl && !chain) {
+				rc = XL_ENOMEM;
+				break;
+			}
+			if (chain)
+				fc[nfc++] = (struct fkey){f, leaf->line, chain};
 			for (size_t j = 0; j < leaf->ninl; j++) {
 				int seen = 0;
 				for (size_t q = 0; q < j && !seen; q++)
@@ -322,6 +382,12 @@ static int attribute(struct xl_model *m, const struct xl_resolved *r, const stru
 		rc = count_keys(m, fl, nfl);
 	if (rc == XL_OK)
 		rc = count_keys(m, fn, nfn);
+	if (rc == XL_OK)
+		rc = attach_chains(m, fc, nfc);
+	for (size_t i = 0; memo && i < r->nips; i++)
+		free(memo[i]);
+	free(memo);
+	free(fc);
 	free(fl);
 	free(fn);
 	free(seq);

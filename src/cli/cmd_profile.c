@@ -139,6 +139,7 @@ static int parse_view(int argc, const char **argv, int is_export, struct view_op
 			     parse_timeline_calls),
 		XL_OPT_PARSE(0, "weight", &v->emit.weight, "W",
 			     "folded: a stack's weight: time (self ns, default), bytes or allocs (heap)", parse_weight),
+		XL_OPT_BOOL(0, "no-source", &v->emit.no_source, "html: leave the sampled lines' source text out"),
 		XL_OPT_END(),
 	};
 	const struct xl_usage report = {
@@ -227,6 +228,7 @@ static int profile_report(int argc, const char **argv, struct xl_ctx *ctx)
 	int rc = open_view(argc, argv, 0, &v, &m);
 	if (rc != XL_OPTS_PARSED)
 		return rc;
+	v.emit.no_source |= ctx->no_source;
 	if (v.lines) {
 		rc = xl_emit_lines(m, stdout, v.lines, v.emit.top);
 		if (rc == -1)
@@ -255,12 +257,12 @@ static int profile_report(int argc, const char **argv, struct xl_ctx *ctx)
 
 static int profile_export(int argc, const char **argv, struct xl_ctx *ctx)
 {
-	(void)ctx;
 	struct view_opts v;
 	struct xl_model *m;
 	int rc = open_view(argc, argv, 1, &v, &m);
 	if (rc != XL_OPTS_PARSED)
 		return rc;
+	v.emit.no_source |= ctx->no_source;
 	rc = xl_write_output(m, v.format, &v.emit, v.output ? v.output : "-", 1) ? XL_EXIT_FAIL : 0;
 	if (!rc && v.output && strcmp(v.output, "-") != 0)
 		xl_note("wrote %s", v.output);

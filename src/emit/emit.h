@@ -21,6 +21,8 @@ struct xl_emit_opts {
 	int uncompressed;    /* perfetto: packets as they are, not deflated */
 	int compact_tree;    /* html: tree parents as distances, self times left to the
 			      * reader (they follow from the totals), docs/report.md */
+	int no_source;       /* html: leave the sampled lines' source text out */
+	int sources;         /* the "sources" member (set by the HTML emitter) */
 	enum xl_weight {
 		XL_WEIGHT_TIME,   /* self ns */
 		XL_WEIGHT_BYTES,  /* heap bytes allocated (self) */

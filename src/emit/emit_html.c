@@ -101,6 +101,7 @@ static void report_document(struct jsonw *w, const void *arg)
 	struct xl_emit_opts jo = *r->o;
 	jo.timeline = 1;
 	jo.compact_tree = 1;
+	jo.sources = !jo.no_source;
 	/* The report's flame chart is an overview; the complete timeline is
 	 * the Chrome export's job.  This keeps the report small
 	 * (docs/report.md). */

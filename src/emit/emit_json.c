@@ -239,8 +239,22 @@ static void allocations_member(const struct xl_model *m, struct jsonw *w)
 	jw_obj_end(w);
 }
 
-/* A function's instruction samples: in all, by line of its own code, by
- * inlined function (samples.c). */
+/* "inlined": [{"name", "samples"}, ...] */
+static void inl_counts(struct jsonw *w, const struct xl_inl_count *v, size_t n)
+{
+	jw_key(w, "inlined");
+	jw_arr(w);
+	for (size_t k = 0; k < n; k++) {
+		jw_obj(w);
+		jw_kstr(w, "name", v[k].name);
+		jw_kint(w, "samples", (int64_t)v[k].samples);
+		jw_obj_end(w);
+	}
+	jw_arr_end(w);
+}
+
+/* A function's instruction samples: in all, by line of its own code (with
+ * the inline chains there), by inlined function (samples.c). */
 static void func_samples(const struct xl_func *f, struct jsonw *w)
 {
 	jw_kint(w, "samples", (int64_t)f->isamples);
@@ -250,18 +264,12 @@ static void func_samples(const struct xl_func *f, struct jsonw *w)
 		jw_obj(w);
 		jw_kint(w, "line", f->lines[k].line);
 		jw_kint(w, "samples", (int64_t)f->lines[k].samples);
+		if (f->lines[k].nchains)
+			inl_counts(w, f->lines[k].chains, f->lines[k].nchains);
 		jw_obj_end(w);
 	}
 	jw_arr_end(w);
-	jw_key(w, "inlined");
-	jw_arr(w);
-	for (size_t k = 0; k < f->ninlined; k++) {
-		jw_obj(w);
-		jw_kstr(w, "name", f->inlined[k].name);
-		jw_kint(w, "samples", (int64_t)f->inlined[k].samples);
-		jw_obj_end(w);
-	}
-	jw_arr_end(w);
+	inl_counts(w, f->inlined, f->ninlined);
 }
 
 static void functions_member(const struct xl_model *m, struct jsonw *w)
@@ -730,6 +738,31 @@ static void overhead_member(const struct xl_model *m, struct jsonw *w)
 	jw_obj_end(w);
 }
 
+/* The report's source view (HTML only): the capture's source text of the
+ * sampled lines, ranges of consecutive lines, at most XL_HTML_SOURCE_LINES
+ * in all (whole ranges). */
+#define XL_HTML_SOURCE_LINES 10000
+static void sources_member(const struct xl_model *m, struct jsonw *w)
+{
+	jw_key(w, "sources");
+	jw_arr(w);
+	size_t left = XL_HTML_SOURCE_LINES;
+	for (size_t i = 0; i < m->nsources && m->sources[i].nlines <= left; i++) {
+		const struct xl_source *s = &m->sources[i];
+		left -= s->nlines;
+		jw_obj(w);
+		jw_kstr(w, "file", s->file);
+		jw_kint(w, "first", s->first);
+		jw_key(w, "lines");
+		jw_arr(w);
+		for (size_t k = 0; k < s->nlines; k++)
+			jw_str(w, s->lines[k]);
+		jw_arr_end(w);
+		jw_obj_end(w);
+	}
+	jw_arr_end(w);
+}
+
 void xl_json_document(const struct xl_model *m, struct jsonw *w, const struct xl_emit_opts *o)
 {
 	jw_obj(w);
@@ -767,6 +800,8 @@ void xl_json_document(const struct xl_model *m, struct jsonw *w, const struct xl
 	warning_list(w, "notes", m->notes, m->nnotes, 1);
 	if (o->timeline)
 		timeline_member(m, w, o->timeline_max ? o->timeline_max : 200000, o->compact_tree);
+	if (o->sources)
+		sources_member(m, w);
 	jw_obj_end(w);
 }
 

@@ -86,7 +86,11 @@ static void one_function(const struct xl_model *m, const struct xl_func *fn, FIL
 		fprintf(f, " %9llu %6.1f%%  ", (unsigned long long)l->samples,
 			100.0 * (double)l->samples / (double)fn->isamples);
 		put_source(f, text ? text : l->line ? "" : "(no line information)");
-		fputc('\n', f);
+		for (size_t c = 0; c < l->nchains; c++) {
+			fputs(c == 0 ? "   [inlined: " : "; ", f);
+			xl_put_text(f, l->chains[c].name);
+		}
+		fputs(l->nchains ? "]\n" : "\n", f);
 	}
 	if (rows < fn->nlines)
 		fprintf(f, "  (%zu more line%s)\n", fn->nlines - rows, fn->nlines - rows == 1 ? "" : "s");

@@ -23,7 +23,7 @@ import { check, counts, done, launchChromium, watch } from './harness.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const argv = process.argv.slice(2);
-const opt = { only: null, out: join(here, 'artifacts'), chromium: process.env.CHROMIUM || '/usr/bin/chromium', reports: [], list: false, exaloop: null, runArgs: [], maxBytes: 0, stage: [], expectText: [], timelineProg: null, expectLive: [], expectPeak: [], expectPeakInv: [] };
+const opt = { only: null, out: join(here, 'artifacts'), chromium: process.env.CHROMIUM || '/usr/bin/chromium', reports: [], list: false, exaloop: null, runArgs: [], maxBytes: 0, stage: [], expectText: [], timelineProg: null, expectLive: [], expectPeak: [], expectPeakInv: [], globalArgs: [], expectLines: false };
 for (let i = 0; i < argv.length; i++) {
   const a = argv[i];
   if (a === '--') { opt.runArgs = argv.slice(i + 1); break; }
@@ -37,6 +37,10 @@ for (let i = 0; i < argv.length; i++) {
   // fn=peak/paths: fn's bottom-up frame (depth 1, all threads merged)
   else if (a === '--expect-peak-inverted') { const [fn, v] = argv[++i].split('='); opt.expectPeakInv.push([fn, v]); }
   else if (a === '--max-bytes') opt.maxBytes = +argv[++i];
+  // an option of exaloop's before the command (--sample-rate=4000)
+  else if (a === '--global') opt.globalArgs.push(argv[++i]);
+  // the run is tests/progs/s-lines.c: its source view (sourceChecks)
+  else if (a === '--expect-lines') opt.expectLines = true;
   else if (a === '--only') opt.only = argv[++i].split(',').filter(Boolean);
   else if (a === '--out') opt.out = resolve(argv[++i]);
   else if (a === '--chromium') opt.chromium = argv[++i];
@@ -706,7 +710,7 @@ const TESTS = {
 function runExaloop() {
   const dir = mkdtempSync(join(tmpdir(), 'xl-browser-'));
   for (const [src, name] of opt.stage) copyFileSync(src, join(dir, name));
-  const args = ['--no-open', '--profile', 'run', '-release', ...opt.runArgs];
+  const args = ['--no-open', ...opt.globalArgs, '--profile', 'run', '-release', ...opt.runArgs];
   console.log(`     running ${opt.exaloop} ${args.join(' ')} (in ${dir})`);
   const res = spawnSync(opt.exaloop, args, { cwd: dir, encoding: 'utf8', timeout: 300000 });
   const err = (res.stderr || '').trim().split('\n').slice(-3).join(' | ');
@@ -721,6 +725,44 @@ function runExaloop() {
   }
   rmSync(dir, { recursive: true, force: true });   // the capture itself can be large
   return kept;
+}
+
+/* The source view (--expect-lines; the run is tests/progs/s-lines.c, whose header gives the
+ * ratios): selecting a function opens its lines with their instruction samples' shares and the
+ * capture's source text, hot lines highlighted, context lines around them, and the inline chain
+ * at the line that called the inlined helper. */
+async function sourceChecks(name, page) {
+  const pick = async (fn) => {
+    await scrollTo(page, '#fn-table');
+    await page.evaluate((fn) => {
+      const tr = Array.from(document.querySelectorAll('#fn-body tr[data-f]')).find((r) => r.querySelector('td') && r.querySelector('td').textContent.startsWith(fn));
+      if (tr) /** @type {HTMLElement} */ (tr).click();
+    }, fn);
+    await settle(page);
+    return page.evaluate(() => window.__xl.source());
+  };
+  const has = (rows, marker) => rows.find((r) => r.text && r.text.includes(marker));
+  let rows = await pick('two_loops');
+  const a = has(rows, 'LINE_A'), b = has(rows, 'LINE_B');
+  check(`${name}: two_loops' source view shows LINE_A and LINE_B with their text`, !!(a && b), JSON.stringify(rows.slice(0, 12)));
+  if (!a || !b) return;
+  check(`${name}: LINE_A has 75 % of two_loops' samples (within 5 points), highlighted`, Math.abs(a.share - 0.75) <= 0.05 && a.hot, JSON.stringify(a));
+  check(`${name}: LINE_B has 25 %, highlighted`, Math.abs(b.share - 0.25) <= 0.05 && b.hot, JSON.stringify(b));
+  check(`${name}: the lines around them are context (no samples, not highlighted)`,
+    rows.some((r) => r.context && !r.hot && !r.samples && r.text && r.text.includes('two_loops(long n)')), JSON.stringify(rows.map((r) => r.line)));
+  const hot = await page.$$eval('#fg-source-table tr.xl-hot', (trs) => trs.map((t) => t.dataset.line));
+  check(`${name}: the table highlights exactly LINE_A and LINE_B`, hot.length === 2 && hot.includes(String(a.line)) && hot.includes(String(b.line)), hot.join(','));
+  rows = await pick('with_inline');
+  const d = has(rows, 'LINE_D');
+  check(`${name}: with_inline's LINE_D has half its samples and the inline chain step_n`,
+    !!d && Math.abs(d.share - 0.5) <= 0.07 && d.chains.some((c) => c.name === 'step_n'), JSON.stringify(d));
+  if (d) {
+    const cell = await page.$eval(`#fg-source-table tr[data-line="${d.line}"] .xl-src-inl`, (e) => e.textContent);
+    check(`${name}: the row says what was inlined there`, cell.includes('step_n'), cell);
+  }
+  rows = await pick('main');
+  const note = await page.$eval('#fg-source', (e) => e.hidden ? '' : e.textContent);
+  check(`${name}: main (no samples of its own) says so`, rows.length === 0 && note.includes('No instruction sample'), note);
 }
 
 /* Heap allocations (issue 16): the flame graph's width selector switches between elapsed time
@@ -842,6 +884,7 @@ async function realReport(path, label) {
     await r.page.keyboard.press('z');
   }
   if (hasTree) await allocChecks(name, r.page);
+  if (opt.expectLines) await sourceChecks(name, r.page);
   const mem = await r.page.evaluate(() => window.__xl.memory());
   console.log('     memory series: ' + mem.series.map((s) => `${s.key}=${s.available ? s.points + ' pts' : 'unavailable (' + s.reason + ')'}`).join(', '));
   await c.finish();

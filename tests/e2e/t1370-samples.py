@@ -87,10 +87,19 @@ with Workdir() as w:
     p = w.run(["profile", "report", cap, "--lines", "two_loops"])
     eq(p.returncode, 0, "--lines two_loops")
     rows = [l for l in p.stdout.splitlines() if re.match(r"^\s+\d+\s+\d+\s+[\d.]+%", l)]
-    check(len(rows) == 2 and rows[0].split()[0] == str(A) and "LINE_A" in rows[0] and "LINE_B" in rows[1],
-          "--lines: LINE_A first, then LINE_B, with their source text:\n" + p.stdout)
+    check(len(rows) >= 2 and rows[0].split()[0] == str(A) and "LINE_A" in rows[0] and "LINE_B" in rows[1]
+          and all(float(r.split()[2].rstrip("%")) < 1 for r in rows[2:]),
+          "--lines: LINE_A first, then LINE_B, with their source text (other lines under 1 %):\n" + p.stdout)
     p = w.run(["profile", "report", cap, "--lines", "with_inline", "--top", "1"])
     check("inlined: step_n" in p.stdout and "(1 more line)" in p.stdout, "--lines --top 1, inlined list")
+    p = w.run(["profile", "report", cap, "--lines", "with_inline"])
+    check(re.search(r"^\s+%d\s.*LINE_D.*\[inlined: step_n\]$" % D, p.stdout, re.M) is not None,
+          "--lines: LINE_D says step_n is inlined there:\n" + p.stdout)
+    # the HTML report embeds the source text, not with --no-source
+    for extra, has in (([], True), (["--no-source"], False)):
+        out = os.path.join(w.path, "x.html")
+        eq(w.run(["profile", "export", cap, "--format", "html", "-o", out] + extra).returncode, 0, "export html %r" % extra)
+        check(("LINE_A" in open(out).read()) == has, "export html %r: source text %s" % (extra, "in" if has else "left out"))
     p = w.run(["profile", "report", cap, "--lines", "no_such_function"])
     check(p.returncode == 2 and "no function named 'no_such_function'" in p.stderr, "--lines: unknown name, exit 2")
     p = w.run(["profile", "report", cap, "--lines", "main"])

@@ -39,6 +39,7 @@ function buildFlameSection() {
   const scroller = el('div', { class: 'xl-fg-scroll', id: 'fg-scroll' }, [spacer]);
   sec.appendChild(scroller);
   sec.appendChild(el('div', { id: 'fg-detail', class: 'xl-detail' }));
+  sec.appendChild(el('div', { id: 'fg-source', class: 'xl-source', hidden: true }));
   sec.appendChild(el('p', { class: 'xl-hint', id: 'fg-hint', text: flameHint() }));
   fg = { canvas, scroller, spacer, ctx: null, rows: [], w: 0, h: 0 };
   scroller.addEventListener('scroll', () => schedule('flame'), { passive: true });

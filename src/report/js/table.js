@@ -227,6 +227,7 @@ function zoomToFunc(f) {
 }
 
 function renderDetail() {
+  renderSource();
   const d = $('fg-detail');
   if (!d) return;
   d.textContent = '';

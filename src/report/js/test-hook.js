@@ -38,6 +38,8 @@ function installHook() {
     memory() { return JSON.parse(JSON.stringify(memInfo)); },
     timeline() { return timelineData ? JSON.parse(JSON.stringify(tlInfo)) : null; },
     stats() { return Object.assign({}, STATS); },
+    /* The source view's rows (source.js): the selected function's lines. */
+    source() { return JSON.parse(JSON.stringify(srcRows)); },
   };
   Object.defineProperty(window, '__xl', { value: Object.freeze(hook), writable: false, configurable: false });
 }
