@@ -5,6 +5,8 @@
   LINE_B (75 % / 25 % of its own samples, within 5 points), with_inline N steps on LINE_C and N in an
   always_inline helper called on LINE_D (50 % / 50 %, the helper's samples at the call site, and the
   helper listed as inlined).  Each sample's call chain lands on the exact path (main > two_loops).
+- s-libcall.c spends its time in libc's memcpy (no frame pointer) called from copier: its samples
+  land on main > copier, not on main, whose frame the kernel's walk shows instead.
   `profile report --lines` prints the lines with their source text; `--no-source` leaves it out.
 - A real seccomp filter refusing perf_event_open (l-noperf.c) gives the note "line data
   unavailable: <why>" and leaves every call, path and other warning as a normal capture has them.
@@ -82,6 +84,19 @@ with Workdir() as w:
     eq(node_samples(s, ("main",)), 0, "main's own path has none")
     check(sm["matched"] >= 0.98 * sm["instruction"], "samples matched to a call path: %d of %d"
           % (sm["matched"], sm["instruction"]))
+
+    # a traced function whose time is in libc's memcpy, which keeps no frame pointer: the kernel's
+    # walk skips copier, the analysis puts it back from main's direct call of it (s-libcall.c)
+    eq(w.run(["--no-open", "--sample-rate", "4000", "--profile", "run", "-release", prog("s-libcall.c")]).returncode, 0,
+       "s-libcall runs")
+    lc = w.summary()
+    total = lc.doc["samples"]["instruction"]
+    on_copier, on_main = node_samples(lc, ("main", "copier")), node_samples(lc, ("main",))
+    own_main = lc.func("main")["samples"]
+    check(total >= 300 and on_copier >= 0.5 * total, "s-libcall: the memcpy samples are on main > copier (%r of %d)"
+          % (on_copier, total))
+    check(on_main <= own_main + 0.05 * total, "s-libcall: main's path keeps its own samples only (%r, its code %d)"
+          % (on_main, own_main))
 
     # the line view, with the capture's own source text (the binary is gone: run deleted it)
     p = w.run(["profile", "report", cap, "--lines", "two_loops"])

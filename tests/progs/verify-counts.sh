@@ -95,6 +95,7 @@ runs=(
     "s-proclife|clone|buffer1"
     "s-ctor||"
     "s-lines|1000|"
+    "s-libcall|2|"
 )
 
 wanted() { # name [requested...]
