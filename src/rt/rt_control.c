@@ -6,7 +6,8 @@
  * finalizing while the program keeps running), samples memory every
  * `memory_interval` while the window is open, and refreshes the clock
  * calibration so that even a crashed capture converts ticks to time.
- * Every RT_RENAME_NS it also re-reads the names of running threads.
+ * Every RT_RENAME_NS it also re-reads the names of running threads, and
+ * sample_rate times a second it takes the samples (rt_sample.c).
  * The thread is an ordinary pthread that never runs instrumented code, so
  * it never appears in the call trees, and it blocks every signal for its
  * whole life, so that it never takes one meant for the program.
