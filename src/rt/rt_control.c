@@ -246,7 +246,9 @@ static uint64_t min_u64(uint64_t a, uint64_t b)
 static void main_gone(void *arg)
 {
 	(void)arg;
-	if (!rt__owns_capture())
+	/* Not "owns the capture": a memory-only child's control thread runs
+	 * before it makes the child's capture, and must leave all the same. */
+	if (!ctl_started)
 		return;
 	atomic_store(&main_exited, 1);
 	pthread_mutex_lock(&ctl_mu);
@@ -373,6 +375,13 @@ void rt__control_fork_child(void)
 	atomic_store(&window_opened, 0);
 	atomic_store(&finalized, 0);
 	ctl_child_lazy = 0;
+	/* The key's value is the parent's main thread's, and fork copied the
+	 * forking thread only: mark that one, which is the child's main
+	 * thread.  If it ends with pthread_exit, a control thread started
+	 * later must leave once it is the last thread, or the child would
+	 * never end (its parent's waitpid hangs). */
+	if (main_key_ok)
+		pthread_setspecific(main_key, &main_key);
 	mem_blk = NULL;
 	mem_arr = NULL;
 	pf_active = 0;

@@ -128,13 +128,15 @@ static void fork_child(void)
 	atomic_store(&rt__on, 0);
 	atomic_store(&rt__proc_page.s.owner, 0);
 	atomic_store(&rt__proc_page.s.alloc, 0);
+	/* First: whatever follows, no control thread runs in the child, and
+	 * its forking thread (the child's only one) is now its main thread. */
+	rt__control_fork_child();
 	int memory = rt__cfg.mode == XL_MODE_MEMORY;
 	if (!root_dir[0] || (!memory && !rt__xray_available()))
 		return;
 	rt__hot = (struct rt_hot){.gate = RT_GATE_NEW};
 	rt__threads_fork_child();
 	rt__alloc_fork_child();
-	rt__control_fork_child();
 	rt__mem_fork_child();
 	atomic_store(&rt__child_state, 1);
 	if (memory) /* no event will come: a control thread makes the capture */
@@ -502,6 +504,7 @@ __attribute__((destructor(101))) static void rt_fini(void)
 	int saved_errno = errno;
 	rt__alloc_self_begin();
 	rt__control_stop();
+	rt__hot_flush(); /* this thread's deferred events, before the capture closes */
 	rt__finalize(XL_END_EXIT);
 	rt__alloc_self_end();
 	atomic_store(&rt__proc_page.s.owner, 0);
