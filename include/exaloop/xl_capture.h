@@ -451,7 +451,11 @@ struct xl_thread_block {
 	uint64_t tl_short_calls; /* calls taken out of the timeline */
 	uint64_t tl_recycled;    /* XL_TL_LAST: timeline blocks reused */
 	uint32_t tl_changes;     /* tl_history entries published (release) */
-	uint32_t reserved4;
+	/* Events of signal handlers that ran inside another event of the
+	 * thread and could not be kept (more than the runtime's deferred
+	 * buffer holds, or made after the thread's last event); the rest are
+	 * in the tree.  0 in captures of runtimes before it was counted. */
+	uint32_t reentry_lost;
 	struct xl_tl_change tl_history[XL_TL_HISTORY];
 };
 

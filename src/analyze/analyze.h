@@ -104,6 +104,7 @@ struct xl_thread {
 	uint32_t node_count;
 	uint64_t events, timeline_events, dropped_events, repaired_exits;
 	uint64_t unwound_frames, deep_events;
+	uint64_t reentry_lost;     /* signal handlers' events the runtime could not keep */
 	uint64_t lost_node_events; /* version 1: events that found no node (lost);
 				    * version 2: calls with no node at all (in the
 				    * function table, time in their caller's node) */

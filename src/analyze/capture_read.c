@@ -658,8 +658,10 @@ static int read_thread(struct xl_model *m, struct xl_loader *ld, struct claims *
 		t->cpu_to_ns = xl_model_ns(m, tb->cpu_at_ticks);
 	}
 	t->tl_since_ns = -1;
-	if (m->version >= 5 && v2_fields)
+	if (m->version >= 5 && v2_fields) {
 		read_tl_history(m, tb, t);
+		t->reentry_lost = tb->reentry_lost; /* 0 from runtimes that did not count */
+	}
 	if (v2_fields) {
 		t->tree_bounded |= tb->tree_bounded != 0;
 		rc = read_func_table(m, ld, cl, tb, (uint32_t)depth, close_at);

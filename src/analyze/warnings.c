@@ -81,6 +81,7 @@ struct rule_ctx {
 	struct xl_model *m;
 	const struct xl_loader *ld;
 	uint64_t repaired, unwound, deep, lost, open;
+	uint64_t reentry_lost;
 	uint64_t nodeless; /* version 2: calls with no node (still in the function table) */
 	size_t bounded;    /* threads whose call tree reached its bound */
 	size_t tableless;  /* bounded threads without a per-function table */
@@ -279,6 +280,20 @@ static int warn_repaired_exits(const struct rule_ctx *c)
 		   "%llu frames left without their exit (exceptions, longjmp, patching mid-call) were "
 		   "closed by an exit or a call further up the stack; their time ends there",
 		   (unsigned long long)c->repaired, (unsigned long long)c->unwound);
+}
+
+/* Signal handlers that ran traced code inside another event of their
+ * thread: the runtime keeps their events for the thread's next event, up
+ * to a bound per event (rt_hot.c, deferred events); what did not fit. */
+static int warn_reentry_lost(const struct rule_ctx *c)
+{
+	if (!c->reentry_lost)
+		return XL_OK;
+	return add(c->m, "reentry_lost", -1, -1,
+		   "%llu events made by signal handlers while their thread was inside another traced event "
+		   "were lost (a handler made more traced calls than the runtime keeps for one event): "
+		   "the call counts of the functions those handlers called are too low",
+		   (unsigned long long)c->reentry_lost);
 }
 
 static int warn_deep_recursion(const struct rule_ctx *c)
@@ -522,12 +537,29 @@ static int warn_process(const struct rule_ctx *c)
  * function and one entry here, and its kind in the list of
  * docs/summary-json.md. */
 static int (*const rules[])(const struct rule_ctx *c) = {
-	warn_truncated,      warn_corrupt_threads, warn_not_finalized,         warn_timeline_full,
-	note_timeline,       warn_nodes_full,      warn_tree_bounded,          warn_no_function_table,
-	warn_repaired_exits, warn_deep_recursion,  warn_memory_samples_missed, note_gc_unavailable,
-	warn_window,         note_overhead,        warn_clock_fallback,        note_threads_exceed_wall,
-	warn_threads_full,   warn_symbols,         warn_patch_failed,          warn_untraced_libraries,
-	warn_no_functions,   warn_process,
+	warn_truncated,
+	warn_corrupt_threads,
+	warn_not_finalized,
+	warn_timeline_full,
+	note_timeline,
+	warn_nodes_full,
+	warn_tree_bounded,
+	warn_no_function_table,
+	warn_repaired_exits,
+	warn_reentry_lost,
+	warn_deep_recursion,
+	warn_memory_samples_missed,
+	note_gc_unavailable,
+	warn_window,
+	note_overhead,
+	warn_clock_fallback,
+	note_threads_exceed_wall,
+	warn_threads_full,
+	warn_symbols,
+	warn_patch_failed,
+	warn_untraced_libraries,
+	warn_no_functions,
+	warn_process,
 };
 
 int xl_warnings_build(struct xl_model *m, const struct xl_loader *ld)
@@ -538,6 +570,7 @@ int xl_warnings_build(struct xl_model *m, const struct xl_loader *ld)
 		c.repaired += t->repaired_exits;
 		c.unwound += t->unwound_frames;
 		c.deep += t->deep_events;
+		c.reentry_lost += t->reentry_lost;
 		/* Version 1 lost those events; version 2 keeps them in the
 		 * function table (calls with no node, see bounded trees). */
 		if (m->version >= 2)

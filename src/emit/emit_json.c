@@ -181,6 +181,7 @@ static void threads_member(const struct xl_model *m, struct jsonw *w)
 		jw_metric(w, t->dropped_from_ns >= 0 ? t->dropped_from_ns : XL_UNAVAILABLE);
 		jw_kint(w, "repaired_exits", (int64_t)t->repaired_exits);
 		jw_kint(w, "unwound_frames", (int64_t)t->unwound_frames);
+		jw_kint(w, "reentry_lost", (int64_t)t->reentry_lost);
 		jw_kint(w, "open_frames", t->open_frames);
 		jw_kint(w, "start_ns", t->start_ns);
 		jw_kint(w, "end_ns", t->end_ns);
