@@ -227,7 +227,18 @@ struct xl_cap_header {
 	 * timeline_limit (the rest is room for "(more call paths)" nodes),
 	 * as they are in effect once a "first" timeline has filled. */
 	uint64_t tree_bytes;
-	uint8_t reserved[XL_HDR_SIZE - 488];
+	/* Both in what was reserved space in version 5 (zero from older
+	 * runtimes).  open_exits: exits whose function was not on the
+	 * thread's shadow stack while the stack was empty: frames open
+	 * before the thread's recording began (a window that opened later,
+	 * a forked child's inherited frames), counted apart from repairs
+	 * (atomic add).  alloc_outside: like alloc_na, the allocations made
+	 * while the window was closed (before it opened, after it closed),
+	 * which alloc_na then no longer holds; owner XL_ALLOC_SHARED once
+	 * the runtime keeps it. */
+	uint64_t open_exits;
+	uint64_t alloc_outside[10]; /* struct xl_alloc_stat, offset 496 */
+	uint8_t reserved[XL_HDR_SIZE - 576];
 };
 
 /* Every arena block starts with this. */
@@ -555,5 +566,6 @@ _Static_assert(sizeof(struct xl_mem_sample) == XL_MEM_SAMPLE_V2_SIZE + 24, "vers
 _Static_assert(sizeof(struct xl_alloc_stat) == 80, "allocation records are 80 bytes");
 _Static_assert(sizeof(((struct xl_cap_header *)0)->alloc_na) == sizeof(struct xl_alloc_stat), "alloc_na holds one");
 _Static_assert(__builtin_offsetof(struct xl_cap_header, alloc_na) % 16 == 0, "alloc_na is 16-aligned");
+_Static_assert(__builtin_offsetof(struct xl_cap_header, alloc_outside) == 496, "alloc_outside is 16-aligned");
 
 #endif

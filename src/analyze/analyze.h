@@ -207,6 +207,7 @@ struct xl_model {
 	uint32_t threads_dropped;
 	uint32_t threads_unplaced;  /* threads that found no room in the buffer */
 	uint64_t unrecorded_events; /* events of unrecorded threads (lower bound) */
+	uint64_t open_exits;        /* exits of frames open before recording began */
 
 	struct xl_run run;
 
@@ -231,6 +232,11 @@ struct xl_model {
 	struct xl_falloc *fallocs;
 	size_t nfallocs;
 	struct xl_alloc alloc_na; /* "(not attributed)" */
+	/* Made while the window was closed (before it opened, after it
+	 * closed); kept apart from alloc_na since format 5's later
+	 * runtimes (alloc_outside_kept), in alloc_na before. */
+	struct xl_alloc alloc_outside;
+	int alloc_outside_kept;
 	struct xl_alloc alloc_total;
 	uint64_t alloc_unmatched_frees, alloc_unmatched_bytes; /* frees of blocks not seen allocated */
 	uint64_t alloc_untracked; /* allocations whose frees could not be matched (table full) */

@@ -327,9 +327,15 @@ static int read_header(struct xl_model *m, struct xl_loader *ld, const char *pat
 	m->threads_dropped = h->threads_dropped;
 	m->threads_unplaced = h->threads_unplaced;
 	m->unrecorded_events = h->unrecorded_events;
+	m->open_exits = h->version >= 5 ? h->open_exits : 0;
 	if (h->version >= 4 && (h->flags & XL_FLAG_ALLOCS) && h->alloc_rec_size == sizeof(struct xl_alloc_stat)) {
 		m->allocs = 1;
 		alloc_from(&m->alloc_na, (const struct xl_alloc_stat *)(const void *)h->alloc_na);
+		const struct xl_alloc_stat *out = (const struct xl_alloc_stat *)(const void *)h->alloc_outside;
+		if (h->version >= 5 && out->owner == XL_ALLOC_SHARED) {
+			m->alloc_outside_kept = 1;
+			alloc_from(&m->alloc_outside, out);
+		}
 		m->alloc_unmatched_frees = h->alloc_unmatched_frees;
 		m->alloc_unmatched_bytes = h->alloc_unmatched_bytes;
 		m->alloc_untracked = h->alloc_untracked;

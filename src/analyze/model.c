@@ -250,6 +250,7 @@ static int build_tree(struct xl_model *m, struct xl_loader *ld)
 		for (size_t i = 0; i < m->nnodes; i++)
 			xl_alloc_add(&m->alloc_total, &m->node_alloc[i]);
 		xl_alloc_add(&m->alloc_total, &m->alloc_na);
+		xl_alloc_add(&m->alloc_total, &m->alloc_outside);
 		m->alloc_total.peak_live = 0; /* paths' peaks do not add up */
 	}
 	m->timeline_full_ns = -1;

@@ -331,6 +331,9 @@ static int note_gc_unavailable(const struct rule_ctx *c)
 			    : "the program does not use the Boehm GC (RSS is still measured)");
 }
 
+/* A window that never opened lost everything: a warning.  A window the
+ * user set (delay, duration) is what they asked for: a note that says
+ * which part of the run it holds. */
 static int warn_window(const struct rule_ctx *c)
 {
 	const struct xl_model *m = c->m;
@@ -341,11 +344,30 @@ static int warn_window(const struct rule_ctx *c)
 			   secs(m->last_ns), secs((int64_t)m->delay_ns));
 	if (!m->delay_ns && !m->duration_ns)
 		return XL_OK;
-	return add(c->m, "window_partial", m->window_start_ns, c->end,
-		   "capture window: only %.3f s to %.3f s of the run were captured "
-		   "(delay %.3f s, duration %s)",
-		   secs(m->window_start_ns < 0 ? 0 : m->window_start_ns), secs(c->end), secs((int64_t)m->delay_ns),
-		   m->duration_ns ? "limited" : "until exit");
+	char dur[64] = "until exit";
+	if (m->duration_ns)
+		snprintf(dur, sizeof(dur), "%.3f s", secs((int64_t)m->duration_ns));
+	return note(c->m, "window", XL_TOPIC_RUN, m->window_start_ns, c->end,
+		    "capture window as configured: %.3f s to %.3f s of the run (delay %.3f s, duration %s); "
+		    "calls and allocations outside it are not in the call paths",
+		    secs(m->window_start_ns), secs(c->end), secs((int64_t)m->delay_ns), dur);
+}
+
+/* Frames already open when a thread's recording began (a window that
+ * opened while they ran, a forked child's inherited frames): their exits
+ * come without entries.  Normal for a service; a note, not a repair. */
+static int note_open_at_start(const struct rule_ctx *c)
+{
+	const struct xl_model *m = c->m;
+	if (!m->open_exits)
+		return XL_OK;
+	return note(c->m, "open_at_start", XL_TOPIC_RUN, -1, -1,
+		    "%llu frame%s already open when recording began (the window opened while %s ran) returned "
+		    "during the capture: %s time before that is not captured, and the calls %s made inside the "
+		    "window are under %s callers",
+		    (unsigned long long)m->open_exits, m->open_exits == 1 ? " was" : "s were",
+		    m->open_exits == 1 ? "it" : "they", m->open_exits == 1 ? "its" : "their",
+		    m->open_exits == 1 ? "it" : "they", m->open_exits == 1 ? "its" : "their");
 }
 
 /* The profiler's estimated share (overhead.c): of the threads' CPU time
@@ -537,29 +559,18 @@ static int warn_process(const struct rule_ctx *c)
  * function and one entry here, and its kind in the list of
  * docs/summary-json.md. */
 static int (*const rules[])(const struct rule_ctx *c) = {
-	warn_truncated,
-	warn_corrupt_threads,
-	warn_not_finalized,
-	warn_timeline_full,
-	note_timeline,
-	warn_nodes_full,
-	warn_tree_bounded,
-	warn_no_function_table,
-	warn_repaired_exits,
-	warn_reentry_lost,
-	warn_deep_recursion,
-	warn_memory_samples_missed,
-	note_gc_unavailable,
-	warn_window,
-	note_overhead,
-	warn_clock_fallback,
-	note_threads_exceed_wall,
-	warn_threads_full,
-	warn_symbols,
-	warn_patch_failed,
-	warn_untraced_libraries,
-	warn_no_functions,
-	warn_process,
+	warn_truncated,      warn_corrupt_threads,
+	warn_not_finalized,  warn_timeline_full,
+	note_timeline,       warn_nodes_full,
+	warn_tree_bounded,   warn_no_function_table,
+	warn_repaired_exits, warn_reentry_lost,
+	warn_deep_recursion, warn_memory_samples_missed,
+	note_gc_unavailable, warn_window,
+	note_open_at_start,  note_overhead,
+	warn_clock_fallback, note_threads_exceed_wall,
+	warn_threads_full,   warn_symbols,
+	warn_patch_failed,   warn_untraced_libraries,
+	warn_no_functions,   warn_process,
 };
 
 int xl_warnings_build(struct xl_model *m, const struct xl_loader *ld)

@@ -224,7 +224,8 @@ static void alloc_obj(struct jsonw *w, const char *key, const struct xl_alloc *a
 }
 
 /* Heap allocations (docs/summary-json.md): the run's totals, the
- * "(not attributed)" part and the frees that matched no allocation. */
+ * "(not attributed)" part, those made outside the capture window, and
+ * the frees that matched no allocation. */
 static void allocations_member(const struct xl_model *m, struct jsonw *w)
 {
 	jw_key(w, "allocations");
@@ -232,6 +233,8 @@ static void allocations_member(const struct xl_model *m, struct jsonw *w)
 	jw_kbool(w, "recorded", m->allocs);
 	alloc_obj(w, "total", &m->alloc_total, 0);
 	alloc_obj(w, "not_attributed", &m->alloc_na, 0);
+	if (m->alloc_outside_kept)
+		alloc_obj(w, "outside_window", &m->alloc_outside, 0);
 	jw_kint(w, "unmatched_frees", (int64_t)m->alloc_unmatched_frees);
 	jw_kint(w, "unmatched_bytes", (int64_t)m->alloc_unmatched_bytes);
 	jw_kint(w, "untracked", (int64_t)m->alloc_untracked);
@@ -661,6 +664,7 @@ void xl_json_document(const struct xl_model *m, struct jsonw *w, const struct xl
 	jw_kint(w, "thread_time_ns", xl_thread_time(m));
 	jw_kint(w, "threads_not_recorded", (int64_t)m->threads_dropped + m->threads_unplaced);
 	jw_kint(w, "unrecorded_events", (int64_t)m->unrecorded_events);
+	jw_kint(w, "open_exits", (int64_t)m->open_exits);
 	jw_kint(w, "more_calls", (int64_t)m->more_calls);
 	jw_kint(w, "more_nodes", m->more_nodes);
 	jw_key(w, "cpu_time_ns");

@@ -162,6 +162,11 @@ static int alloc_section(const struct xl_model *m, FILE *f, const struct xl_emit
 	if (m->alloc_unmatched_frees)
 		fprintf(f, "; %llu frees of blocks allocated before the capture or by a shared library",
 			(unsigned long long)m->alloc_unmatched_frees);
+	if (m->alloc_outside.allocs) {
+		xl_fmt_size((int64_t)m->alloc_outside.bytes, c, sizeof(c));
+		fprintf(f, "\n  (outside the window): %llu (%s), made while the capture window was closed",
+			(unsigned long long)m->alloc_outside.allocs, c);
+	}
 	putc('\n', f);
 	if (m->mode == XL_MODE_MEMORY)
 		return 0;

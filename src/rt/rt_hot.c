@@ -700,7 +700,13 @@ static RT_NOINSTR void exit_at(struct rt_hot *h, int32_t func, uint32_t kind, ui
 	while (k > 0 && tb->stack[k - 1].func != func)
 		k--;
 	if (k == 0) {
-		tb->repaired_exits++;
+		/* With no frame open, a frame entered before recording began
+		 * (a window opened later, a forked child's inherited frames):
+		 * not a defect.  Else the exit matches nothing. */
+		if (d == 0)
+			__atomic_fetch_add(&rt__hdr->open_exits, 1, __ATOMIC_RELAXED);
+		else
+			tb->repaired_exits++;
 		return;
 	}
 	while (d > k) {
