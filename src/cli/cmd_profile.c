@@ -286,7 +286,8 @@ int cmd_profile(int argc, const char **argv, struct xl_ctx *ctx)
 	static const struct xl_subcommand subs[] = {
 		{"exec", profile_exec, "capture from a program built with 'exaloop --profile build'"},
 		{"report", profile_report, "report a capture: HTML, text or JSON"},
-		{"export", profile_export, "write a capture as a Chrome trace, folded stacks, HTML, JSON or text"},
+		{"export", profile_export,
+		 "write a capture as a Chrome trace, folded stacks, pprof, HTML, JSON or text"},
 		{"diff", cmd_profile_diff, "compare two captures (or two sets of runs): text, JSON or HTML"},
 		{NULL, NULL, NULL},
 	};

@@ -398,7 +398,7 @@ static void func_of(const struct pprof *p, uint64_t id, const char **name, const
 		*file = f->file;
 		*line = f->line;
 	} else {
-		*name = id == p->no_frame_id	   ? "(no traced frame)"
+		*name = id == p->no_frame_id         ? "(no traced frame)"
 			: id == p->not_attributed_id ? "(not attributed)"
 						     : "(more call paths)";
 	}
@@ -447,7 +447,29 @@ static int functions(struct pprof *p)
 	return 0;
 }
 
-/* The capture window on the wall clock, the comment, and the strings. */
+/* What made the profile, and what a reader of a bounded tree must know. */
+static void comments(struct pprof *p)
+{
+	const struct xl_model *m = p->m;
+	const char *prog = m->run.program ? m->run.program : "a program";
+	size_t len = strlen(prog) + sizeof(XL_VERSION) + 32;
+	char *made = malloc(len);
+	if (made) {
+		snprintf(made, len, "exaloop %s capture of %s", XL_VERSION, prog);
+		pb_uint(&p->top, P_COMMENT, intern(&p->st, made));
+		free(made);
+	}
+	if (m->more_nodes) {
+		char bounded[256];
+		snprintf(bounded, sizeof(bounded),
+			 "call trees bounded: %llu calls on paths beyond the bound are in \"(more call paths)\" frames "
+			 "below their callers (the function table attributes them; a larger buffer_size keeps them)",
+			 (unsigned long long)m->more_calls);
+		pb_uint(&p->top, P_COMMENT, intern(&p->st, bounded));
+	}
+}
+
+/* The capture window on the wall clock, the comments, and the strings. */
 static int trailer(struct pprof *p)
 {
 	const struct xl_model *m = p->m;
@@ -457,22 +479,7 @@ static int trailer(struct pprof *p)
 	pb_uint(&p->top, P_DURATION_NANOS, (uint64_t)(m->window_end_ns - start));
 	value_type(p, P_PERIOD_TYPE, "wall", "nanoseconds");
 	pb_uint(&p->top, P_PERIOD, 1);
-	const char *prog = m->run.program ? m->run.program : "a program";
-	size_t len = strlen(prog) + sizeof(XL_VERSION) + 256;
-	char *comment = malloc(len);
-	if (comment) {
-		snprintf(comment, len, "exaloop %s capture of %s", XL_VERSION, prog);
-		pb_uint(&p->top, P_COMMENT, intern(&p->st, comment));
-		if (m->more_nodes) {
-			snprintf(comment, len,
-				 "call trees bounded: %llu calls on paths beyond the bound are in \"(more call paths)\" "
-				 "frames below their callers (exaloop's function table attributes them; increase "
-				 "buffer_size for the full tree)",
-				 (unsigned long long)m->more_calls);
-			pb_uint(&p->top, P_COMMENT, intern(&p->st, comment));
-		}
-		free(comment);
-	}
+	comments(p);
 	pb_uint(&p->top, P_DEFAULT_SAMPLE_TYPE, intern(&p->st, "wall"));
 	if (p->st.oom) {
 		errno = ENOMEM;

@@ -161,7 +161,7 @@ with Workdir() as w:
     eq(int(fields[10][0]), win["duration_ns"], "threads: duration_nanos is the capture window's")
     started = datetime.strptime(s.doc["run"]["started_at"], "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=timezone.utc)
     t_ns = int(fields[9][0])
-    check(0 <= t_ns / 1e9 - started.timestamp() < 5, "threads: time_nanos %d within 5 s after started_at %s"
+    check(0 <= t_ns / 1e9 - started.timestamp() < 10, "threads: time_nanos %d within 10 s after started_at %s"
           % (t_ns, s.doc["run"]["started_at"]))
     check(raw["time"] and raw["time"].startswith(datetime.fromtimestamp(t_ns // 10**9, timezone.utc)
                                                  .strftime("%Y-%m-%d %H:%M:%S")), "threads: pprof shows that time")
@@ -242,7 +242,11 @@ with Workdir() as w:
     pb = export(w, "bounded.pb.gz")
     raw = parse_raw(pprof(w, ["-raw"], pb))
     eq(sum(v[0] for v, i, l in raw["samples"]), sum(f["calls"] for f in s.funcs), "bounded: total calls")
-    eq(sum(v[1] for v, i, l in raw["samples"]), sum(f["self_ns"] for f in s.funcs), "bounded: total self ns")
+    # the function table's self times come from the runtime's per-function records, converted from ticks
+    # apart from the "(more call paths)" nodes' times: each conversion rounds once
+    got_ns, want_ns = sum(v[1] for v, i, l in raw["samples"]), sum(f["self_ns"] for f in s.funcs)
+    check(abs(got_ns - want_ns) <= len(s.funcs) + s.doc["totals"]["more_nodes"],
+          "bounded: total self ns %d == %d within rounding (1 ns a function and a node)" % (got_ns, want_ns))
     eq(sum(v[0] for v, i, l in raw["samples"] if raw["locs"][i[0]][0] == "(more call paths)"), more,
        "bounded: the \"(more call paths)\" frames hold totals.more_calls")
     got = {k: v[:2] for k, v in by_path(raw).items()}
