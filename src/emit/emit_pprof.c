@@ -8,9 +8,9 @@
  *     first, and its values: calls/count, wall/nanoseconds (the node's self
  *     time), and when allocations were recorded alloc_objects/count,
  *     alloc_space/bytes and inuse_space/bytes (the node's own allocations,
- *     and of those the bytes still live at the end).  Summing a function's
- *     samples gives the function table's figures; nodes whose values are
- *     all zero are left out.
+ *     and of those the bytes still live at the end).  Summed per function
+ *     they are the function table's figures (but for a bounded tree,
+ *     below); nodes whose values are all zero are left out.
  *   - Labels on each sample: thread (its name), tid, pid.  Threads are not
  *     merged: each thread's tree gives its own samples (o->thread: one).
  *   - Allocations with no traced frame: a thread root's, under a
