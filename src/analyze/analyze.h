@@ -198,6 +198,8 @@ struct xl_model {
 	double ticks_per_ns;
 	uint64_t t0_ticks;
 	int64_t window_start_ns, window_end_ns, last_ns;
+	int64_t start_realtime_ns;              /* CLOCK_REALTIME (ns since the epoch) at the axis' 0 */
+	char build_id[2 * XL_BUILD_ID_MAX + 1]; /* the executable's GNU build id in hex, "" unknown */
 	uint64_t buffer_size, memory_interval_ns, delay_ns, duration_ns;
 	uint32_t tl_mode;    /* enum xl_tl_mode (XL_TL_FIRST before version 5) */
 	int64_t tl_min_ns;   /* timeline_min_duration, 0: none */

@@ -344,6 +344,8 @@ static int read_header(struct xl_model *m, struct xl_loader *ld, const char *pat
 	if (h->build_id_size <= XL_BUILD_ID_MAX)
 		for (uint32_t i = 0; i < h->build_id_size; i++)
 			snprintf(ld->build_id + 2 * i, 3, "%02x", h->build_id[i]);
+	memcpy(m->build_id, ld->build_id, sizeof(m->build_id));
+	m->start_realtime_ns = h->start_realtime_ns > (uint64_t)INT64_MAX ? 0 : (int64_t)h->start_realtime_ns;
 	m->t0_ticks = h->process_start_ticks;
 
 	/* Clock: ticks per ns from the widest calibration pair we have. */

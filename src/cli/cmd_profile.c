@@ -3,7 +3,7 @@
  *
  *   profile exec ./app [args...]         capture from a program built with --profile build
  *   profile report CAPTURE [--text|--json] [--sort K] [--top N] [--thread I] [--timeline-calls N]
- *   profile export CAPTURE --format F [-o OUT] [--thread I]
+ *   profile export CAPTURE --format F [-o OUT] [--thread I] [--no-compress]
  *   profile diff BASE NEW [...]          (cmd_diff.c)
  */
 #define _GNU_SOURCE
@@ -122,10 +122,10 @@ static int parse_view(int argc, const char **argv, int is_export, struct view_op
 		XL_OPT_END(),
 	};
 	const struct xl_option export_opts[] = {
-		XL_OPT_STRING(0, "format", &v->format, "F", "html, json, chrome, perfetto, folded or text"),
+		XL_OPT_STRING(0, "format", &v->format, "F", "html, json, chrome, perfetto, folded, pprof or text"),
 		XL_OPT_STRING('o', NULL, &v->output, "OUT", "write to OUT (default: stdout)"),
 		XL_OPT_BOOL(0, "no-compress", &v->emit.uncompressed,
-			    "perfetto: packets not deflated (larger; for protoc --decode)"),
+			    "perfetto, pprof: not compressed (larger; for protoc --decode)"),
 		XL_OPT_PARSE(0, "sort", &v->emit.sort, "KEY",
 			     "order of the function table: self, total, calls, avg, name or alloc", parse_sort),
 		XL_OPT_PARSE(0, "top", &v->emit.top, "N", "only the first N rows of the function table", parse_top),
@@ -148,7 +148,7 @@ static int parse_view(int argc, const char **argv, int is_export, struct view_op
 	const struct xl_usage export = {
 		"profile export",
 		"CAPTURE",
-		"Write a capture in another format: Chrome trace, Perfetto trace, folded stacks, HTML, JSON or text.",
+		"Write a capture in another format: Chrome trace, Perfetto trace, folded stacks, pprof, HTML, JSON or text.",
 		export_opts,
 		NULL,
 		NULL};
@@ -163,7 +163,7 @@ static int parse_view(int argc, const char **argv, int is_export, struct view_op
 	v->dir = n == 1 ? argv[1] : NULL;
 	if (!v->dir) {
 		xl_error("no capture given: exaloop profile %s profiles/capture-... %s", argv[0],
-			 is_export ? "--format html|json|chrome|perfetto|folded|text -o OUT" : "[--text|--json]");
+			 is_export ? "--format html|json|chrome|perfetto|folded|pprof|text -o OUT" : "[--text|--json]");
 		return XL_EXIT_USAGE;
 	}
 	if (is_export && !v->format) {
@@ -174,8 +174,8 @@ static int parse_view(int argc, const char **argv, int is_export, struct view_op
 		xl_error("unknown format '%s' (use %s)", v->format, xl_emitter_names());
 		return XL_EXIT_USAGE;
 	}
-	if (v->emit.uncompressed && strcmp(v->format, "perfetto") != 0) {
-		xl_error("--no-compress is for --format perfetto (the %s format is never compressed inside; "
+	if (v->emit.uncompressed && strcmp(v->format, "perfetto") != 0 && strcmp(v->format, "pprof") != 0) {
+		xl_error("--no-compress is for --format perfetto or pprof (the %s format is never compressed inside; "
 			 "an OUT ending in .gz compresses any format)",
 			 v->format);
 		return XL_EXIT_USAGE;
@@ -286,7 +286,8 @@ int cmd_profile(int argc, const char **argv, struct xl_ctx *ctx)
 	static const struct xl_subcommand subs[] = {
 		{"exec", profile_exec, "capture from a program built with 'exaloop --profile build'"},
 		{"report", profile_report, "report a capture: HTML, text or JSON"},
-		{"export", profile_export, "write a capture as a Chrome trace, folded stacks, HTML, JSON or text"},
+		{"export", profile_export,
+		 "write a capture as a Chrome trace, folded stacks, pprof, HTML, JSON or text"},
 		{"diff", cmd_profile_diff, "compare two captures (or two sets of runs): text, JSON or HTML"},
 		{NULL, NULL, NULL},
 	};

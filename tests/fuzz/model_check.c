@@ -86,7 +86,7 @@ int fz_load_and_emit(const char *dir)
 		return rc;
 	}
 	check(m);
-	static const char *const formats[] = {"json", "text", "chrome", "perfetto", "folded", "html"};
+	static const char *const formats[] = {"json", "text", "chrome", "perfetto", "folded", "pprof", "html"};
 	struct xl_emit_opts o;
 	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++) {
 		xl_emit_opts_init(&o);
@@ -104,6 +104,7 @@ int fz_load_and_emit(const char *dir)
 	}
 	xl_emit_json(m, fz_sink(), &o);
 	xl_emit_folded(m, fz_sink(), &o);
+	xl_emit_pprof(m, fz_sink(), &o);
 	diff_with_itself(m);
 	xl_model_free(m);
 	return rc;
