@@ -16,8 +16,9 @@
  *   - Allocations with no traced frame: a thread root's, under a
  *     "(no traced frame)" function; those of frames a bounded tree had no
  *     node for (xl_falloc) under their function below "(more call paths)";
- *     the run's "(not attributed)" ones (all threads only) under a function
- *     of that name with the pid label alone.  So the alloc values add up
+ *     the run's "(not attributed)" ones and those made outside the capture
+ *     window (all threads only) under a function of that name each, with
+ *     the pid label alone.  So the alloc values add up
  *     to the run's total, as in the folded export.
  *   - One Location and one Function per function (ids: index + 1, pseudo
  *     functions after the model's), with the function's file and first
@@ -132,6 +133,7 @@ struct pprof {
 	struct pbw proc;      /* the pid label alone */
 	uint64_t no_frame_id; /* pseudo functions */
 	uint64_t not_attributed_id;
+	uint64_t outside_id;
 	uint64_t more_id; /* the model's "(more call paths)", or a pseudo one */
 	size_t nids;      /* function ids are 1 .. nids */
 };
@@ -382,7 +384,12 @@ static int samples(struct pprof *p)
 		int64_t v[MAX_VALUES] = {0};
 		alloc_values(&m->alloc_na, v);
 		p->path[0] = p->not_attributed_id;
-		return sample(p, 1, v, &p->proc);
+		if (sample(p, 1, v, &p->proc))
+			return -1;
+		int64_t o[MAX_VALUES] = {0};
+		alloc_values(&m->alloc_outside, o);
+		p->path[0] = p->outside_id;
+		return sample(p, 1, o, &p->proc);
 	}
 	return 0;
 }
@@ -400,6 +407,7 @@ static void func_of(const struct pprof *p, uint64_t id, const char **name, const
 	} else {
 		*name = id == p->no_frame_id         ? "(no traced frame)"
 			: id == p->not_attributed_id ? "(not attributed)"
+			: id == p->outside_id        ? "(outside the window)"
 						     : "(more call paths)";
 	}
 }
@@ -509,7 +517,8 @@ static int write_profile(struct pprof *p)
 	p->no_frame_id = m->nfuncs + 1;
 	p->not_attributed_id = m->nfuncs + 2;
 	p->more_id = m->nfuncs + 3;
-	p->nids = m->nfuncs + 3;
+	p->outside_id = m->nfuncs + 4;
+	p->nids = m->nfuncs + 4;
 	for (size_t i = 0; i < m->nfuncs; i++)
 		if (xl_func_is_more(&m->funcs[i]))
 			p->more_id = i + 1;

@@ -235,7 +235,7 @@ static void fill_block(void)
 struct snap {
 	struct xl_thread_block *tb;
 	uint32_t gate, depth, node_count, deep, unrecorded, deferred;
-	uint64_t events, unwound, repaired;
+	uint64_t events, unwound, repaired, open_exits;
 	const struct xl_cap_block *tl;
 };
 
@@ -246,7 +246,8 @@ static struct snap snap(void)
 			 .deep = rt__hot.deep,
 			 .unrecorded = rt__hot.unrecorded,
 			 .deferred = rt__hot.deferred,
-			 .tl = rt__hot.tl_blk};
+			 .tl = rt__hot.tl_blk,
+			 .open_exits = rt__hdr ? rt__hdr->open_exits : 0};
 	if (s.tb) {
 		s.depth = s.tb->depth;
 		s.node_count = s.tb->node_count;
@@ -352,8 +353,10 @@ static void check_path(struct job *j, const struct snap *b, const struct snap *a
 		}
 		if (j->path == P_FIRST && entry && (a->depth != 1 || a->tb->stack[0].func != id))
 			job_fail(j, "first event: entry not recorded");
-		if (j->path == P_FIRST && !entry && a->repaired != 1)
-			job_fail(j, "first event: unmatched exit not counted");
+		/* an exit with no frame open: a frame open before the
+		 * thread's recording began */
+		if (j->path == P_FIRST && !entry && (a->repaired != 0 || a->open_exits != b->open_exits + 1))
+			job_fail(j, "first event: exit of a frame open at the start not counted");
 		if (j->path == P_FIRST)
 			break;
 		if (a->events != b->events + 1)
