@@ -319,12 +319,16 @@ static rd_kafka_t *start_mock(const struct options *o, struct producer *p, const
 	return rk;
 }
 
-static rd_kafka_t *start_consumer(const struct options *o, const char *bootstrap)
+static rd_kafka_t *start_consumer(const struct options *o, const char *bootstrap, int mock)
 {
 	char err[256];
 	rd_kafka_conf_t *conf = rd_kafka_conf_new();
 	if (set(conf, "bootstrap.servers", bootstrap) != 0 || set(conf, "group.id", o->group) != 0 ||
-	    set(conf, "auto.offset.reset", "earliest") != 0) {
+	    set(conf, "auto.offset.reset", "earliest") != 0 ||
+	    /* The mock broker answers a fetch that found nothing new only after
+	     * fetch.wait.max.ms (500 ms by default), where a real one answers as
+	     * soon as data arrives: without this, events would come in bursts. */
+	    (mock && set(conf, "fetch.wait.max.ms", "10") != 0)) {
 		rd_kafka_conf_destroy(conf);
 		return NULL;
 	}
@@ -549,7 +553,7 @@ int main(int argc, char **argv)
 		return 1;
 	fprintf(stderr, "events: consuming '%s' from %s%s (librdkafka %s)\n", o.topic, bootstrap,
 		mock ? ", librdkafka's mock cluster" : "", rd_kafka_version_str());
-	rd_kafka_t *consumer = start_consumer(&o, bootstrap);
+	rd_kafka_t *consumer = start_consumer(&o, bootstrap, mock);
 	if (consumer && mock && (errno = pthread_create(&producer_thread, NULL, produce_events, &prod)) != 0) {
 		fprintf(stderr, "events: cannot start the producer: %s\n", strerror(errno));
 		rd_kafka_destroy(consumer);
