@@ -9,7 +9,9 @@ brokers do): a window before it sees no batch.
 
 The call count is checked against the program's own record: it logs CLOCK_MONOTONIC just before and
 after each process_batch() (--batch-log), and the window's bounds are put on that clock with the
-capture header's cal0_ns (CLOCK_MONOTONIC at the origin of the run's time axis) plus run.window."""
+capture header's cal0_ns (CLOCK_MONOTONIC at the origin of the run's time axis) plus run.window; and
+call by call, each traced call of the timeline lies inside one logged batch on that clock."""
+import bisect
 import re
 import struct
 import tomllib
@@ -18,6 +20,7 @@ from xltest import *
 
 HDR_CAL0_NS = 80  # offsetof(struct xl_cap_header, cal0_ns), include/exaloop/xl_capture.h
 EVENTS, RATE, KEYS = 130000, 20000, 64
+SLACK_US = 10  # tick-to-ns conversion; traced calls were found 0.03 us inside the program's bounds
 
 # The guide's "Capture Windows" configuration, word for word (source and build keys are C's).
 GUIDE = {"kind": "kafka-consumer", "source": "events.c",
@@ -92,6 +95,20 @@ with Workdir() as w:
     check(abs(traced - len(inside)) <= 1,
           "process_batch calls %d = batches the program started inside the window %d ± 1 (nearest start %.3f ms "
           "from an edge)" % (traced, len(inside), edge / 1e6))
+    # The same calls one by one: each process_batch of the timeline (Chrome export, run axis in us) lies
+    # inside one batch of the program's log, [before, after] its call, on the same clock.
+    out = os.path.join(w.path, "trace.json")
+    subprocess.run([EXALOOP, "profile", "export", w.latest(), "--format", "chrome", "-o", out], check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    with open(out) as f:
+        slices = [e for e in json.load(f)["traceEvents"] if e.get("ph") == "X" and e["name"] == "process_batch"]
+    starts = [(b[1] - origin) / 1000.0 for b in batches]
+    paired = set()
+    for e in slices:
+        i = bisect.bisect_right(starts, e["ts"] + SLACK_US) - 1
+        if i >= 0 and e["ts"] + e["dur"] <= (batches[i][2] - origin) / 1000.0 + SLACK_US:
+            paired.add(i)
+    eq((len(slices), len(paired)), (traced, traced), "every traced call inside its own logged batch, in time")
     after = [b for b in batches if b[1] >= closed]
     check(len(after) > 0, "the consumer kept consuming after the window: %d batches" % len(after))
 done()
