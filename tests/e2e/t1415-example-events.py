@@ -1,9 +1,9 @@
 """examples/events, the guide's capture-window example: a Kafka consumer (librdkafka, a consumer group,
 JSON events parsed with jansson) that runs on after its capture window, fed by librdkafka's mock
-cluster inside the process. `exaloop --profile --target events run` on the example's own sources and
-exaloop.toml, with the window moved and shortened (delay 4 s, duration 2 s instead of 10 s and 30 s) and
-the program's arguments made short, in a copy of the file: exaloop.toml is read from the directory
-exaloop runs in, so the example is run as it is. The delay is 4 s, not 1 s, because the consumer
+cluster inside the process. `exaloop --profile --target events run` on the example's events.c and a
+copy of its exaloop.toml in the work directory (where exaloop looks for it first) with the window moved
+and shortened (delay 4 s, duration 2 s instead of 10 s and 30 s) and short program arguments; the
+example's own files stay as they are. The delay is 4 s, not 1 s, because the consumer
 group's first join takes 3 s (the initial rebalance delay, which the mock broker keeps as Kafka's
 brokers do): a window before it sees no batch.
 
