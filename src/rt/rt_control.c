@@ -421,17 +421,21 @@ int rt__control_start(void)
 	sigset_t all;
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &ctl_creator_mask);
+	/* Set before the thread exists: it reads the flag (a window that
+	 * closes at once finalizes on it). */
+	ctl_started = 1;
 	int rc = pthread_create(&ctl_thread, NULL, control_main, NULL);
 	pthread_sigmask(SIG_SETMASK, &ctl_creator_mask, NULL);
-	if (rc != 0)
+	if (rc != 0) {
+		ctl_started = 0;
 		return -1;
+	}
 	/* The constructor runs on the main thread: watch for its pthread_exit.
 	 * (A forked child keeps the key; its forking thread is its main one.) */
 	if (!main_key_ok && pthread_key_create(&main_key, main_gone) == 0) {
 		main_key_ok = 1;
 		pthread_setspecific(main_key, &main_key);
 	}
-	ctl_started = 1;
 	return 0;
 }
 
