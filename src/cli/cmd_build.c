@@ -29,7 +29,7 @@
 #include "projbuild.h"
 #include "project.h"
 #include "sdk.h"
-#include "sidecar.h"
+#include "buildinfo.h"
 #include "srcbuild.h"
 #include "units.h"
 

@@ -45,7 +45,7 @@
 #include "options.h"
 #include "process.h"
 #include "sdk.h"
-#include "sidecar.h"
+#include "buildinfo.h"
 #include "tailcall.h"
 #include "toolchain.h"
 #include "units.h"

@@ -19,7 +19,7 @@
 #include "msg.h"
 #include "project.h"
 #include "session.h"
-#include "sidecar.h"
+#include "buildinfo.h"
 #include "symbols.h"
 
 /* The sidecar is this executable's, and its mode allows the capture asked

@@ -16,7 +16,7 @@
 #include "exitcode.h"
 #include "fileio.h"
 #include "msg.h"
-#include "sidecar.h"
+#include "buildinfo.h"
 #include "symbols.h"
 
 static json_t *strv(const char *const *v, int absolute)
