@@ -19,6 +19,14 @@ struct xl_ctx {
 	uint32_t tl_mode;   /* --timeline MODE (XL_TL_*), 0: not given */
 	int tl_min_set;     /* --timeline-min-duration given */
 	uint64_t tl_min_ns;
+	/* The capture window and buffers from the command line, over the
+	 * target's (project.h: xl_settings_for_session); 0 / NULL: not given. */
+	int delay_set, duration_set;
+	uint64_t delay_ns, duration_ns;
+	uint64_t buffer_size; /* --buffer-size */
+	uint64_t interval_ns; /* --memory-interval */
+	const char **include; /* --include PATTERN (repeatable), NULL-terminated, owned */
+	size_t ninclude;
 	int argc; /* exaloop's whole command line */
 	const char **argv;
 };

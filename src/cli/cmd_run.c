@@ -79,18 +79,13 @@ static int run(int argc, const char **argv, struct xl_ctx *ctx, const struct xl_
 		s.args = a.prog_args;
 		s.capture = ctx->profile;
 		s.mode = set->mode;
-		s.buffer_size = set->buffer_size;
-		s.interval_ns = set->memory_interval_ns;
-		s.delay_ns = set->delay_ns;
-		s.duration_ns = set->duration_ns;
-		xl_settings_timeline(set, ctx, &s.tl_mode, &s.tl_min_ns);
-		s.include = (const char *const *)set->include;
+		xl_settings_for_session(set, ctx, &s);
 		s.symtab = ctx->profile ? &tab : NULL;
 		s.program = b.main_source;
 		s.command = ctx->argv;
 		s.compile_ns = b.compile_ns;
 		s.no_open = ctx->no_open;
-		s.long_running = long_running;
+		s.long_running = long_running || (ctx->duration_set && ctx->duration_ns);
 		rc = xl_session_run(&s);
 		xl_symtab_release(&tab);
 	}

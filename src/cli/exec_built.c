@@ -85,13 +85,8 @@ int xl_exec_built(const char *exe, const char *const *args, const struct xl_sett
 	s.args = args;
 	s.capture = 1;
 	s.mode = mode;
-	s.buffer_size = set->buffer_size;
-	s.interval_ns = set->memory_interval_ns;
-	s.delay_ns = set->delay_ns;
-	s.duration_ns = set->duration_ns;
-	xl_settings_timeline(set, ctx, &s.tl_mode, &s.tl_min_ns);
-	s.include = (const char *const *)set->include;
-	s.long_running = long_running;
+	xl_settings_for_session(set, ctx, &s);
+	s.long_running = long_running || (ctx->duration_set && ctx->duration_ns);
 	s.untraced_libs = (const char *const *)built.untraced_libs;
 	s.symtab = &tab;
 	s.program = exe;

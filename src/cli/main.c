@@ -14,6 +14,7 @@
 #include "exitcode.h"
 #include "msg.h"
 #include "options.h"
+#include "project.h"
 #include "units.h"
 
 static int parse_profile(const char *mode, void *dest)
@@ -51,6 +52,79 @@ static int parse_timeline_min(const char *value, void *dest)
 		return -1;
 	}
 	ctx->tl_min_set = 1;
+	return 0;
+}
+
+/* The capture window and buffers, with exaloop.toml's units and bounds
+ * (docs/toml.md); they override the target's values. */
+static int parse_window_time(const char *value, const char *opt, uint64_t *ns, int *set)
+{
+	char msg[256];
+	if (xl_parse_duration(value, ns, msg, sizeof(msg)) != 0) {
+		xl_error("%s for '--%s'", msg, opt);
+		return -1;
+	}
+	*set = 1;
+	return 0;
+}
+
+static int parse_delay(const char *value, void *dest)
+{
+	struct xl_ctx *ctx = dest;
+	return parse_window_time(value, "delay", &ctx->delay_ns, &ctx->delay_set);
+}
+
+static int parse_duration(const char *value, void *dest)
+{
+	struct xl_ctx *ctx = dest;
+	return parse_window_time(value, "duration", &ctx->duration_ns, &ctx->duration_set);
+}
+
+static int parse_interval(const char *value, void *dest)
+{
+	struct xl_ctx *ctx = dest;
+	char msg[256];
+	if (xl_parse_duration(value, &ctx->interval_ns, msg, sizeof(msg)) != 0) {
+		xl_error("%s for '--memory-interval'", msg);
+		return -1;
+	}
+	if (xl_interval_problem(ctx->interval_ns)) {
+		xl_error("'--memory-interval' %s", xl_interval_problem(ctx->interval_ns));
+		return -1;
+	}
+	return 0;
+}
+
+static int parse_buffer_size(const char *value, void *dest)
+{
+	struct xl_ctx *ctx = dest;
+	char msg[256];
+	if (xl_parse_size(value, &ctx->buffer_size, msg, sizeof(msg)) != 0) {
+		xl_error("%s for '--buffer-size'", msg);
+		return -1;
+	}
+	if (xl_buffer_size_problem(ctx->buffer_size)) {
+		xl_error("'--buffer-size' %s", xl_buffer_size_problem(ctx->buffer_size));
+		return -1;
+	}
+	return 0;
+}
+
+static int parse_include(const char *value, void *dest)
+{
+	struct xl_ctx *ctx = dest;
+	if (!value[0]) {
+		xl_error("empty pattern for '--include' (e.g. --include '*process_batch*')");
+		return -1;
+	}
+	const char **v = realloc(ctx->include, (ctx->ninclude + 2) * sizeof(*v));
+	if (!v) {
+		xl_error("out of memory");
+		return -1;
+	}
+	v[ctx->ninclude++] = value;
+	v[ctx->ninclude] = NULL;
+	ctx->include = v;
 	return 0;
 }
 
@@ -94,6 +168,17 @@ int main(int argc, char **argv_)
 			     parse_timeline),
 		XL_OPT_PARSE(0, "timeline-min-duration", &ctx, "D",
 			     "leave calls shorter than D (e.g. 10us) out of the timeline", parse_timeline_min),
+		XL_OPT_PARSE(0, "delay", &ctx, "D", "open the capture window D after the start (e.g. 10s)",
+			     parse_delay),
+		XL_OPT_PARSE(0, "duration", &ctx, "D", "close the capture window D after it opens; the program runs on",
+			     parse_duration),
+		XL_OPT_PARSE(0, "include", &ctx, "PATTERN",
+			     "trace only functions matching PATTERN (e.g. '*process_batch*'); repeatable",
+			     parse_include),
+		XL_OPT_PARSE(0, "buffer-size", &ctx, "SIZE", "capture buffer (e.g. 256MiB; default 64MiB)",
+			     parse_buffer_size),
+		XL_OPT_PARSE(0, "memory-interval", &ctx, "D", "memory sample interval (e.g. 100ms; default 100ms)",
+			     parse_interval),
 		XL_OPT_BOOL(0, "version", &version, "print exaloop's version"),
 		XL_OPT_END(),
 	};
@@ -137,5 +222,6 @@ int main(int argc, char **argv_)
 		rc = xl_dispatch(&usage, n + 1, args, &ctx);
 	}
 	free(args);
+	free(ctx.include);
 	return rc;
 }

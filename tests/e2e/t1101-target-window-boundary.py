@@ -12,8 +12,10 @@ inside phase2).  A service profiled this way is the normal case, so:
    already running when the window opened, before the thread's first event), and the captured
    steps' mallocs are exactly the steps counted in the window.  Every malloc the program made
    is in the total (the program's own count).
-Also with the window from the command line (profile exec --delay/--duration), and in the text
-report and folded export.
+The text report and the folded export name the outside allocations.  The same window from the
+command line (profile exec --delay/--duration: report at the window's close), the other
+window options overriding the target's keys one by one, and their errors: the TOML's units and
+bounds, one line, exit 2.
 """
 from xltest import *
 import re
@@ -75,4 +77,39 @@ duration = "1s"
     folded = w.run(["profile", "export", cap, "--format", "folded", "--weight", "allocs", "-o", "-"]).stdout
     check(re.search(r"^\(outside the window\) \d+$", folded, re.M) is not None,
           "folded export: an '(outside the window)' line")
+
+    # The same window from the command line, on a prebuilt program (profile exec): the report is
+    # written when the window closes, as for a long-running target, and updated at exit.
+    app = os.path.join(w.path, "win")
+    eq(w.run(["--profile", "build", prog("s-window.c"), "-o", app]).returncode, 0, "build s-window")
+    p = w.run(["--no-open", "--delay", "300ms", "--duration", "1s", "profile", "exec", app, "800", "2000"])
+    eq(p.returncode, 0, "command-line window: exit status")
+    check("capture window closed; the program keeps running" in p.stderr, "command-line window: report at its close")
+    s = w.summary(w.latest())
+    eq((s.doc["run"]["settings"]["delay_ns"], s.doc["run"]["settings"]["duration_ns"]), (300000000, 1000000000),
+       "command-line window: its settings")
+    check_capture(s, p.stdout, "command-line window")
+
+    # --include replaces the target's list and repeats; --duration overrides the target's alone
+    p = w.run(["--profile", "--no-open", "--target", "win", "--include", "phase*", "--include", "nothing*",
+               "--duration", "1.2s", "--buffer-size", "8MiB", "--memory-interval", "20ms", "run"])
+    eq(p.returncode, 0, "overrides: exit status")
+    s = w.summary(w.latest())
+    st = s.doc["run"]["settings"]
+    eq(sorted(f["name"] for f in s.funcs), ["phase2"], "overrides: only the --include functions (phase1 was open)")
+    eq((st["include"], st["delay_ns"], st["duration_ns"], st["buffer_size"], st["memory_interval_ns"]),
+       (["phase*", "nothing*"], 300000000, 1200000000, 8 << 20, 20000000),
+       "overrides: the command line's values, the file's delay")
+
+    # the TOML's units and bounds, the same one-line errors, exit 2
+    for args, msg in ((["--delay", "soon"], "invalid duration 'soon'"),
+                      (["--duration", "-1s"], "for '--duration'"),
+                      (["--buffer-size", "1KiB"], "'--buffer-size' must be at least 1MiB"),
+                      (["--buffer-size", "65GiB"], "'--buffer-size' must be at most 64GiB"),
+                      (["--memory-interval", "10us"], "'--memory-interval' must be at least 1ms"),
+                      (["--include", ""], "empty pattern for '--include'")):
+        p = w.run(args + ["profile", "exec", app])
+        eq(p.returncode, 2, "%s: usage error" % " ".join(args))
+        check(p.stderr.startswith("exaloop: error: ") and msg in p.stderr.splitlines()[0],
+              "%s: one line naming the problem: %r" % (" ".join(args), p.stderr.splitlines()[:1]))
 done()
