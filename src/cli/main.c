@@ -56,58 +56,48 @@ static int parse_timeline_min(const char *value, void *dest)
 }
 
 /* The capture window and buffers, with exaloop.toml's units and bounds
- * (docs/toml.md); they override the target's values. */
-static int parse_window_time(const char *value, const char *opt, uint64_t *ns, int *set)
+ * (docs/toml.md); they override the target's values.  One value of
+ * option `opt`: parsed with `parse`, then checked against `problem`
+ * (NULL: any value); *set says it was given. */
+static int parse_setting(const char *value, const char *opt, int (*parse)(const char *, uint64_t *, char *, size_t),
+			 const char *(*problem)(uint64_t), uint64_t *out, int *set)
 {
 	char msg[256];
-	if (xl_parse_duration(value, ns, msg, sizeof(msg)) != 0) {
+	if (parse(value, out, msg, sizeof(msg)) != 0) {
 		xl_error("%s for '--%s'", msg, opt);
 		return -1;
 	}
-	*set = 1;
+	if (problem && problem(*out)) {
+		xl_error("'--%s' %s", opt, problem(*out));
+		return -1;
+	}
+	if (set)
+		*set = 1;
 	return 0;
 }
 
 static int parse_delay(const char *value, void *dest)
 {
 	struct xl_ctx *ctx = dest;
-	return parse_window_time(value, "delay", &ctx->delay_ns, &ctx->delay_set);
+	return parse_setting(value, "delay", xl_parse_duration, NULL, &ctx->delay_ns, &ctx->delay_set);
 }
 
 static int parse_duration(const char *value, void *dest)
 {
 	struct xl_ctx *ctx = dest;
-	return parse_window_time(value, "duration", &ctx->duration_ns, &ctx->duration_set);
+	return parse_setting(value, "duration", xl_parse_duration, NULL, &ctx->duration_ns, &ctx->duration_set);
 }
 
 static int parse_interval(const char *value, void *dest)
 {
 	struct xl_ctx *ctx = dest;
-	char msg[256];
-	if (xl_parse_duration(value, &ctx->interval_ns, msg, sizeof(msg)) != 0) {
-		xl_error("%s for '--memory-interval'", msg);
-		return -1;
-	}
-	if (xl_interval_problem(ctx->interval_ns)) {
-		xl_error("'--memory-interval' %s", xl_interval_problem(ctx->interval_ns));
-		return -1;
-	}
-	return 0;
+	return parse_setting(value, "memory-interval", xl_parse_duration, xl_interval_problem, &ctx->interval_ns, NULL);
 }
 
 static int parse_buffer_size(const char *value, void *dest)
 {
 	struct xl_ctx *ctx = dest;
-	char msg[256];
-	if (xl_parse_size(value, &ctx->buffer_size, msg, sizeof(msg)) != 0) {
-		xl_error("%s for '--buffer-size'", msg);
-		return -1;
-	}
-	if (xl_buffer_size_problem(ctx->buffer_size)) {
-		xl_error("'--buffer-size' %s", xl_buffer_size_problem(ctx->buffer_size));
-		return -1;
-	}
-	return 0;
+	return parse_setting(value, "buffer-size", xl_parse_size, xl_buffer_size_problem, &ctx->buffer_size, NULL);
 }
 
 static int parse_include(const char *value, void *dest)
