@@ -105,6 +105,7 @@ enum xl_cap_mode {
 	0x400u /* version 4: an allocation found no record
 				    * (buffer spent) or no room in the address
 				    * table: see alloc_untracked */
+#define XL_FLAG_ATTACHED 0x800u /* started by `profile attach` in a running process */
 
 /* Value stored for a memory metric that could not be read. */
 #define XL_UNAVAILABLE INT64_MIN
@@ -550,6 +551,19 @@ struct xl_alloc_stat {
 #define XL_ENV_ALLOCS "EXALOOP_ALLOCATIONS"           /* "0": do not record allocations */
 #define XL_ENV_TIMELINE "EXALOOP_TIMELINE"            /* auto | first | last */
 #define XL_ENV_TIMELINE_MIN "EXALOOP_TIMELINE_MIN_NS" /* fixed threshold, ns */
+/* `exaloop profile attach` calls this function of a running program's
+ * runtime (by its symbol, through ptrace) with the same settings as
+ * "NAME=VALUE" strings, each NUL-terminated, ended by an empty one:
+ * int __exaloop_attach(const char *settings, unsigned long len).
+ * 0: the capture started; XL_ATTACH_* otherwise. */
+#define XL_ATTACH_SYMBOL "__exaloop_attach"
+#define XL_ATTACH_MAX 8192u /* bytes of settings */
+enum xl_attach_rc {
+	XL_ATTACH_OK = 0,
+	XL_ATTACH_BUSY = 1,    /* the process is captured already */
+	XL_ATTACH_REQUEST = 2, /* settings malformed or without a directory */
+	XL_ATTACH_FAILED = 3,  /* the capture could not start (runtime-notes.txt says why) */
+};
 
 /* Defaults of the capture settings, used by the runtime when a variable
  * above is unset and by the CLI when exaloop.toml does not set them (not

@@ -127,7 +127,7 @@ static void recording_start(void)
 
 void rt__alloc_init(void)
 {
-	const char *off = getenv(XL_ENV_ALLOCS);
+	const char *off = rt__getenv(XL_ENV_ALLOCS);
 	if (off && strcmp(off, "0") == 0)
 		return;
 	/* Linked only when exaloop's link wrapped the allocation functions

@@ -81,7 +81,7 @@ static uint64_t pf_done, pf_end, pf_last_cursor, pf_sleep_ns;
 
 static void prefault_init(void)
 {
-	pf_active = rt__cfg.mode != XL_MODE_MEMORY && !getenv("EXALOOP_NO_PREFAULT");
+	pf_active = rt__cfg.mode != XL_MODE_MEMORY && !rt__getenv("EXALOOP_NO_PREFAULT");
 	pf_done = rt__hdr->arena_off & ~(uint64_t)4095;
 	pf_end = rt__hdr->timeline_limit & ~(uint64_t)4095;
 	pf_last_cursor = rt__hdr->arena_off;
@@ -219,6 +219,8 @@ void rt__finalize(uint32_t reason)
 	rt__threads_finalize(now, ctl_started && !ctl_last && pthread_equal(pthread_self(), ctl_thread));
 	rt__hdr->end_reason = reason;
 	__atomic_store_n(&rt__hdr->state, XL_STATE_FINALIZED, __ATOMIC_RELEASE);
+	if (rt__hdr->flags & XL_FLAG_ATTACHED)
+		rt__detach();
 }
 
 static uint64_t min_u64(uint64_t a, uint64_t b)
