@@ -102,7 +102,7 @@ enum xl_cap_mode {
 				       * per-function table */
 #define XL_FLAG_ALLOCS 0x200u /* version 4: heap allocations recorded */
 #define XL_FLAG_ALLOCS_FULL \
-	0x400u /* version 4: an allocation found no record
+	0x400u                  /* version 4: an allocation found no record
 				    * (buffer spent) or no room in the address
 				    * table: see alloc_untracked */
 #define XL_FLAG_ATTACHED 0x800u /* started by `profile attach` in a running process */

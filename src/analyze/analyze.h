@@ -176,6 +176,7 @@ struct xl_run {
 	char **include;              /* include patterns */
 	char **untraced_libs;        /* the project's shared libraries, not traced (absent: none) */
 	double overhead_ns_per_call; /* measured by the CLI, <0 unknown */
+	int64_t attached_at_ns;      /* profile attach: the process's age then; -1 unknown or not attached */
 };
 
 /* Another capture of the same run, in a subdirectory of this one

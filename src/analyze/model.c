@@ -53,6 +53,7 @@ static void load_run(struct xl_model *m, const char *dir)
 	struct xl_run *r = &m->run;
 	r->compile_time_ns = r->app_time_ns = -1;
 	r->overhead_ns_per_call = -1;
+	r->attached_at_ns = -1;
 	r->capture_dir = strdup(dir);
 	char path[PATH_MAX];
 	snprintf(path, sizeof(path), "%s/run.json", dir);
@@ -84,6 +85,7 @@ static void load_run(struct xl_model *m, const char *dir)
 	r->signal = (int)json_i64_or(o, "signal", 0);
 	r->compile_time_ns = json_i64_or(o, "compile_time_ns", -1);
 	r->app_time_ns = json_i64_or(o, "app_time_ns", -1);
+	r->attached_at_ns = json_i64_or(o, "attached_at_ns", -1);
 	/* The kernel's peak RSS of the child (wait4), for captures whose
 	 * runtime could not read VmHWM at the end (crash, kill). */
 	int64_t ru_peak = json_i64_or(o, "peak_rss_rusage", 0);

@@ -342,6 +342,16 @@ static int warn_window(const struct rule_ctx *c)
 			   "the capture window never opened: the program ended at %.3f s, before the %.3f s delay; "
 			   "nothing was captured (shorten 'delay')",
 			   secs(m->last_ns), secs((int64_t)m->delay_ns));
+	if (m->flags & XL_FLAG_ATTACHED) {
+		char at[64] = "";
+		if (m->run.attached_at_ns >= 0)
+			snprintf(at, sizeof(at), " at %.3f s of its run", secs(m->run.attached_at_ns));
+		return note(
+			c->m, "attached", XL_TOPIC_RUN, m->window_start_ns, c->end,
+			"attached to the running process%s (profile attach) for %.3f s: its calls before and "
+			"after are not in the capture, and frames open when it attached return as open at the start",
+			at, secs(c->end - m->window_start_ns));
+	}
 	if (!m->delay_ns && !m->duration_ns)
 		return XL_OK;
 	char dur[64] = "until exit";

@@ -39,6 +39,8 @@ int cmd_plugin(int argc, const char **argv, struct xl_ctx *ctx);
 int cmd_pgo(int argc, const char **argv, struct xl_ctx *ctx);
 /* `profile diff` (cmd_diff.c), a row of cmd_profile's subcommand table. */
 int cmd_profile_diff(int argc, const char **argv, struct xl_ctx *ctx);
+/* `profile attach` (cmd_attach.c), likewise. */
+int cmd_profile_attach(int argc, const char **argv, struct xl_ctx *ctx);
 int cmd_cc(int argc, const char **argv, struct xl_ctx *ctx); /* `cc` and `c++` */
 
 #endif

@@ -289,6 +289,7 @@ int cmd_profile(int argc, const char **argv, struct xl_ctx *ctx)
 		{"export", profile_export,
 		 "write a capture as a Chrome trace, folded stacks, pprof, HTML, JSON or text"},
 		{"diff", cmd_profile_diff, "compare two captures (or two sets of runs): text, JSON or HTML"},
+		{"attach", cmd_profile_attach, "capture from a running program built with 'exaloop --profile build'"},
 		{NULL, NULL, NULL},
 	};
 	static const struct xl_usage usage = {

@@ -176,23 +176,26 @@ void rt__window_open(void)
 {
 	if (atomic_exchange(&window_opened, 1))
 		return;
+	/* Recording starts when every sled is patched, and the window with
+	 * it: a window that began before patching (which a busy machine may
+	 * stretch to milliseconds) held time in which calls were missed. */
+	int patched = -1;
+	if (rt__cfg.mode != XL_MODE_MEMORY) {
+		rt__alloc_self_begin(); /* XRay's own allocations are not the program's */
+		patched = rt__patch();
+		rt__alloc_self_end();
+		if (patched != 0)
+			__atomic_fetch_or(&rt__hdr->flags, XL_FLAG_PATCH_FAILED, __ATOMIC_RELAXED);
+	}
 	uint64_t now = rt__ticks();
 	rt__hdr->window_open_ticks = now;
 	rt__tl_setup(now);
+	if (patched == 0)
+		atomic_store(&rt__on, 1);
 	struct xl_mem_sample s;
 	rt__mem_sample(&s, 0); /* for the collector's count only */
 	rt__hdr->gc_first_collections = s.gc_collections;
 	__atomic_store_n(&rt__hdr->state, XL_STATE_RECORDING, __ATOMIC_RELEASE);
-	if (rt__cfg.mode != XL_MODE_MEMORY) {
-		atomic_store(&rt__on, 1);
-		rt__alloc_self_begin(); /* XRay's own allocations are not the program's */
-		int patched = rt__patch();
-		rt__alloc_self_end();
-		if (patched != 0) {
-			atomic_store(&rt__on, 0);
-			__atomic_fetch_or(&rt__hdr->flags, XL_FLAG_PATCH_FAILED, __ATOMIC_RELAXED);
-		}
-	}
 }
 
 void rt__finalize(uint32_t reason)
@@ -201,6 +204,9 @@ void rt__finalize(uint32_t reason)
 		return;
 	if (atomic_load(&window_opened))
 		rt__calibrate(); /* needs the window still open */
+	/* The window ends when recording stops, not after the finalization's
+	 * own work (the last memory sample, the clock's calibration). */
+	uint64_t closed = rt__ticks();
 	atomic_store(&rt__on, 0);
 	if (rt__cfg.mode != XL_MODE_MEMORY && atomic_load(&window_opened)) {
 		rt__alloc_self_begin();
@@ -211,7 +217,7 @@ void rt__finalize(uint32_t reason)
 		take_sample();
 	calibrate();
 	uint64_t now = rt__hdr->cal1_ticks;
-	rt__hdr->window_close_ticks = atomic_load(&window_opened) ? now : 0;
+	rt__hdr->window_close_ticks = atomic_load(&window_opened) ? closed : 0;
 	rt__hdr->peak_rss_bytes = rt__peak_rss();
 	rt__hdr->capture_rss_bytes = rt__profiler_resident(touched_len());
 	/* On the control thread while the program runs on (the window
@@ -219,8 +225,13 @@ void rt__finalize(uint32_t reason)
 	rt__threads_finalize(now, ctl_started && !ctl_last && pthread_equal(pthread_self(), ctl_thread));
 	rt__hdr->end_reason = reason;
 	__atomic_store_n(&rt__hdr->state, XL_STATE_FINALIZED, __ATOMIC_RELEASE);
-	if (rt__hdr->flags & XL_FLAG_ATTACHED)
-		rt__detach();
+	/* An attached capture's end: let go of what the runtime opened in the
+	 * program's process (its /proc descriptors) and stop looking at its
+	 * allocations (rt_init.c: __exaloop_attach). */
+	if (rt__hdr->flags & XL_FLAG_ATTACHED) {
+		atomic_store(&rt__proc_page.s.alloc, 0);
+		rt__mem_fork_child();
+	}
 }
 
 static uint64_t min_u64(uint64_t a, uint64_t b)

@@ -38,21 +38,7 @@ static void proc_page_setup(void)
 		madvise(p, sizeof(rt__proc_page), MADV_WIPEONFORK);
 }
 
-/* Settings handed over by `profile attach` (xl_capture.h), which take the
- * environment's place; NULL at start-up. */
-static const char *attach_settings;
 static char attach_buf[XL_ATTACH_MAX];
-
-const char *rt__getenv(const char *name)
-{
-	if (!attach_settings)
-		return getenv(name);
-	size_t n = strlen(name);
-	for (const char *p = attach_settings; *p; p += strlen(p) + 1)
-		if (strncmp(p, name, n) == 0 && p[n] == '=')
-			return p + n + 1;
-	return NULL;
-}
 
 static uint64_t env_u64(const char *name, uint64_t dflt)
 {
@@ -488,7 +474,6 @@ static int start(const char *dir)
 	return 0;
 }
 
-
 /* The earliest constructor priority a program may use (101; lower ones
  * are the implementation's), so that calls the program makes in its own
  * constructors are recorded, whatever their priority (constructors of
@@ -534,13 +519,13 @@ __attribute__((constructor(101))) static void rt_init(void)
  */
 __attribute__((visibility("default"), used)) RT_NOINSTR int __exaloop_attach(const char *settings, unsigned long len)
 {
-	if (atomic_load(&rt__proc_page.s.owner) || attach_settings || root_dir[0])
+	if (atomic_load(&rt__proc_page.s.owner) || rt__attach_settings || root_dir[0])
 		return XL_ATTACH_BUSY;
 	if (!settings || len < 2 || len > sizeof(attach_buf) || settings[len - 1] || settings[len - 2])
 		return XL_ATTACH_REQUEST;
 	int saved_errno = errno;
 	memcpy(attach_buf, settings, len);
-	attach_settings = attach_buf;
+	rt__attach_settings = attach_buf;
 	const char *dir = rt__getenv(XL_ENV_DIR);
 	int rc = XL_ATTACH_REQUEST;
 	if (dir && *dir)
@@ -549,12 +534,6 @@ __attribute__((visibility("default"), used)) RT_NOINSTR int __exaloop_attach(con
 		__atomic_fetch_or(&rt__hdr->flags, XL_FLAG_ATTACHED, __ATOMIC_RELAXED);
 	errno = saved_errno;
 	return rc;
-}
-
-void rt__detach(void)
-{
-	atomic_store(&rt__proc_page.s.alloc, 0);
-	rt__mem_fork_child(); /* closes the /proc descriptors */
 }
 
 /* Destructors run in the reverse order: priority 101 comes last of the

@@ -85,14 +85,12 @@ RT_HIDDEN void rt__control_fork_child(void); /* rt_control.c */
 RT_HIDDEN void rt__mem_fork_child(void);     /* rt_mem.c */
 /* The capture settings: the environment, or what `profile attach` handed
  * over (rt_init.c). */
-RT_HIDDEN const char *rt__getenv(const char *name);
-/* An attached capture's end (rt_init.c, called by the finalizer): the
- * runtime lets go of what it opened in the program's process. */
-RT_HIDDEN void rt__detach(void);
+RT_HIDDEN const char *rt__getenv(const char *name); /* rt_state.c */
+extern RT_HIDDEN const char *rt__attach_settings;
 /* The entry point `profile attach` calls (xl_capture.h: XL_ATTACH_SYMBOL);
  * exported, so that the CLI finds it in the executable's symbol table. */
 __attribute__((visibility("default"))) int __exaloop_attach(const char *settings, unsigned long len);
-RT_HIDDEN void rt__child_window_open(void);  /* rt_control.c */
+RT_HIDDEN void rt__child_window_open(void); /* rt_control.c */
 
 /* Capture settings, read from the environment once. */
 struct rt_config {

@@ -113,6 +113,12 @@ void xl_symtab_release(struct xl_symtab *tab);
  * (hex = ""), or a negative XL_E* code (hex = "" when len > 0). */
 int xl_build_id(const char *exe_path, char *hex, size_t len);
 
+/* The link-time address of the function symbol `name` of an ELF file
+ * (.symtab, else .dynsym) into *addr, and whether the file is position
+ * independent (ET_DYN: add its load base).  XL_OK, XL_ENOENT when there is
+ * no such function, or another XL_E* code. */
+int xl_elf_function(const char *path, const char *name, uint64_t *addr, int *pie);
+
 #ifdef __cplusplus
 }
 #endif

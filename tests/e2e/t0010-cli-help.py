@@ -58,7 +58,7 @@ with Workdir() as w:
     check(p.returncode == 2 and "invalid count '0'" in p.stderr and usages["pgo evaluate"] in p.stderr,
           "pgo evaluate --runs 0: the error and the usage")
     p = w.run(["profile"])
-    check(p.returncode == 2 and "needs a subcommand: exec, report, export or diff" in p.stderr and usages["profile"] in p.stderr,
+    check(p.returncode == 2 and "needs a subcommand: exec, report, export, diff or attach" in p.stderr and usages["profile"] in p.stderr,
           "profile without a subcommand: the error and the usage")
     p = w.run(["plugin", "lst"])
     check(p.returncode == 2 and "'lst' is not a plugin subcommand" in p.stderr and "did you mean 'list'" in p.stderr,
