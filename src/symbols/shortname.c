@@ -62,10 +62,10 @@ static int has(const char *s, size_t i, size_t end, const char *lit)
  * demangler writes "operator< <int>", and the space goes with the name. */
 static size_t op_len(const char *s, size_t i, size_t end, int *conv)
 {
-	static const char *const ops[] = {"->*", "<=>", "<<=", ">>=", "()", "[]", "->", "<<", ">>", "<=",
-					  ">=",  "==",  "!=",  "&&",  "||", "++", "--", "+=", "-=", "*=",
-					  "/=",  "%=",  "&=",  "|=",  "^=", "+",  "-",  "*",  "/",  "%",
-					  "^",   "&",   "|",   "!",   "=",  "<",  ">",  ",",  "~"};
+	static const char *const ops[] = {
+		"->*", "<=>", "<<=", ">>=", "()", "[]", "->", "<<", ">>", "<=", ">=", "==", "!=",
+		"&&",  "||",  "++",  "--",  "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "+",
+		"-",   "*",   "/",   "%",   "^",  "&",  "|",  "!",  "=",  "<",  ">",  ",",  "~"};
 	static const char *const words[] = {" new[]", " delete[]", " new", " delete", " co_await"};
 	*conv = 0;
 	size_t n = 0;
@@ -863,7 +863,7 @@ static int numbered(struct ent *run, size_t len)
 
 int xl_short_names(const char *const *names, char **shorts, size_t n, size_t stride)
 {
-#define AT(base, i) ((char **)((char *)(base) + (i) * stride))
+#define AT(base, i) ((char **)((char *)(base) + (i)*stride))
 	struct ent *e = calloc(n ? n : 1, sizeof(*e));
 	int rc = e ? XL_OK : XL_ENOMEM;
 	for (size_t i = 0; rc == XL_OK && i < n; i++) {
