@@ -150,7 +150,8 @@
     stack.push([focus, 0, width, chain.length - 1, false]);
     while (stack.length && frames < MAX_FRAMES) {
       const [i, x, w, depth, ancestor] = stack.pop();
-      const f = elc('div', 'xd-frame', nameOf(i));
+      const f = elc('div', 'xd-frame');
+      append(f, nameSpans(nameOf(i)));
       f.style.left = x + 'px';
       f.style.width = Math.max(w, 1) + 'px';
       f.style.top = depth * ROW + 'px';

@@ -17,8 +17,10 @@
  * It is read from the demangled text's structure (its nesting of <> () []
  * {}, with operator<, operator() and the like, (anonymous namespace),
  * {lambda(…)#1}, function-pointer return types, thunk prefixes), not with
- * patterns.  Names that are not C++ (C functions, "#12", "(more call
- * paths)") come back as they are, cut to the maximum.
+ * patterns.  Names that are not demangled C++ functions (no parameter
+ * list, or other text after it than qualifiers and [clone] tags: C
+ * functions, "#12", "(more call paths)", assembler labels with markup)
+ * come back as they are, cut to the maximum.
  *
  * xl_short_names() gives a set of names (a model's functions, a diff's)
  * their short forms such that different names get different ones: names

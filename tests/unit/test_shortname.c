@@ -33,6 +33,10 @@ static const struct pair single[] = {
 	{"#12", "#12"},
 	{"(more call paths)", "(more call paths)"},
 	{"0x401000", "0x401000"},
+	/* not demangled functions: assembler labels, with markup */
+	{"</script><img src=x onerror=alert(1)>", "</script><img src=x onerror=alert(1)>"},
+	{"hot\"><b onmouseover=alert(1)>1", "hot\"><b onmouseover=alert(1)>1"},
+	{"f(int) and more", "f(int) and more"},
 	{"(anonymous namespace)::Tally::key(std::__cxx11::basic_string<char, std::char_traits<char>, "
 	 "std::allocator<char> >&)",
 	 "(anonymous namespace)::Tally::key"},

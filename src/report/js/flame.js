@@ -119,22 +119,12 @@ function computeMatches() {
 
 /* A short name in maxW pixels: as it is, else with its leading scopes given way to "…" (the
  * function's own name, at the end, is what a narrow frame keeps: "…::json_value::destroy"), else
- * cut at the end.  Scopes end at the "::" outside brackets; an operator's own characters
- * ("operator<<", "operator()") are no brackets. */
+ * cut at the end (scopeCuts). */
 function fitName(ctx, text, maxW, cache) {
   if (textWidth(ctx, text, cache) <= maxW) return text;
-  const cuts = [];
-  let depth = 0;
-  for (let i = 0; i < text.length; i++) {
-    const op = /^operator(?![\w$])\s*(\(\)|\[\]|[<>=!+\-*\/%^&|~,]+)?/.exec(text.slice(i, i + 12));
-    if (op && (i === 0 || !/[\w$]/.test(text[i - 1]))) { i += op[0].length - 1; continue; }
-    const c = text[i];
-    if (c === '<' || c === '(' || c === '[' || c === '{') depth++;
-    else if ((c === '>' || c === ')' || c === ']' || c === '}') && depth > 0) depth--;
-    else if (c === ':' && text[i + 1] === ':' && depth === 0) { cuts.push(i + 2); i++; }
-  }
+  const cuts = scopeCuts(text);
   for (const at of cuts) {
-    const t = '\u2026' + text.slice(at);
+    const t = '\u2026::' + text.slice(at);
     if (textWidth(ctx, t, cache) <= maxW) return t;
   }
   return fitLabel(ctx, cuts.length ? text.slice(cuts[cuts.length - 1]) : text, maxW, cache);

@@ -155,7 +155,7 @@ function tableRow(r) {
     el('td', { class: 'xl-name-cell', dataset: { v: r.name } }, [
       el('div', { class: 'xl-fn' }, [
         el('span', { class: 'xl-swatch', style: 'background:' + frameColor(funcName(r.f)) }),
-        el('span', { class: 'xl-fn-name', title: disp(funcName(r.f), 6000), text: disp(r.name, 500) }),
+        el('span', { class: 'xl-fn-name', title: disp(funcName(r.f), 6000) }, nameSpans(r.name, 500)),
         el('button', { type: 'button', class: 'xl-copy', dataset: { copy: '1' }, title: 'Copy function name', 'aria-label': 'Copy function name', text: '\u29c9' }),
       ]),
       el('div', { class: 'xl-fn-loc', title: loc ? disp(loc, 4000) : null, text: loc ? disp(loc, 300) : '\u00a0' }),
