@@ -690,7 +690,8 @@ static int shorten(const char *name, int params, struct run *r, size_t budget, c
 	/* A demangled function's name has its parameters, and after them only
 	 * qualifiers and tags: anything else (a C name, "(more call paths)", an
 	 * assembler label such as "</script><b>") is shown as it is. */
-	if (parse(&x, pre_len, end, &f) != 0 || x.bad || !f.has_params || (f.qe < f.te && !has(name, f.qe, f.te, " ["))) {
+	if (parse(&x, pre_len, end, &f) != 0 || x.bad || !f.has_params ||
+	    (f.qe < f.te && !has(name, f.qe, f.te, " ["))) {
 		if (params)
 			return XL_OK;
 		*out = cut(name, budget);

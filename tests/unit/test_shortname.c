@@ -294,10 +294,10 @@ static void check_set(const char *const *names, const char *const *want, size_t 
 	free(got);
 }
 
-#define CHECK_SET(names, want)                                                  \
-	do {                                                                    \
+#define CHECK_SET(names, want)                                                    \
+	do {                                                                      \
 		_Static_assert(sizeof(names) == sizeof(want), "one form a name"); \
-		check_set(names, want, sizeof(names) / sizeof(names[0]));        \
+		check_set(names, want, sizeof(names) / sizeof(names[0]));         \
 	} while (0)
 
 static void set_overloads(void **state)
@@ -322,8 +322,12 @@ static void set_template_arguments(void **state)
 		"Wrap<ns::Vec<short>, int>::run()",
 	};
 	const char *want[] = {
-		"Box<int>::get",          "Box<double>::get",         "std::map<int, \u2026>::find",
-		"std::map<long, \u2026>::find", "Wrap<Vec<char>, \u2026>::run", "Wrap<Vec<short>, \u2026>::run",
+		"Box<int>::get",
+		"Box<double>::get",
+		"std::map<int, \u2026>::find",
+		"std::map<long, \u2026>::find",
+		"Wrap<Vec<char>, \u2026>::run",
+		"Wrap<Vec<short>, \u2026>::run",
 	};
 	CHECK_SET(names, want);
 }
@@ -403,16 +407,11 @@ static void set_in_structs(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(single_names),
-		cmocka_unit_test(with_params),
-		cmocka_unit_test(real_nlohmann_names),
-		cmocka_unit_test(set_overloads),
-		cmocka_unit_test(set_template_arguments),
-		cmocka_unit_test(set_real_nlohmann),
-		cmocka_unit_test(set_numbered),
-		cmocka_unit_test(set_equal_names),
-		cmocka_unit_test(set_of_single_table),
-		cmocka_unit_test(set_in_structs),
+		cmocka_unit_test(single_names),           cmocka_unit_test(with_params),
+		cmocka_unit_test(real_nlohmann_names),    cmocka_unit_test(set_overloads),
+		cmocka_unit_test(set_template_arguments), cmocka_unit_test(set_real_nlohmann),
+		cmocka_unit_test(set_numbered),           cmocka_unit_test(set_equal_names),
+		cmocka_unit_test(set_of_single_table),    cmocka_unit_test(set_in_structs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
