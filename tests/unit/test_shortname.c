@@ -315,8 +315,8 @@ static void set_template_arguments(void **state)
 		"Box<int>::get()",
 		"Box<double>::get()",
 		"std::map<int, long, std::less<int>, std::allocator<std::pair<int const, long> > >::find(int const&)",
-		"std::map<long, long, std::less<long>, std::allocator<std::pair<long const, long> > >::find(long "
-		"const&)",
+		("std::map<long, long, std::less<long>, std::allocator<std::pair<long const, long> > >::find(long "
+		 "const&)"),
 		/* differ one level down: the argument's own group */
 		"Wrap<ns::Vec<char>, int>::run()",
 		"Wrap<ns::Vec<short>, int>::run()",
