@@ -17,6 +17,7 @@
  * group: "void (*f(int))(char)". */
 #include "shortname.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -318,13 +319,42 @@ static void add(struct strbuf *sb, const char *s)
  * render() meets them in its name's components. */
 enum {
 	MAXG = 32, /* template groups of one name */
-	MAXA = 32  /* arguments of one group */
+	MAXA = 32, /* arguments of one group */
+	MEMO = 16  /* arguments' renderings kept per member */
+};
+
+/* Every member's arguments are compared with every other's, for each
+ * member rendered: a member's groups split into arguments and its
+ * arguments' renderings are kept (by span), so that a run of n names costs
+ * n splits and renderings of a group, not n * n. */
+struct memo {
+	size_t b, e;
+	char *s; /* NUL-terminated */
+	size_t len;
+};
+
+struct split {
+	size_t b, e; /* inside a group */
+	size_t n;    /* its arguments (split_args) */
+	size_t ab[MAXA], ae[MAXA];
 };
 
 struct member {
 	struct text x;
 	size_t ng;
 	size_t gb[MAXG], ge[MAXG]; /* brackets included */
+	struct memo memo[MEMO];
+	size_t nmemo;
+	struct split *splits; /* grows: refer to one by its index */
+	size_t nsplits;
+};
+
+/* Self is compared with every other name of the run, or, in a run of more
+ * than RUN_ALL (a template instantiated for hundreds of types), with one:
+ * pairwise the cost grows with the square of the run's length.  Arrays
+ * over the compared members are indexed by position in cmp. */
+enum {
+	RUN_ALL = 64
 };
 
 struct run {
@@ -332,8 +362,11 @@ struct run {
 	size_t n;
 	size_t self;          /* the member rendered */
 	size_t g;             /* its next template group */
-	unsigned char *alike; /* per member: not told apart from self so far */
+	size_t *cmp, ncmp;    /* the members compared: self first */
+	unsigned char *alike; /* per position in cmp: not told apart from self so far */
 };
+
+#define CMP(r, j) (&(r)->m[(r)->cmp[j]])
 
 static void render(struct text *x, size_t b, size_t e, int unqualify, struct run *r, struct strbuf *sb);
 
@@ -405,13 +438,14 @@ static size_t split_args(struct text *x, size_t b, size_t e, size_t *ab, size_t 
 	}
 }
 
-/* Whether a member not yet told apart from self has other text there. */
+/* Whether a member not yet told apart from self has other text there
+ * (b/e: per position in cmp). */
 static int differs(const struct run *r, const size_t *b, const size_t *e)
 {
-	const char *own = r->m[r->self].x.s + b[r->self];
-	size_t len = e[r->self] - b[r->self];
-	for (size_t k = 0; k < r->n; k++)
-		if (r->alike[k] && (e[k] - b[k] != len || memcmp(r->m[k].x.s + b[k], own, len) != 0))
+	const char *own = CMP(r, 0)->x.s + b[0];
+	size_t len = e[0] - b[0];
+	for (size_t j = 1; j < r->ncmp; j++)
+		if (r->alike[j] && (e[j] - b[j] != len || memcmp(CMP(r, j)->x.s + b[j], own, len) != 0))
 			return 1;
 	return 0;
 }
@@ -430,60 +464,124 @@ static int one_group(struct text *x, size_t b, size_t e, size_t *gb, size_t *ge)
 	return n == 1;
 }
 
+/* A member's argument s[b..e) rendered one level deep (unqualified), from
+ * its memo when there; NULL when out of memory.  Kept in the memo while
+ * there is room, else in *spare (the caller frees it). */
+static const char *rendered(struct member *m, size_t b, size_t e, size_t *len, char **spare)
+{
+	for (size_t i = 0; i < m->nmemo; i++)
+		if (m->memo[i].b == b && m->memo[i].e == e) {
+			*len = m->memo[i].len;
+			return m->memo[i].s;
+		}
+	struct strbuf sb;
+	strbuf_init(&sb);
+	render(&m->x, b, e, 1, NULL, &sb);
+	*len = sb.len;
+	char *out = sb.oom ? (strbuf_release(&sb), NULL) : strbuf_detach(&sb, NULL);
+	if (out && m->nmemo < MEMO)
+		m->memo[m->nmemo++] = (struct memo){b, e, out, *len};
+	else
+		*spare = out;
+	return out;
+}
+
+static void memo_release(struct member *m)
+{
+	for (size_t i = 0; i < m->nmemo; i++)
+		free(m->memo[i].s);
+	m->nmemo = 0;
+	free(m->splits);
+	m->splits = NULL;
+	m->nsplits = 0;
+}
+
+/* The index in m->splits of s[b..e) split into its arguments; SIZE_MAX
+ * when out of memory. */
+static size_t split_of(struct member *m, size_t b, size_t e)
+{
+	for (size_t i = 0; i < m->nsplits; i++)
+		if (m->splits[i].b == b && m->splits[i].e == e)
+			return i;
+	struct split *more = realloc(m->splits, (m->nsplits + 1) * sizeof(*more));
+	if (!more)
+		return SIZE_MAX;
+	m->splits = more;
+	struct split *sp = &more[m->nsplits];
+	sp->b = b;
+	sp->e = e;
+	sp->n = split_args(&m->x, b, e, sp->ab, sp->ae);
+	return m->nsplits++;
+}
+
 /* The self member's argument rendered (one level: "iterator_input_
  * adapter<…>") into own; the members whose own rendering differs are told
  * apart from self now.  Returns how many. */
 static size_t tell_by_rendering(struct run *r, const size_t *b, const size_t *e, struct strbuf *own)
 {
-	size_t told = 0;
-	render(&r->m[r->self].x, b[r->self], e[r->self], 1, NULL, own);
-	for (size_t k = 0; k < r->n; k++) {
-		if (!r->alike[k])
+	size_t told = 0, n, len;
+	char *spare = NULL, *other;
+	const char *mine = rendered(CMP(r, 0), b[0], e[0], &n, &spare);
+	if (!mine) {
+		own->oom = 1;
+		return 0;
+	}
+	strbuf_add(own, mine, n);
+	free(spare);
+	for (size_t j = 1; j < r->ncmp; j++) {
+		if (!r->alike[j])
 			continue;
-		struct strbuf o;
-		strbuf_init(&o);
-		render(&r->m[k].x, b[k], e[k], 1, NULL, &o);
-		if (o.len != own->len || memcmp(o.buf, own->buf, o.len) != 0) {
-			r->alike[k] = 0;
+		other = NULL;
+		const char *o = rendered(CMP(r, j), b[j], e[j], &len, &other);
+		if (!o)
+			own->oom = 1;
+		else if (len != own->len || memcmp(o, own->buf, len) != 0) {
+			r->alike[j] = 0;
 			told++;
 		}
-		own->oom |= o.oom;
-		strbuf_release(&o);
+		free(other);
 	}
 	return told;
 }
 
-/* The template arguments s[b[k]..e[k]) of the self member as they tell it
- * apart from the members still alike: "…" for a stretch of arguments that
- * tell nothing, an argument that differs one level down by its short form
- * ("ordered_map", "iterator_input_adapter<…>"), one that differs deeper
- * with its own group told apart the same way (two levels at most).  Once
- * no member is alike, the rest is "…": "map<int, …>", not every argument
- * that follows from the first. */
+/* The template arguments of the self member (s[b[0]..e[0]), the compared
+ * members' at b[j]..e[j]) as they tell it apart from the members still
+ * alike: "…" for a stretch of arguments that tell nothing, an argument
+ * that differs one level down by its short form ("ordered_map",
+ * "iterator_input_adapter<…>"), one that differs deeper with its own group
+ * told apart the same way (two levels at most).  Once no member is alike,
+ * the rest is "…": "map<int, …>", not every argument that follows from the
+ * first. */
 static void diff_args(struct run *r, const size_t *b, const size_t *e, int depth, struct strbuf *sb)
 {
-	size_t n = r->n, self = r->self, na = 0, w = MAXA + 1;
-	/* every member's arguments (ab/ae, w each); then per member: argument
-	 * i (cb/ce), its template group (pb/pe), inside it (ib/ie), and how
-	 * many arguments it has */
-	size_t *ab = malloc((2 * w + 7) * n * sizeof(size_t));
-	if (!ab) {
+	size_t n = r->ncmp, na = 0;
+	/* per compared member: its split of the group (an index into its
+	 * splits; those told apart have none), argument i (cb/ce), its
+	 * template group (pb/pe) and inside it (ib/ie) */
+	size_t *sp = malloc(7 * n * sizeof(size_t));
+	if (!sp) {
 		sb->oom = 1;
 		return;
 	}
-	size_t *ae = ab + w * n, *cb = ae + w * n, *ce = cb + n, *pb = ce + n, *pe = pb + n, *ib = pe + n, *ie = ib + n;
-	size_t *count = ie + n; /* of every member's arguments */
-	for (size_t k = 0; k < n; k++)
-		count[k] = k == self || r->alike[k] ? split_args(&r->m[k].x, b[k], e[k], ab + k * w, ae + k * w) : 0;
-	if (count[self] <= MAXA)
-		na = count[self];
+	size_t *cb = sp + n, *ce = cb + n, *pb = ce + n, *pe = pb + n, *ib = pe + n, *ie = ib + n;
+	for (size_t j = 0; j < n; j++) {
+		sp[j] = j == 0 || r->alike[j] ? split_of(CMP(r, j), b[j], e[j]) : SIZE_MAX;
+		sb->oom |= (j == 0 || r->alike[j]) && sp[j] == SIZE_MAX;
+	}
+	if (sb->oom) {
+		free(sp);
+		return;
+	}
+	if (CMP(r, 0)->splits[sp[0]].n <= MAXA)
+		na = CMP(r, 0)->splits[sp[0]].n;
 	else
-		render(&r->m[self].x, b[self], e[self], 1, NULL, sb);
+		render(&CMP(r, 0)->x, b[0], e[0], 1, NULL, sb);
 	for (size_t i = 0, gap = 0; i < na; i++) {
-		for (size_t k = 0; k < n; k++) { /* a member without argument i has an empty one */
-			int has_i = i < count[k] && i < MAXA;
-			cb[k] = has_i ? ab[k * w + i] : e[k];
-			ce[k] = has_i ? ae[k * w + i] : e[k];
+		for (size_t j = 0; j < n; j++) { /* a member without argument i has an empty one */
+			const struct split *q = sp[j] != SIZE_MAX ? &CMP(r, j)->splits[sp[j]] : NULL;
+			int has_i = q && i < q->n && i < MAXA;
+			cb[j] = has_i ? q->ab[i] : e[j];
+			ce[j] = has_i ? q->ae[i] : e[j];
 		}
 		if (!differs(r, cb, ce)) {
 			if (!gap)
@@ -495,21 +593,21 @@ static void diff_args(struct run *r, const size_t *b, const size_t *e, int depth
 		strbuf_init(&own);
 		size_t told = tell_by_rendering(r, cb, ce, &own);
 		int deeper = depth < 1 && differs(r, cb, ce); /* some are alike one level down */
-		for (size_t k = 0; deeper && k < n; k++) {
-			if (k != self && !r->alike[k])
+		for (size_t j = 0; deeper && j < n; j++) {
+			if (j && !r->alike[j])
 				continue;
-			deeper = one_group(&r->m[k].x, cb[k], ce[k], &pb[k], &pe[k]);
-			ib[k] = pb[k] + 1;
-			ie[k] = pe[k] - 1;
+			deeper = one_group(&CMP(r, j)->x, cb[j], ce[j], &pb[j], &pe[j]);
+			ib[j] = pb[j] + 1;
+			ie[j] = pe[j] - 1;
 		}
 		if (deeper) { /* name<told apart>rest */
-			struct text *x = &r->m[self].x;
+			struct text *x = &CMP(r, 0)->x;
 			own.len = 0;
-			render(x, cb[self], pb[self], 1, NULL, &own);
+			render(x, cb[0], pb[0], 1, NULL, &own);
 			add(&own, "<");
 			diff_args(r, ib, ie, depth + 1, &own);
 			add(&own, ">");
-			render(x, pe[self], ce[self], 1, NULL, &own);
+			render(x, pe[0], ce[0], 1, NULL, &own);
 		}
 		if (told || deeper) {
 			if (i)
@@ -523,19 +621,19 @@ static void diff_args(struct run *r, const size_t *b, const size_t *e, int depth
 		sb->oom |= own.oom;
 		strbuf_release(&own);
 	}
-	free(ab);
+	free(sp);
 }
 
 /* The self member's next template group, told apart from the others'. */
 static void run_group(struct run *r, struct text *x, size_t b, size_t e, struct strbuf *sb)
 {
-	size_t g = r->g++, n = r->n;
+	size_t g = r->g++, n = r->ncmp;
 	size_t *gb = malloc(2 * n * sizeof(size_t)), *ge = gb + n;
 	int ok = gb != NULL;
-	for (size_t k = 0; ok && k < n; k++) {
-		ok = g < r->m[k].ng || (k != r->self && !r->alike[k]);
-		gb[k] = ok ? r->m[k].gb[g] + 1 : 0;
-		ge[k] = ok ? r->m[k].ge[g] - 1 : 0;
+	for (size_t j = 0; ok && j < n; j++) {
+		ok = g < CMP(r, j)->ng || (j && !r->alike[j]);
+		gb[j] = ok ? CMP(r, j)->gb[g] + 1 : 0;
+		ge[j] = ok ? CMP(r, j)->ge[g] - 1 : 0;
 	}
 	if (!ok || !differs(r, gb, ge) || e - b == 2) {
 		group(x, b, e, sb);
@@ -701,10 +799,15 @@ static int shorten(const char *name, int params, struct run *r, size_t budget, c
 	size_t nc = 0;
 	int oom = 0;
 	struct strbuf sb, pre, suf;
-	if (r) {
+	if (r) { /* the members compared: every other name, or the first */
 		r->g = 0;
-		for (size_t k = 0; k < r->n; k++)
-			r->alike[k] = strcmp(r->m[k].x.s, name) != 0;
+		r->cmp[0] = r->self;
+		r->ncmp = 1;
+		for (size_t k = 0; k < r->n && (r->n <= RUN_ALL || r->ncmp < 2); k++)
+			if (strcmp(r->m[k].x.s, name) != 0) {
+				r->alike[r->ncmp] = 1;
+				r->cmp[r->ncmp++] = k;
+			}
 	}
 	for (size_t k = 0; k < f.nc; k++) {
 		if (k + 1 < f.nc && hidden_ns(name, f.cb[k], f.ce[k]))
@@ -768,30 +871,48 @@ static int by_shown(const void *a, const void *b)
 	return c ? c : strcmp(x->name, y->name);
 }
 
+/* The end of the run of entries from i (sorted by form) that show one
+ * form, and whether they are more than one name. */
+static size_t run_end(const struct ent *e, size_t n, size_t i, int *several)
+{
+	size_t j = i + 1;
+	for (*several = 0; j < n && strcmp(e[j].shown, e[i].shown) == 0; j++)
+		*several |= strcmp(e[j].name, e[i].name) != 0;
+	return j;
+}
+
 /* Sorted by form: calls tell(run, its length) for every run of entries
  * that show one form for more than one name. */
 static int each_run(struct ent *e, size_t n, int (*tell)(struct ent *run, size_t len))
 {
 	qsort(e, n, sizeof(*e), by_shown);
 	for (size_t i = 0, j; i < n; i = j) {
-		int several = 0;
-		for (j = i + 1; j < n && strcmp(e[j].shown, e[i].shown) == 0; j++)
-			several |= strcmp(e[j].name, e[i].name) != 0;
+		int several;
+		j = run_end(e, n, i, &several);
 		if (several && tell(e + i, j - i) != XL_OK)
 			return XL_ENOMEM;
 	}
 	return XL_OK;
 }
 
-/* Whether the k-th of the run's forms f (NULL: the form shown) is the only
- * one of its name. */
-static int alone(const struct ent *run, size_t len, char *const *f, size_t k)
+/* crowded[k] = 1 when the k-th of the run's forms f (NULL: the form shown)
+ * is another name's too.  XL_OK or XL_ENOMEM. */
+static int crowded_forms(const struct ent *run, size_t len, char *const *f, unsigned char *crowded)
 {
-	const char *own = f[k] ? f[k] : run[k].shown;
-	for (size_t m = 0; m < len; m++)
-		if (strcmp(f[m] ? f[m] : run[m].shown, own) == 0 && strcmp(run[m].name, run[k].name) != 0)
-			return 0;
-	return 1;
+	struct ent *t = malloc(len * sizeof(*t));
+	if (!t)
+		return XL_ENOMEM;
+	for (size_t k = 0; k < len; k++)
+		t[k] = (struct ent){run[k].name, f[k] ? f[k] : run[k].shown, k};
+	qsort(t, len, sizeof(*t), by_shown);
+	for (size_t i = 0, j; i < len; i = j) {
+		int several;
+		j = run_end(t, len, i, &several);
+		for (size_t k = i; k < j; k++)
+			crowded[t[k].i] = (unsigned char)several;
+	}
+	free(t);
+	return XL_OK;
 }
 
 /* The run's names by their template arguments where these differ, and
@@ -800,8 +921,9 @@ static int differing(struct ent *run, size_t len)
 {
 	struct member *m = calloc(len, sizeof(*m));
 	char **f = calloc(2 * len, sizeof(*f)), **p = f + len; /* p: with parameters */
-	unsigned char *alike = malloc(len);
-	int rc = m && f && alike ? XL_OK : XL_ENOMEM;
+	unsigned char *alike = malloc(len), *crowded = malloc(len);
+	size_t *cmp = malloc(len * sizeof(*cmp));
+	int rc = m && f && alike && crowded && cmp ? XL_OK : XL_ENOMEM;
 	for (size_t k = 0; rc == XL_OK && k < len; k++) {
 		struct fname fn;
 		m[k].x.s = run[k].name;
@@ -816,11 +938,13 @@ static int differing(struct ent *run, size_t len)
 				}
 		}
 	}
-	struct run r = {m, len, 0, 0, alike};
+	struct run r = {m, len, 0, 0, cmp, 0, alike};
 	for (r.self = 0; rc == XL_OK && r.self < len; r.self++)
 		rc = shorten(run[r.self].name, 0, &r, XL_SHORT_NAME_MAX, &f[r.self]);
+	if (rc == XL_OK)
+		rc = crowded_forms(run, len, f, crowded);
 	for (r.self = 0; rc == XL_OK && r.self < len; r.self++)
-		if (!alone(run, len, f, r.self))
+		if (crowded[r.self])
 			rc = shorten(run[r.self].name, 1, &r, XL_SHORT_NAME_MAX, &p[r.self]);
 	for (size_t k = 0; rc == XL_OK && k < len; k++) {
 		char **better = p[k] ? &p[k] : &f[k];
@@ -832,9 +956,13 @@ static int differing(struct ent *run, size_t len)
 	}
 	for (size_t k = 0; f && k < 2 * len; k++)
 		free(f[k]);
+	for (size_t k = 0; m && k < len; k++)
+		memo_release(&m[k]);
 	free(f);
 	free(m);
 	free(alike);
+	free(crowded);
+	free(cmp);
 	return rc;
 }
 

@@ -11,12 +11,16 @@
  * Sets: colliding short forms told apart by template arguments, then
  * parameters, then numbers; equal names keep equal forms; every form of a
  * set is at most XL_SHORT_NAME_MAX characters and unique. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* asprintf */
+#endif
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -333,6 +337,26 @@ static void set_template_arguments(void **state)
 	CHECK_SET(names, want);
 }
 
+/* A template instantiated for hundreds of types: a run longer than the
+ * reader compares pairwise (each is told apart from one other name). */
+static void set_large_run(void **state)
+{
+	(void)state;
+	enum {
+		N = 300
+	};
+	char *names[N], *want[N];
+	for (int i = 0; i < N; i++) {
+		assert_true(asprintf(&names[i], "ns::Box<ns::T%d, std::allocator<ns::T%d> >::get() const", i, i) > 0);
+		assert_true(asprintf(&want[i], "ns::Box<T%d, \u2026>::get", i) > 0);
+	}
+	check_set((const char *const *)names, (const char *const *)want, N);
+	for (int i = 0; i < N; i++) {
+		free(names[i]);
+		free(want[i]);
+	}
+}
+
 static void set_real_nlohmann(void **state)
 {
 	(void)state;
@@ -412,7 +436,8 @@ int main(void)
 		cmocka_unit_test(real_nlohmann_names),    cmocka_unit_test(set_overloads),
 		cmocka_unit_test(set_template_arguments), cmocka_unit_test(set_real_nlohmann),
 		cmocka_unit_test(set_numbered),           cmocka_unit_test(set_equal_names),
-		cmocka_unit_test(set_of_single_table),    cmocka_unit_test(set_in_structs),
+		cmocka_unit_test(set_large_run),          cmocka_unit_test(set_of_single_table),
+		cmocka_unit_test(set_in_structs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
