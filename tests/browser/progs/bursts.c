@@ -32,19 +32,27 @@ __attribute__((noinline)) static void spin(double seconds)
 
 __attribute__((noinline)) static char *big(size_t n)
 {
-	char *p = malloc(n);
+	return malloc(n);
+}
+
+static void touch(char *p, size_t n)
+{
 	if (p)
 		memset(p, 1, n); /* resident, so the RSS shows it too */
-	return p;
 }
 
 int main(void)
 {
 	spin(2.4);
+	/* both allocated before either is touched: writing 24 MiB could take
+	 * long enough on a loaded machine to part the two bursts by more than
+	 * a label's width */
 	char *a = big((size_t)24 << 20);
 	struct timespec gap = {0, 100 * 1000 * 1000};
 	nanosleep(&gap, NULL);
 	char *b = big((size_t)16 << 20);
+	touch(a, (size_t)24 << 20);
+	touch(b, (size_t)16 << 20);
 	spin(2.4);
 	int ok = a && b && a[1 << 20] == 1 && b[1 << 20] == 1;
 	free(a);
