@@ -43,8 +43,11 @@ void xl_alloc_add(struct xl_alloc *to, const struct xl_alloc *a);
 
 struct xl_func {
 	int32_t xray_id;
-	char *name; /* never NULL ("#<id>" when unknown) */
-	char *file; /* NULL when unknown */
+	char *name;       /* never NULL ("#<id>" when unknown); C++: demangled in full */
+	char *short_name; /* the name for display (shortname.h): C++ names shortened,
+			   * told apart from the model's other functions' (NULL in a
+			   * model made by hand: xl_func_shown() gives the name) */
+	char *file;       /* NULL when unknown */
 	int line;
 	uint64_t calls;
 	int64_t self_ns;
@@ -53,6 +56,13 @@ struct xl_func {
 				* stack (self; peak_live: the largest peak of
 				* one of its paths, not a sum) */
 };
+
+/* The name a report shows for f: its short form, or with full set its
+ * name as demangled. */
+static inline const char *xl_func_shown(const struct xl_func *f, int full)
+{
+	return full || !f->short_name ? f->name : f->short_name;
+}
 
 /* Allocations of a thread's frames that had no regular node (a bounded
  * tree's "(more call paths)" subtrees): counted under their function, and

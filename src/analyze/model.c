@@ -17,6 +17,7 @@
 
 #include "analyze_internal.h"
 #include "fileio.h"
+#include "shortname.h"
 #include "symbols.h"
 #include "xl_array.h"
 
@@ -179,6 +180,11 @@ static int build_funcs(struct xl_model *m, struct xl_loader *ld, const char *dir
 	}
 	if (have_syms)
 		xl_symtab_release(&tab);
+	if (xl_short_names((const char *const *)&m->funcs[0].name, &m->funcs[0].short_name, u, sizeof(m->funcs[0])) !=
+	    XL_OK) {
+		free(ids);
+		return XL_ENOMEM;
+	}
 	for (size_t i = 0; i < m->nnodes; i++) {
 		if (m->nodes[i].parent == XL_NONE)
 			continue;
@@ -408,6 +414,7 @@ void xl_model_free(struct xl_model *m)
 		return;
 	for (size_t i = 0; i < m->nfuncs; i++) {
 		free(m->funcs[i].name);
+		free(m->funcs[i].short_name);
 		free(m->funcs[i].file);
 	}
 	for (size_t i = 0; i < m->nwarnings; i++) {

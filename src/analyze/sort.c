@@ -40,7 +40,7 @@ static int cmp(const void *a, const void *b)
 	case XL_SORT_TOTAL: r = (y->total_ns > x->total_ns) - (y->total_ns < x->total_ns); break;
 	case XL_SORT_CALLS: r = (y->calls > x->calls) - (y->calls < x->calls); break;
 	case XL_SORT_AVG: r = (avg(y) > avg(x)) - (avg(y) < avg(x)); break;
-	case XL_SORT_NAME: break;
+	case XL_SORT_NAME: r = strcmp(xl_func_shown(x, 0), xl_func_shown(y, 0)); break;
 	case XL_SORT_ALLOC:
 		r = (y->alloc.bytes > x->alloc.bytes) - (y->alloc.bytes < x->alloc.bytes);
 		if (!r)

@@ -560,7 +560,7 @@ static int pgo_evaluate(int argc, const char **argv, struct xl_ctx *ctx)
 			xl_diff_side_release(&side[0]);
 		if (!rc) {
 			struct xl_diff d;
-			struct xl_diff_opts o = {XL_DSORT_SELF, 0};
+			struct xl_diff_opts o = {XL_DSORT_SELF, 0, 0};
 			char path[sizeof(outdir) + 16];
 			if (xl_diff_build(&side[0], &side[1], 0, &d) != XL_OK) {
 				xl_error("out of memory comparing the captures");

@@ -113,6 +113,8 @@ static int parse_view(int argc, const char **argv, int is_export, struct view_op
 		XL_OPT_PARSE(0, "sort", &v->emit.sort, "KEY",
 			     "order of the function table: self, total, calls, avg, name or alloc", parse_sort),
 		XL_OPT_PARSE(0, "top", &v->emit.top, "N", "only the first N rows of the function table", parse_top),
+		XL_OPT_BOOL(0, "full-names", &v->emit.full_names,
+			    "text: C++ functions by their full demangled names (default: short forms)"),
 		XL_OPT_PARSE(0, "thread", &v->emit.thread, "I", "only thread I (default: all threads merged)",
 			     parse_thread),
 		XL_OPT_PARSE(0, "timeline-calls", &v->emit.timeline_max, "N",

@@ -16,6 +16,8 @@ struct xl_emit_opts {
 	enum xl_sort sort;   /* text: order of the function table */
 	size_t top;          /* text: rows (0 = all) */
 	int thread;          /* text/folded: one thread index, -1 = all merged */
+	int full_names;      /* text: functions by their full demangled names, not
+			      * their short forms (xl_func_shown) */
 	int timeline;        /* json: include the "timeline" member */
 	size_t timeline_max; /* json/html: complete calls kept (0 = default) */
 	int uncompressed;    /* perfetto: packets as they are, not deflated;

@@ -252,6 +252,7 @@ static void functions_member(const struct xl_model *m, struct jsonw *w)
 		jw_kint(w, "id", (int64_t)i);
 		jw_kint(w, "xray_id", f->xray_id);
 		jw_kstr(w, "name", f->name);
+		jw_kstr(w, "short_name", xl_func_shown(f, 0));
 		jw_kstr(w, "file", f->file);
 		jw_kint(w, "line", f->line);
 		jw_kint(w, "calls", (int64_t)f->calls);

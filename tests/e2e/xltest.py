@@ -162,7 +162,8 @@ class Summary:
 
 
 def validate(doc, schema, path="$"):
-    """A small JSON Schema subset: type, required, properties, items, enum, nullable via type lists."""
+    """A small JSON Schema subset: type, required, properties, items, enum, maxLength, nullable via
+    type lists."""
     errors = []
     t = schema.get("type")
     types = t if isinstance(t, list) else [t] if t else []
@@ -173,6 +174,8 @@ def validate(doc, schema, path="$"):
         return ["%s: expected %s, got %r" % (path, types, type(doc).__name__)]
     if "enum" in schema and doc not in schema["enum"]:
         errors.append("%s: %r not in %r" % (path, doc, schema["enum"]))
+    if isinstance(doc, str) and len(doc) > schema.get("maxLength", len(doc)):
+        errors.append("%s: %d characters, more than %d" % (path, len(doc), schema["maxLength"]))
     if isinstance(doc, dict):
         for k in schema.get("required", []):
             if k not in doc:

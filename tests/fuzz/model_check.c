@@ -64,7 +64,7 @@ static void diff_with_itself(struct xl_model *m)
 		return;
 	for (size_t i = 0; i < d.nfuncs; i++)
 		must(d.funcs[i].calls.v[XL_BASE] == d.funcs[i].calls.v[XL_NEW], "a capture against itself: same calls");
-	struct xl_diff_opts o = {XL_DSORT_SELF, 3};
+	struct xl_diff_opts o = {XL_DSORT_SELF, 3, 0};
 	for (int s = XL_DSORT_SELF; s <= XL_DSORT_CALLS; s++) {
 		o.sort = (enum xl_diff_sort)s;
 		xl_emit_diff_text(&d, fz_sink(), &o);

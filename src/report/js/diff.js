@@ -93,7 +93,11 @@
     const p = parent[i];
     if (Number.isInteger(p) && p >= 0 && p < i) children[p].push(i);
   }
-  const nameOf = (i) => (i === 0 ? 'all threads' : (funcs[fidx[i]] && typeof funcs[fidx[i]].name === 'string' ? disp(funcs[fidx[i]].name) : '?'));
+  /* A function's full name (hover) and the short form frames and rows show (docs/cli.md, Function names). */
+  const fullName = (fn) => (fn && typeof fn.name === 'string' ? fn.name : '?');
+  const shortName = (fn) => (fn && typeof fn.short_name === 'string' && fn.short_name !== '' ? fn.short_name : fullName(fn));
+  const nameOf = (i) => (i === 0 ? 'all threads' : disp(shortName(funcs[fidx[i]])));
+  const fullOf = (i) => (i === 0 ? 'all threads' : disp(fullName(funcs[fidx[i]]), 6000));
 
   /* Red: slower, blue: faster; saturation grows with the change relative to the larger side. */
   function frameColour(base, now) {
@@ -128,6 +132,7 @@
   function tipFor(i) {
     tip.textContent = '';
     tip.appendChild(elc('div', 'xd-name', nameOf(i)));
+    if (fullOf(i) !== nameOf(i)) tip.appendChild(elc('div', 'xd-full', fullOf(i)));
     const d = (tn[i] || 0) - (tb[i] || 0);
     const rel = tb[i] > 0 ? ' (' + signed(Math.abs(100 * d / tb[i]).toFixed(1) + ' %', d) + ')' : tb[i] ? '' : ' (only in new)';
     tip.appendChild(elc('div', null, 'total: base ' + dur(tb[i]) + ' → new ' + dur(tn[i]) + ', ' + signed(dur(Math.abs(d)), d) + rel));
@@ -145,7 +150,8 @@
     stack.push([focus, 0, width, chain.length - 1, false]);
     while (stack.length && frames < MAX_FRAMES) {
       const [i, x, w, depth, ancestor] = stack.pop();
-      const f = elc('div', 'xd-frame', nameOf(i));
+      const f = elc('div', 'xd-frame');
+      append(f, nameSpans(nameOf(i)));
       f.style.left = x + 'px';
       f.style.width = Math.max(w, 1) + 'px';
       f.style.top = depth * ROW + 'px';
@@ -192,7 +198,7 @@
   const v = (f, k, s) => (f[k] ? num(f[k][s]) : null);
   /** @type {[string, (f: any) => any, ((v: any) => string) | null][]} */
   const cols = [
-    ['function', (f) => f.name, null],
+    ['function', (f) => shortName(f), null],
     ['self base', (f) => v(f, 'self_ns', 'base'), dur],
     ['self new', (f) => v(f, 'self_ns', 'new'), dur],
     ['Δ self', (f) => v(f, 'self_ns', 'change'), (x) => (x === null ? NONE : signed(dur(Math.abs(x)), x))],
@@ -234,8 +240,8 @@
       cols.forEach(([h, get, fmt], k) => {
         let td;
         if (k === 0) {
-          td = elc('td', 'xd-name', typeof f.name === 'string' ? disp(f.name) : '?');
-          if (f.file) td.title = disp(f.file) + ':' + f.line;
+          td = elc('td', 'xd-name', disp(shortName(f)));
+          td.title = disp(fullName(f), 6000) + (f.file ? '\n' + disp(f.file) + ':' + f.line : '');
           if (f.status !== 'both') td.appendChild(elc('span', 'xd-badge', f.status === 'new_only' ? 'only in new' : 'only in base'));
         } else if (h === 'Δ self %') {
           const [t, c] = pctCell(f, 'self_ns');
