@@ -451,7 +451,7 @@ const char *xl_mode_name(uint32_t mode)
 int xl_mode_parse(const char *name, uint32_t *mode)
 {
 	static const uint32_t modes[] = {XL_MODE_ALL, XL_MODE_MEMORY, XL_MODE_XRAY};
-	for (size_t i = 0; name && i < sizeof(modes) / sizeof(modes[0]); i++)
+	for (size_t i = 0; name && i < XL_ARRAY_SIZE(modes); i++)
 		if (strcmp(name, xl_mode_name(modes[i])) == 0) {
 			*mode = modes[i];
 			return 0;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "args.h"
+#include "xl_array.h"
 
 static int ends_with(const char *s, const char *suffix)
 {
@@ -48,7 +49,7 @@ static const char *const globals[] = {"--profile", "--no-open", "--target", "--n
 
 static int is_global(const char *a)
 {
-	for (size_t i = 0; i < sizeof(globals) / sizeof(globals[0]); i++) {
+	for (size_t i = 0; i < XL_ARRAY_SIZE(globals); i++) {
 		size_t n = strlen(globals[i]);
 		if (strncmp(a, globals[i], n) == 0 && (a[n] == 0 || a[n] == '='))
 			return 1;
@@ -116,7 +117,7 @@ static int parse_option(int argc, const char **argv, int *ip, int allow_output, 
 		*ip = i;
 		return 0;
 	}
-	for (size_t k = 0; k < sizeof(with_value) / sizeof(with_value[0]); k++) {
+	for (size_t k = 0; k < XL_ARRAY_SIZE(with_value); k++) {
 		if (strcmp(a, with_value[k]) != 0)
 			continue;
 		if (i + 1 >= argc) {
@@ -129,9 +130,9 @@ static int parse_option(int argc, const char **argv, int *ip, int allow_output, 
 		return 0;
 	}
 	int ok = 0;
-	for (size_t k = 0; k < sizeof(exact) / sizeof(exact[0]) && !ok; k++)
+	for (size_t k = 0; k < XL_ARRAY_SIZE(exact) && !ok; k++)
 		ok = strcmp(a, exact[k]) == 0;
-	for (size_t k = 0; k < sizeof(passthrough) / sizeof(passthrough[0]) && !ok; k++)
+	for (size_t k = 0; k < XL_ARRAY_SIZE(passthrough) && !ok; k++)
 		ok = strncmp(a, passthrough[k], strlen(passthrough[k])) == 0;
 	if (!ok) {
 		snprintf(

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "ccline.h"
+#include "xl_array.h"
 
 /* Driver options whose value may be the next argument.  Reading one of
  * them without its value would make the value look like an input file
@@ -322,7 +323,7 @@ int xl_ccline_is_probe(const struct xl_ccline *cl)
 	int have_cwd = getcwd(cwd, sizeof(cwd) - 1) != NULL;
 	if (have_cwd)
 		strcat(cwd, "/");
-	for (size_t i = 0; i < sizeof(markers) / sizeof(markers[0]); i++)
+	for (size_t i = 0; i < XL_ARRAY_SIZE(markers); i++)
 		if (strstr(out, markers[i]) || (have_cwd && strstr(cwd, markers[i])))
 			return 1;
 	return 0;

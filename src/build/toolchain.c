@@ -14,6 +14,7 @@
 #include "msg.h"
 #include "process.h"
 #include "toolchain.h"
+#include "xl_array.h"
 
 static const struct {
 	enum xl_lang lang;
@@ -25,7 +26,7 @@ static const struct {
 
 int xl_find_compiler(enum xl_lang lang, char *path, size_t len)
 {
-	for (size_t i = 0; i < sizeof(drivers) / sizeof(drivers[0]); i++) {
+	for (size_t i = 0; i < XL_ARRAY_SIZE(drivers); i++) {
 		if (drivers[i].lang != lang)
 			continue;
 		for (size_t k = 0; drivers[i].drivers[k]; k++)

@@ -29,6 +29,7 @@
 #include "report_out.h"
 #include "session.h"
 #include "symbols.h"
+#include "xl_array.h"
 
 /* Options shared by report and export. */
 struct view_opts {
@@ -58,7 +59,7 @@ static long parse_count(const char *value, long max)
 static int parse_weight(const char *value, void *dest)
 {
 	static const char *const names[] = {"time", "bytes", "allocs"};
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+	for (size_t i = 0; i < XL_ARRAY_SIZE(names); i++)
 		if (strcmp(value, names[i]) == 0) {
 			*(enum xl_weight *)dest = (enum xl_weight)i;
 			return 0;

@@ -38,6 +38,7 @@
 #include "session.h"
 #include "strbuf.h"
 #include "units.h"
+#include "xl_array.h"
 
 /* profiles/capture-YYYYMMDD-HHMMSS[-N] */
 static int make_capture_dir(const char *profiles, char *dir, size_t len)
@@ -109,7 +110,7 @@ struct child_env {
 static void set_child_env(void *arg)
 {
 	const struct child_env *c = arg;
-	for (size_t i = 0; i < sizeof(capture_env) / sizeof(capture_env[0]); i++)
+	for (size_t i = 0; i < XL_ARRAY_SIZE(capture_env); i++)
 		unsetenv(capture_env[i]);
 	if (!c->dir)
 		return;
@@ -198,7 +199,7 @@ static void remove_capture_dir(const char *dir)
 {
 	char path[PATH_MAX + 16];
 	static const char *const files[] = {"symbols.json", "run.json", XL_CAP_NOTE_FILE};
-	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+	for (size_t i = 0; i < XL_ARRAY_SIZE(files); i++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
 		unlink(path);
 	}

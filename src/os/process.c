@@ -16,13 +16,14 @@
 #include "exitcode.h"
 #include "process.h"
 #include "strbuf.h"
+#include "xl_array.h"
 
 /* What XL_SIGNALS_FORWARD passes on.  Not SIGTTIN/SIGTTOU: the kernel
  * sends those to exaloop itself when it touches the terminal from the
  * background, and a caught SIGTTOU would restart the write forever. */
 static const int forwarded[] = {SIGHUP,  SIGINT,  SIGQUIT,  SIGTERM, SIGUSR1,
 				SIGUSR2, SIGALRM, SIGWINCH, SIGCONT, SIGTSTP};
-#define NFWD (sizeof(forwarded) / sizeof(forwarded[0]))
+#define NFWD (XL_ARRAY_SIZE(forwarded))
 
 static struct sigaction saved[NFWD];   /* exaloop's own dispositions */
 static volatile sig_atomic_t job_pgid; /* the child's group; 0: none */
