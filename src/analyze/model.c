@@ -363,7 +363,7 @@ int xl_model_load(const char *dir, struct xl_model **out, char *err, size_t errl
 	if (rc == XL_OK)
 		rc = build_tree(m, &ld);
 	if (rc == XL_OK)
-		rc = xl_process_scan(m, dir);
+		rc = xl_related_scan(m, dir);
 	if (rc == XL_OK)
 		rc = xl_warnings_build(m, &ld);
 	free(ld.node_xray);

@@ -452,7 +452,7 @@ static int warn_no_functions(const struct rule_ctx *c)
 }
 
 /* Which process and image this capture is, and the captures beside it
- * (exec'd images, forked children: process.c).  exec-<n>/ directories are
+ * (exec'd images, forked children: related.c).  exec-<n>/ directories are
  * all in the top capture's directory. */
 static int warn_process(const struct rule_ctx *c)
 {
