@@ -178,8 +178,7 @@ int xl_objcache_open(struct xl_objcache *c, char *err, size_t errlen)
 	if (n > 0 && (size_t)n < sizeof(c->dir) && xl_mkdirs(c->dir, 0700) == 0 && access(c->dir, W_OK) == 0)
 		return 0;
 	/* No usable cache: objects live in a private directory for this build. */
-	snprintf(c->dir, sizeof(c->dir), "/tmp/exaloop-objects-XXXXXX");
-	if (!mkdtemp(c->dir)) {
+	if (xl_make_temp_dir("objects", c->dir, sizeof(c->dir)) != 0) {
 		snprintf(err, errlen, "cannot create a directory for object files: %s", strerror(errno));
 		return -1;
 	}

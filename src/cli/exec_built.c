@@ -13,7 +13,7 @@
 #include <jansson.h>
 
 #include "analyze.h"
-#include "cmd.h"
+#include "ctx.h"
 #include "exec_built.h"
 #include "exitcode.h"
 #include "msg.h"
@@ -54,8 +54,11 @@ int xl_exec_built(const char *exe, const char *const *args, const struct xl_sett
 		return XL_EXIT_NOTFOUND;
 	}
 	struct xl_sidecar_info built;
-	if (xl_sidecar_read(exe, &built) != 0)
+	char why[1024];
+	if (xl_sidecar_read(exe, &built, why, sizeof(why)) != XL_OK) {
+		xl_error("%s", why);
 		return XL_EXIT_USAGE;
+	}
 	int rc = refuse(exe, &built, set);
 	if (rc != 0) {
 		xl_sidecar_info_release(&built);

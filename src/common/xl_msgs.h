@@ -16,6 +16,8 @@
 #ifndef XL_MSGS_H
 #define XL_MSGS_H
 
+#include <stdarg.h>
+
 enum xl_msg_level {
 	XL_MSG_ERROR,
 	XL_MSG_WARN,
@@ -32,5 +34,7 @@ struct xl_msgs {
 /* Format a message and hand it to m (m NULL: dropped). */
 void xl_msgf(const struct xl_msgs *m, enum xl_msg_level level, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+void xl_vmsgf(const struct xl_msgs *m, enum xl_msg_level level, const char *fmt, va_list ap)
+	__attribute__((format(printf, 3, 0)));
 
 #endif

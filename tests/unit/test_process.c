@@ -49,18 +49,25 @@ static void policies_are_undone(void **state)
 	assert_false(sigismember(&mask, SIGHUP));
 }
 
-static void sigterm_is_forwarded(void **state)
+/* A helper in our process group that sends us SIGTERM in 0.3 s. */
+static pid_t sigterm_us_soon(void)
 {
-	(void)state;
-	/* Someone outside the child's process group (a helper in ours) sends
-	 * us SIGTERM while the child runs; we pass it on to the child, which
-	 * dies of it while we live on. */
 	pid_t helper = fork();
 	if (helper == 0) {
 		usleep(300 * 1000);
 		kill(getppid(), SIGTERM);
 		_exit(0);
 	}
+	return helper;
+}
+
+static void sigterm_is_forwarded(void **state)
+{
+	(void)state;
+	/* Someone outside the child's process group (a helper in ours) sends
+	 * us SIGTERM while the child runs; we pass it on to the child, which
+	 * dies of it while we live on. */
+	pid_t helper = sigterm_us_soon();
 	assert_int_equal(sh("sleep 5", XL_STDIO_INHERIT), 128 + SIGTERM);
 	waitpid(helper, NULL, 0);
 }
@@ -302,12 +309,7 @@ static void pool_passes_signals_on_to_every_program(void **state)
 	(void)state;
 	/* SIGTERM from outside (a helper in our group) reaches each program's
 	 * group at once; the pool starts no more and says 128+SIGTERM. */
-	pid_t helper = fork();
-	if (helper == 0) {
-		usleep(300 * 1000);
-		kill(getppid(), SIGTERM);
-		_exit(0);
-	}
+	pid_t helper = sigterm_us_soon();
 	const char *tasks[] = {"sleep 5", "sleep 5", "sleep 5", "sleep 5", NULL};
 	struct scripts s = {.script = tasks};
 	const struct xl_pool pool = {3, next_script, script_done, &s};

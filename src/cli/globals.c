@@ -1,0 +1,83 @@
+/*
+ * globals.c - exaloop's global options (see globals.h).
+ */
+#include <string.h>
+
+#include "analyze.h"
+#include "globals.h"
+#include "msg.h"
+#include "units.h"
+
+int xl_parse_profile(const char *mode, void *dest)
+{
+	struct xl_ctx *ctx = dest;
+	ctx->profile = 1;
+	if (!mode) {
+		ctx->mode = XL_MODE_ALL;
+		return 0;
+	}
+	ctx->mode_explicit = 1;
+	if (xl_mode_parse(mode, &ctx->mode) != 0) {
+		xl_error("invalid profile mode '%s' (use all, memory or xray)", mode);
+		return -1;
+	}
+	return 0;
+}
+
+static int parse_timeline(const char *mode, void *dest)
+{
+	struct xl_ctx *ctx = dest;
+	if (xl_tl_mode_parse(mode, &ctx->tl_mode) != 0) {
+		xl_error("invalid timeline mode '%s' (use auto, first or last)", mode);
+		return -1;
+	}
+	return 0;
+}
+
+static int parse_timeline_min(const char *value, void *dest)
+{
+	struct xl_ctx *ctx = dest;
+	char msg[256];
+	if (xl_parse_duration(value, &ctx->tl_min_ns, msg, sizeof(msg)) != 0) {
+		xl_error("%s for '--timeline-min-duration' (e.g. 10us)", msg);
+		return -1;
+	}
+	ctx->tl_min_set = 1;
+	return 0;
+}
+
+void xl_global_options(struct xl_globals *g, struct xl_option *opts)
+{
+	struct xl_ctx *ctx = g->ctx;
+	const struct xl_option table[XL_GLOBAL_OPTIONS] = {
+		XL_OPT_OPTARG(0, "profile", ctx, "MODE",
+			      "capture functions and memory; MODE: all (default), memory or xray", xl_parse_profile),
+		XL_OPT_BOOL(0, "no-open", &ctx->no_open, "do not open the report in a browser"),
+		XL_OPT_BOOL(0, "no-allocations", &g->no_allocations,
+			    "do not record heap allocations (malloc, new, GC_malloc)"),
+		XL_OPT_STRING(0, "target", &ctx->target, "NAME", "build or run a target of exaloop.toml"),
+		XL_OPT_PARSE(0, "timeline", ctx, "MODE",
+			     "timeline kept: auto (default: all the run, short calls left out), first or last",
+			     parse_timeline),
+		XL_OPT_PARSE(0, "timeline-min-duration", ctx, "D",
+			     "leave calls shorter than D (e.g. 10us) out of the timeline", parse_timeline_min),
+		XL_OPT_BOOL(0, "version", &g->version, "print exaloop's version"),
+		XL_OPT_END(),
+	};
+	memcpy(opts, table, sizeof(table));
+}
+
+int xl_is_global_option(const char *arg)
+{
+	struct xl_ctx ctx;
+	struct xl_globals g = {&ctx, 0, 0};
+	struct xl_option opts[XL_GLOBAL_OPTIONS];
+	xl_global_options(&g, opts);
+	if (strncmp(arg, "--", 2) != 0)
+		return 0;
+	size_t n = strcspn(arg + 2, "=");
+	for (const struct xl_option *o = opts; o->kind != XL_OPT_KIND_END; o++)
+		if (strlen(o->long_name) == n && strncmp(o->long_name, arg + 2, n) == 0)
+			return xl_option_has_value(o) && !arg[2 + n] ? 2 : 1;
+	return 0;
+}
