@@ -190,7 +190,7 @@ struct xl_run {
 };
 
 /* Another capture of the same run, in a subdirectory of this one
- * (process.c): an image the process exec'd, or a forked child. */
+ * (related.c): an image the process exec'd, or a forked child. */
 struct xl_related {
 	char dir[64]; /* "exec-<n>" or "child-<pid>" */
 	uint32_t pid, ppid, image, fork_child, end_reason;

@@ -56,7 +56,7 @@ static inline int64_t xl_add_ns(int64_t a, int64_t b)
 
 /* warnings.c */
 int xl_warnings_build(struct xl_model *m, const struct xl_loader *ld);
-/* process.c: fill m->related from the subdirectories of dir. */
-int xl_process_scan(struct xl_model *m, const char *dir);
+/* related.c: fill m->related from the subdirectories of dir. */
+int xl_related_scan(struct xl_model *m, const char *dir);
 
 #endif

@@ -374,7 +374,7 @@ static const char *const sort_names[] = {
 
 int xl_diff_sort_parse(const char *s, enum xl_diff_sort *out)
 {
-	for (size_t i = 0; i < sizeof(sort_names) / sizeof(sort_names[0]); i++)
+	for (size_t i = 0; i < XL_ARRAY_SIZE(sort_names); i++)
 		if (strcmp(s, sort_names[i]) == 0) {
 			*out = (enum xl_diff_sort)i;
 			return 0;

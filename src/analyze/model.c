@@ -372,7 +372,7 @@ int xl_model_load(const char *dir, struct xl_model **out, char *err, size_t errl
 	if (rc == XL_OK)
 		rc = build_tree(m, &ld);
 	if (rc == XL_OK)
-		rc = xl_process_scan(m, dir);
+		rc = xl_related_scan(m, dir);
 	if (rc == XL_OK)
 		rc = xl_warnings_build(m, &ld);
 	free(ld.node_xray);
@@ -461,7 +461,7 @@ const char *xl_mode_name(uint32_t mode)
 int xl_mode_parse(const char *name, uint32_t *mode)
 {
 	static const uint32_t modes[] = {XL_MODE_ALL, XL_MODE_MEMORY, XL_MODE_XRAY};
-	for (size_t i = 0; name && i < sizeof(modes) / sizeof(modes[0]); i++)
+	for (size_t i = 0; name && i < XL_ARRAY_SIZE(modes); i++)
 		if (strcmp(name, xl_mode_name(modes[i])) == 0) {
 			*mode = modes[i];
 			return 0;

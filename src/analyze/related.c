@@ -1,5 +1,5 @@
 /*
- * process.c - which process a capture belongs to, and the captures of the
+ * related.c - which process a capture belongs to, and the captures of the
  * same run found beside it.
  *
  * A capture directory holds the capture of the process exaloop started.
@@ -50,7 +50,7 @@ static int cmp_related(const void *a, const void *b)
 	return (x->pid > y->pid) - (x->pid < y->pid);
 }
 
-int xl_process_scan(struct xl_model *m, const char *dir)
+int xl_related_scan(struct xl_model *m, const char *dir)
 {
 	DIR *d = opendir(dir);
 	if (!d)

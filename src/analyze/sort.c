@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "analyze.h"
+#include "xl_array.h"
 
 int xl_sort_parse(const char *s, enum xl_sort *out)
 {
@@ -15,7 +16,7 @@ int xl_sort_parse(const char *s, enum xl_sort *out)
 		{"self", XL_SORT_SELF}, {"total", XL_SORT_TOTAL}, {"calls", XL_SORT_CALLS},
 		{"avg", XL_SORT_AVG},   {"name", XL_SORT_NAME},   {"alloc", XL_SORT_ALLOC},
 	};
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+	for (size_t i = 0; i < XL_ARRAY_SIZE(names); i++)
 		if (strcmp(s, names[i].name) == 0) {
 			*out = names[i].by;
 			return 0;

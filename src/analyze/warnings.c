@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "analyze_internal.h"
+#include "xl_array.h"
 
 static int push(struct xl_warning **list, size_t *n, const char *kind, const char *topic, int64_t from, int64_t to,
 		const char *fmt, va_list ap) __attribute__((format(printf, 7, 0)));
@@ -498,7 +499,7 @@ static int warn_no_functions(const struct rule_ctx *c)
 }
 
 /* Which process and image this capture is, and the captures beside it
- * (exec'd images, forked children: process.c).  exec-<n>/ directories are
+ * (exec'd images, forked children: related.c).  exec-<n>/ directories are
  * all in the top capture's directory. */
 static int warn_process(const struct rule_ctx *c)
 {
@@ -611,7 +612,7 @@ int xl_warnings_build(struct xl_model *m, const struct xl_loader *ld)
 			 m->threads_dropped && m->threads_unplaced ? "all threads not recorded made" : "they made",
 			 (unsigned long long)m->unrecorded_events);
 	int rc = XL_OK;
-	for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]); i++)
+	for (size_t i = 0; i < XL_ARRAY_SIZE(rules); i++)
 		if (rules[i](&c) != XL_OK)
 			rc = XL_ENOMEM;
 	return rc;

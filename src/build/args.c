@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "args.h"
+#include "units.h"
+#include "xl_array.h"
 
 static int ends_with(const char *s, const char *suffix)
 {
@@ -13,17 +15,41 @@ static int ends_with(const char *s, const char *suffix)
 	return n > k && strcmp(s + n - k, suffix) == 0;
 }
 
+/* The one suffix rule: what clang's driver takes each file for without
+ * -x (its types.def), plus Codon, objects and archives.  `run` and
+ * `build` (args.c, srcbuild.c) and the compiler wrappers (ccline.c) all
+ * read inputs through it. */
+static const struct {
+	const char *suffix;
+	enum xl_lang lang;
+} suffixes[] = {
+	{".c", XL_LANG_C},         {".i", XL_LANG_C},      {".cc", XL_LANG_CXX},   {".cp", XL_LANG_CXX},
+	{".cxx", XL_LANG_CXX},     {".cpp", XL_LANG_CXX},  {".CPP", XL_LANG_CXX},  {".c++", XL_LANG_CXX},
+	{".C", XL_LANG_CXX},       {".ii", XL_LANG_CXX},   {".m", XL_LANG_OBJC},   {".mm", XL_LANG_OBJCXX},
+	{".codon", XL_LANG_CODON}, {".o", XL_LANG_OBJECT}, {".a", XL_LANG_OBJECT},
+};
+
 enum xl_lang xl_source_lang(const char *path)
 {
-	if (ends_with(path, ".c"))
-		return XL_LANG_C;
-	if (ends_with(path, ".cc") || ends_with(path, ".cpp") || ends_with(path, ".cxx") || ends_with(path, ".C"))
-		return XL_LANG_CXX;
-	if (ends_with(path, ".codon"))
-		return XL_LANG_CODON;
-	if (ends_with(path, ".o") || ends_with(path, ".a"))
-		return XL_LANG_OBJECT;
+	for (size_t i = 0; i < XL_ARRAY_SIZE(suffixes); i++)
+		if (ends_with(path, suffixes[i].suffix))
+			return suffixes[i].lang;
 	return XL_LANG_NONE;
+}
+
+int xl_lang_is_clang_source(enum xl_lang lang)
+{
+	return lang == XL_LANG_C || lang == XL_LANG_CXX || lang == XL_LANG_OBJC || lang == XL_LANG_OBJCXX;
+}
+
+/* The suffixes of lang, as a message lists them (".cc, .cp, ..."). */
+static void suffixes_of(enum xl_lang lang, char *out, size_t len)
+{
+	size_t k = 0;
+	out[0] = 0;
+	for (size_t i = 0; i < XL_ARRAY_SIZE(suffixes) && k < len; i++)
+		if (suffixes[i].lang == lang)
+			k += (size_t)snprintf(out + k, len - k, "%s%s", k ? " " : "", suffixes[i].suffix);
 }
 
 const char xl_build_options_help[] =
@@ -44,27 +70,18 @@ static const char *const with_value[] = {"-I", "-D", "-U", "-l", "-L", "-isystem
 static const char *const passthrough[] = {"-O", "-g", "-std=", "-W", "-f",       "-m",      "-I",
 					  "-D", "-U", "-l",    "-L", "-isystem", "-include"};
 static const char *const exact[] = {"-pthread", "-rdynamic", "-static", "-shared", "-pie", "-no-pie"};
-static const char *const globals[] = {"--profile", "--no-open", "--target", "--no-allocations"};
-
-static int is_global(const char *a)
-{
-	for (size_t i = 0; i < sizeof(globals) / sizeof(globals[0]); i++) {
-		size_t n = strlen(globals[i]);
-		if (strncmp(a, globals[i], n) == 0 && (a[n] == 0 || a[n] == '='))
-			return 1;
-	}
-	return 0;
-}
-
 /* One build option at argv[*i] (advancing *i past its value). */
-static int parse_option(int argc, const char **argv, int *ip, int allow_output, const char *cmd,
-			struct xl_build_args *out, char *err, size_t errlen)
+static int parse_option(int argc, const char **argv, int *ip, int allow_output, int (*is_global)(const char *),
+			const char *cmd, struct xl_build_args *out, char *err, size_t errlen)
 {
 	int i = *ip;
 	const char *a = argv[i];
-	if (is_global(a)) {
+	int global = is_global ? is_global(a) : 0;
+	if (global) {
 		size_t n = strcspn(a, "=");
-		snprintf(err, errlen, "'%.*s' must come before '%s': exaloop %s %s ...", (int)n, a, cmd, a, cmd);
+		const char *value = global == 2 && i + 1 < argc ? argv[i + 1] : NULL;
+		snprintf(err, errlen, "'%.*s' must come before '%s': exaloop %s%s%s %s ...", (int)n, a, cmd, a,
+			 value ? " " : "", value ? value : "", cmd);
 		return -1;
 	}
 	if (strcmp(a, "-release") == 0) {
@@ -89,9 +106,8 @@ static int parse_option(int argc, const char **argv, int *ip, int allow_output, 
 	}
 	if (strncmp(a, "-j", 2) == 0) {
 		const char *v = a[2] ? a + 2 : i + 1 < argc ? argv[++i] : "";
-		char *end;
-		long n = strtol(v, &end, 10);
-		if (!*v || *end || n < 1 || n > 1024) {
+		long n;
+		if (xl_parse_long(v, 1, 1024, &n) != 0) {
 			snprintf(err, errlen, "'-j' needs a number of parallel compiles from 1 to 1024 (got '%s')", v);
 			return -1;
 		}
@@ -116,7 +132,7 @@ static int parse_option(int argc, const char **argv, int *ip, int allow_output, 
 		*ip = i;
 		return 0;
 	}
-	for (size_t k = 0; k < sizeof(with_value) / sizeof(with_value[0]); k++) {
+	for (size_t k = 0; k < XL_ARRAY_SIZE(with_value); k++) {
 		if (strcmp(a, with_value[k]) != 0)
 			continue;
 		if (i + 1 >= argc) {
@@ -129,9 +145,9 @@ static int parse_option(int argc, const char **argv, int *ip, int allow_output, 
 		return 0;
 	}
 	int ok = 0;
-	for (size_t k = 0; k < sizeof(exact) / sizeof(exact[0]) && !ok; k++)
+	for (size_t k = 0; k < XL_ARRAY_SIZE(exact) && !ok; k++)
 		ok = strcmp(a, exact[k]) == 0;
-	for (size_t k = 0; k < sizeof(passthrough) / sizeof(passthrough[0]) && !ok; k++)
+	for (size_t k = 0; k < XL_ARRAY_SIZE(passthrough) && !ok; k++)
 		ok = strncmp(a, passthrough[k], strlen(passthrough[k])) == 0;
 	if (!ok) {
 		snprintf(
@@ -147,8 +163,8 @@ static int parse_option(int argc, const char **argv, int *ip, int allow_output, 
 	return 0;
 }
 
-int xl_split_build_args(int argc, const char **argv, int allow_output, struct xl_build_args *out, char *err,
-			size_t errlen)
+int xl_split_build_args(int argc, const char **argv, int allow_output, int (*is_global)(const char *arg),
+			struct xl_build_args *out, char *err, size_t errlen)
 {
 	memset(out, 0, sizeof(*out));
 	const char *cmd = argv[0];
@@ -176,7 +192,15 @@ int xl_split_build_args(int argc, const char **argv, int allow_output, struct xl
 			break;
 		}
 		if (!is_opt) {
-			if (xl_source_lang(a) != XL_LANG_NONE) {
+			enum xl_lang lang = xl_source_lang(a);
+			if (lang == XL_LANG_OBJC || lang == XL_LANG_OBJCXX) {
+				snprintf(err, errlen,
+					 "'%s' is an Objective-C source: '%s' builds C and C++ (build an Objective-C "
+					 "project with its own build: exaloop --profile build -- make)",
+					 a, cmd);
+				return -1;
+			}
+			if (lang != XL_LANG_NONE) {
 				out->sources[out->nsources++] = a;
 				continue;
 			}
@@ -187,16 +211,20 @@ int xl_split_build_args(int argc, const char **argv, int allow_output, struct xl
 					err, errlen,
 					"'%s' is not a source file or build option ('build' takes no program arguments)",
 					a);
-			else
+			else {
+				char c[64], cxx[128];
+				suffixes_of(XL_LANG_C, c, sizeof(c));
+				suffixes_of(XL_LANG_CXX, cxx, sizeof(cxx));
 				snprintf(err, errlen,
-					 "'%s' is not a source file (expected .c, .cc, .cpp, .cxx or .codon, or "
-					 "an object .o or archive .a)",
-					 a);
+					 "'%s' is not a source file (expected C: %s, C++: %s, Codon: .codon, or an "
+					 "object .o or archive .a)",
+					 a, c, cxx);
+			}
 			return -1;
 		}
 		if (out->nsources && !allow_output)
 			break; /* options after the source belong to the program */
-		if (parse_option(argc, argv, &i, allow_output, cmd, out, err, errlen) != 0)
+		if (parse_option(argc, argv, &i, allow_output, is_global, cmd, out, err, errlen) != 0)
 			return -1;
 	}
 	if (out->nsources == 0) {

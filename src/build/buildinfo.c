@@ -1,5 +1,5 @@
 /*
- * sidecar.c - OUT.profile.json and OUT.symbols.json (see sidecar.h).
+ * buildinfo.c - OUT.profile.json and OUT.symbols.json (see buildinfo.h).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -13,11 +13,10 @@
 #include <jansson.h>
 
 #include "analyze.h"
-#include "exitcode.h"
 #include "fileio.h"
-#include "msg.h"
 #include "buildinfo.h"
 #include "symbols.h"
+#include "xl_errors.h"
 
 static json_t *strv(const char *const *v, int absolute)
 {
@@ -30,7 +29,8 @@ static json_t *strv(const char *const *v, int absolute)
 	return a;
 }
 
-static int write_profile_json(const char *path, const struct xl_sidecar *sc, const char *build_id)
+static int write_profile_json(const char *path, const struct xl_sidecar *sc, const char *build_id, char *err,
+			      size_t errlen)
 {
 	json_t *o = json_object();
 	json_object_set_new(o, "schema", json_string("exaloop.build/1"));
@@ -57,27 +57,25 @@ static int write_profile_json(const char *path, const struct xl_sidecar *sc, con
 	int rc = json_dump_file(o, path, JSON_INDENT(2));
 	json_decref(o);
 	if (rc != 0)
-		xl_error("cannot write '%s': %m", path);
-	return rc;
+		snprintf(err, errlen, "cannot write '%s': %m", path);
+	return rc != 0 ? XL_EIO : XL_OK;
 }
 
-int xl_sidecars_write(const char *exe, const struct xl_sidecar *sc)
+int xl_sidecars_write(const char *exe, const struct xl_sidecar *sc, char *err, size_t errlen)
 {
 	struct xl_symtab tab = {0};
-	char path[PATH_MAX + 32], err[512];
-	int rc = 0;
-	if (xl_symbols_read(exe, &tab, err, sizeof(err)) != 0) {
-		xl_error("cannot read the symbols of '%s': %s", exe, err);
-		rc = XL_EXIT_BUILD;
+	char path[PATH_MAX + 32], why[512];
+	int rc = XL_OK;
+	if (xl_symbols_read(exe, &tab, why, sizeof(why)) != 0) {
+		snprintf(err, errlen, "cannot read the symbols of '%s': %s", exe, why);
+		rc = XL_EBUILD;
 	} else {
 		snprintf(path, sizeof(path), "%s.symbols.json", exe);
-		if (xl_symbols_write_json(&tab, path, err, sizeof(err)) != 0) {
-			xl_error("%s", err);
-			rc = XL_EXIT_FAIL;
-		}
+		if (xl_symbols_write_json(&tab, path, err, errlen) != 0)
+			rc = XL_EIO;
 		snprintf(path, sizeof(path), "%s.profile.json", exe);
-		if (rc == 0 && write_profile_json(path, sc, tab.build_id) != 0)
-			rc = XL_EXIT_FAIL;
+		if (rc == XL_OK)
+			rc = write_profile_json(path, sc, tab.build_id, err, errlen);
 	}
 	xl_symtab_release(&tab);
 	return rc;
@@ -101,7 +99,7 @@ static char **string_list(const json_t *a)
 	return out;
 }
 
-int xl_sidecar_read(const char *exe, struct xl_sidecar_info *info)
+int xl_sidecar_read(const char *exe, struct xl_sidecar_info *info, char *err, size_t errlen)
 {
 	memset(info, 0, sizeof(*info));
 	char path[PATH_MAX + 32];
@@ -109,33 +107,35 @@ int xl_sidecar_read(const char *exe, struct xl_sidecar_info *info)
 	json_error_t jerr;
 	int fd = xl_open_regular(path);
 	if (fd < 0) {
-		if (errno == ENOENT)
-			xl_error("'%s' is missing: the executable was not built with 'exaloop --profile ... build', "
+		int e = errno;
+		if (e == ENOENT)
+			snprintf(err, errlen,
+				 "'%s' is missing: the executable was not built with 'exaloop --profile ... build', "
 				 "or its sidecar files were not kept with it",
 				 path);
 		else
-			xl_error("'%s' is not a valid build sidecar: %s", path,
-				 errno == EINVAL ? "not a regular file" : strerror(errno));
-		return -1;
+			snprintf(err, errlen, "'%s' is not a valid build sidecar: %s", path,
+				 e == EINVAL ? "not a regular file" : strerror(e));
+		return e == ENOENT ? XL_ENOENT : XL_EFORMAT;
 	}
 	json_t *o = json_loadfd(fd, 0, &jerr);
 	close(fd);
 	if (!json_is_object(o)) {
-		xl_error("'%s' is not a valid build sidecar: %s (line %d)", path, jerr.text, jerr.line);
+		snprintf(err, errlen, "'%s' is not a valid build sidecar: %s (line %d)", path, jerr.text, jerr.line);
 		json_decref(o);
-		return -1;
+		return XL_EFORMAT;
 	}
 	const char *mode = json_string_value(json_object_get(o, "mode"));
 	const char *id = json_string_value(json_object_get(o, "build_id"));
-	int rc = -1;
+	int rc = XL_EFORMAT;
 	if (xl_mode_parse(mode, &info->mode) != 0)
-		xl_error("'%s' is not a valid build sidecar: missing or unknown 'mode'", path);
+		snprintf(err, errlen, "'%s' is not a valid build sidecar: missing or unknown 'mode'", path);
 	else if (!id)
-		xl_error("'%s' is not a valid build sidecar: missing 'build_id'", path);
+		snprintf(err, errlen, "'%s' is not a valid build sidecar: missing 'build_id'", path);
 	else {
 		snprintf(info->build_id, sizeof(info->build_id), "%s", id);
 		info->untraced_libs = string_list(json_object_get(o, "untraced_libraries"));
-		rc = 0;
+		rc = XL_OK;
 	}
 	json_decref(o);
 	return rc;

@@ -1,15 +1,17 @@
 /*
- * sidecar.h - the two files that go with an executable built for
- * profiling: OUT.profile.json (how it was built) and OUT.symbols.json
- * (XRay function id -> name, file, line).  Both carry the executable's
- * GNU build id, which `profile exec` checks against the executable.
+ * buildinfo.h - the two sidecar files that go with an executable built
+ * for profiling: OUT.profile.json (how it was built: this file's format)
+ * and OUT.symbols.json (XRay function id -> name, file, line: written
+ * through symbols.h, sym_sidecar.c).  Both carry the executable's GNU
+ * build id, which `profile exec` checks against the executable.
  *
  * Written by `exaloop --profile build` (cmd_build.c) and by the compiler
  * wrappers when they link an executable (cmd_cc.c).
  */
-#ifndef XL_SIDECAR_H
-#define XL_SIDECAR_H
+#ifndef XL_BUILDINFO_H
+#define XL_BUILDINFO_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "symbols.h"
@@ -32,8 +34,9 @@ struct xl_sidecar {
 };
 
 /* Read exe's symbols and write exe.symbols.json and exe.profile.json.
- * Returns 0, or an exit code (exitcode.h) after printing what failed. */
-int xl_sidecars_write(const char *exe, const struct xl_sidecar *sc);
+ * Returns XL_OK, or with a one-line message in err: XL_EBUILD (exe's
+ * symbols cannot be read), XL_EIO (a sidecar cannot be written). */
+int xl_sidecars_write(const char *exe, const struct xl_sidecar *sc, char *err, size_t errlen);
 
 /* What `profile exec` needs from exe.profile.json. */
 struct xl_sidecar_info {
@@ -43,8 +46,9 @@ struct xl_sidecar_info {
 };
 
 /* Read exe.profile.json (a regular file only: a FIFO there must not hang
- * exaloop).  0, or -1 after one error line saying what is wrong. */
-int xl_sidecar_read(const char *exe, struct xl_sidecar_info *info);
+ * exaloop).  XL_OK, or XL_ENOENT (there is none) or XL_EFORMAT with a
+ * one-line message in err saying what is wrong. */
+int xl_sidecar_read(const char *exe, struct xl_sidecar_info *info, char *err, size_t errlen);
 void xl_sidecar_info_release(struct xl_sidecar_info *info);
 
 #endif

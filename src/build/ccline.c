@@ -10,7 +10,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "args.h"
 #include "ccline.h"
+#include "strvec.h"
+#include "xl_array.h"
 
 /* Driver options whose value may be the next argument.  Reading one of
  * them without its value would make the value look like an input file
@@ -75,57 +78,28 @@ static int in_list(const char *a, const char *const *list)
 	return 0;
 }
 
-static int ends_with(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), k = strlen(suffix);
-	return n > k && strcmp(s + n - k, suffix) == 0;
-}
-
 int xl_cc_is_source(const char *path)
 {
-	static const char *const suffixes[] = {".c",   ".cc", ".cpp", ".cxx", ".c++", ".C", ".cp",
-					       ".CPP", ".i",  ".ii",  ".m",   ".mm",  NULL};
-	for (size_t i = 0; suffixes[i]; i++)
-		if (ends_with(path, suffixes[i]))
-			return 1;
-	return 0;
+	return xl_lang_is_clang_source(xl_source_lang(path));
 }
 
-/* A growable NULL-terminated list of owned strings. */
-struct strv {
-	char **v;
-	size_t n, cap;
-};
-
-static int push(struct strv *s, const char *a, size_t len)
+static int push(struct strvec *s, const char *a)
 {
-	if (s->n + 2 > s->cap) {
-		size_t cap = s->cap ? 2 * s->cap : 32;
-		char **v = realloc(s->v, cap * sizeof(char *));
-		if (!v)
-			return -1;
-		s->v = v;
-		s->cap = cap;
-	}
-	char *copy = strndup(a, len);
-	if (!copy)
-		return -1;
-	s->v[s->n++] = copy;
-	s->v[s->n] = NULL;
-	return 0;
+	strvec_push(s, a);
+	return s->oom ? -1 : 0;
 }
 
-static int expand(struct strv *out, const char *arg, int depth, char *err, size_t errlen);
+static int expand(struct strvec *out, const char *arg, int depth, char *err, size_t errlen);
 
 /* A response file: words separated by white space, with '…' and "…"
  * quoting and backslash escapes (GNU/clang's rules). */
-static int read_response(struct strv *out, const char *path, int depth, char *err, size_t errlen)
+static int read_response(struct strvec *out, const char *path, int depth, char *err, size_t errlen)
 {
 	FILE *f = fopen(path, "re");
 	if (!f) {
 		/* clang treats an unreadable @file as an input named "@file";
 		 * so do we (the compiler reports it). */
-		return push(out, path - 1, strlen(path - 1));
+		return push(out, path - 1);
 	}
 	char *word = NULL;
 	size_t len = 0, cap = 0;
@@ -180,7 +154,7 @@ static int read_response(struct strv *out, const char *path, int depth, char *er
 	return rc;
 }
 
-static int expand(struct strv *out, const char *arg, int depth, char *err, size_t errlen)
+static int expand(struct strvec *out, const char *arg, int depth, char *err, size_t errlen)
 {
 	if (arg[0] == '@' && arg[1]) {
 		if (depth > 20) {
@@ -189,7 +163,7 @@ static int expand(struct strv *out, const char *arg, int depth, char *err, size_
 		}
 		return read_response(out, arg + 1, depth, err, errlen);
 	}
-	return push(out, arg, strlen(arg));
+	return push(out, arg);
 }
 
 static int add_ref(const char ***list, size_t *n, const char *s)
@@ -207,30 +181,26 @@ int xl_ccline_parse(int argc, const char *const *argv, struct xl_ccline *cl, cha
 {
 	memset(cl, 0, sizeof(*cl));
 	err[0] = 0;
-	struct strv s = {0};
+	struct strvec s;
+	strvec_init(&s);
 	for (int i = 0; i < argc; i++)
 		if (expand(&s, argv[i], 0, err, errlen) != 0) {
-			cl->args = s.v;
-			xl_ccline_release(cl);
+			strvec_release(&s);
 			if (!err[0])
 				snprintf(err, errlen, "out of memory");
 			return -1;
 		}
-	if (!s.v && push(&s, "", 0) == 0) { /* an empty, terminated list */
-		free(s.v[0]);
-		s.v[0] = NULL;
-		s.n = 0;
-	}
-	cl->args = s.v;
 	cl->nargs = s.n;
+	cl->args = strvec_detach(&s);
 	if (!cl->args) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
+	const char *const *args = (const char *const *)cl->args;
 	int compile = 0, preprocess = 0, shared = 0, reloc = 0, info = 0, verbose = 0, oom = 0;
-	for (size_t i = 0; i < s.n; i++) {
-		const char *a = s.v[i];
-		const char *val = i + 1 < s.n ? s.v[i + 1] : NULL;
+	for (size_t i = 0; i < cl->nargs; i++) {
+		const char *a = args[i];
+		const char *val = i + 1 < cl->nargs ? args[i + 1] : NULL;
 		if (a[0] != '-' || strcmp(a, "-") == 0) {
 			oom |= add_ref(&cl->inputs, &cl->ninputs, a);
 			continue;
@@ -322,7 +292,7 @@ int xl_ccline_is_probe(const struct xl_ccline *cl)
 	int have_cwd = getcwd(cwd, sizeof(cwd) - 1) != NULL;
 	if (have_cwd)
 		strcat(cwd, "/");
-	for (size_t i = 0; i < sizeof(markers) / sizeof(markers[0]); i++)
+	for (size_t i = 0; i < XL_ARRAY_SIZE(markers); i++)
 		if (strstr(out, markers[i]) || (have_cwd && strstr(cwd, markers[i])))
 			return 1;
 	return 0;

@@ -49,8 +49,8 @@ void xl_ccline_release(struct xl_ccline *cl);
 /* The executable a link step writes: -o, else "a.out". */
 const char *xl_ccline_exe(const struct xl_ccline *cl);
 
-/* 1 when the file name is a C/C++ source (by suffix, as the driver
- * decides without -x). */
+/* 1 when the file name is a source clang compiles (by suffix, as the
+ * driver decides without -x: args.h's xl_source_lang, the one rule). */
 int xl_cc_is_source(const char *path);
 
 /* 1 when the link looks like a configure or build-system probe (autoconf's

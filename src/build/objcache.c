@@ -7,18 +7,17 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "fileio.h"
 #include "objcache.h"
 #include "process.h"
+#include "strvec.h"
 
 struct hash {
 	uint64_t a, b;
@@ -179,8 +178,7 @@ int xl_objcache_open(struct xl_objcache *c, char *err, size_t errlen)
 	if (n > 0 && (size_t)n < sizeof(c->dir) && xl_mkdirs(c->dir, 0700) == 0 && access(c->dir, W_OK) == 0)
 		return 0;
 	/* No usable cache: objects live in a private directory for this build. */
-	snprintf(c->dir, sizeof(c->dir), "/tmp/exaloop-objects-XXXXXX");
-	if (!mkdtemp(c->dir)) {
+	if (xl_make_temp_dir("objects", c->dir, sizeof(c->dir)) != 0) {
 		snprintf(err, errlen, "cannot create a directory for object files: %s", strerror(errno));
 		return -1;
 	}
@@ -299,34 +297,6 @@ static int deps_current(struct memo *m, const char *deps)
 	return ok && lines > 0;
 }
 
-/* One compile in flight. */
-struct slot {
-	pid_t pid;
-	size_t job;
-	char tmp_obj[PATH_MAX], tmp_dep[PATH_MAX];
-	char key[33];
-};
-
-static struct slot *running_slots;
-static size_t running_cap;
-/* The first terminating signal exaloop received while compiling: no new
- * compile starts after it, and one that was starting gets it too. */
-static volatile sig_atomic_t stop_signal;
-
-/* Each compiler runs as a process group of its own (child_setup), so that
- * the signal reaches the driver's `clang -cc1` child too: the driver does
- * not pass signals on, and a `-cc1` signalled through the driver alone ran
- * on as an orphan.  Being in another group, the compilers no longer get the
- * terminal's ^C and ^\ directly, so those are passed on here as well. */
-static void forward(int sig)
-{
-	if (!stop_signal)
-		stop_signal = sig;
-	for (size_t i = 0; i < running_cap; i++)
-		if (running_slots[i].pid > 0)
-			kill(-running_slots[i].pid, sig);
-}
-
 static int key_of(struct memo *m, const struct xl_compile_job *j, const char *version, char key[33])
 {
 	struct hash h, content;
@@ -350,82 +320,55 @@ static int key_of(struct memo *m, const struct xl_compile_job *j, const char *ve
 	return 0;
 }
 
-/* In the compiler's process before exec: default signal dispositions
- * and, when the job asks, stderr into its log. */
-static void child_setup(void *arg)
+/* One build's compiles, run by the process pool (process.h). */
+struct compile_run {
+	struct xl_objcache *c;
+	struct xl_compile_job *jobs;
+	size_t n, next;
+	const char *version;
+	struct memo memo;
+	unsigned serial;
+	int oom;
+};
+
+/* One compile in flight. */
+struct compile {
+	struct xl_compile_job *job;
+	char key[33];
+	char tmp_obj[PATH_MAX], tmp_dep[PATH_MAX];
+	struct strvec argv;
+};
+
+/* In the compiler's process before exec: its stderr into the job's log. */
+static void stderr_to_log(void *arg)
 {
 	const struct xl_compile_job *j = arg;
-	setpgid(0, 0); /* a group of its own: see forward() */
-	signal(SIGINT, SIG_DFL);
-	signal(SIGQUIT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGHUP, SIG_DFL);
-	if (j->stderr_log) {
-		int fd = open(j->stderr_log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-		if (fd >= 0) {
-			dup2(fd, 2);
-			close(fd);
-		}
+	int fd = open(j->stderr_log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd >= 0) {
+		dup2(fd, 2);
+		close(fd);
 	}
-}
-
-static pid_t start(const struct xl_compile_job *j, struct slot *s)
-{
-	size_t n = 0;
-	while (j->argv[n])
-		n++;
-	const char **argv = calloc(n + 9, sizeof(char *));
-	if (!argv)
-		return -1;
-	memcpy(argv, j->argv, n * sizeof(char *));
-	argv[n++] = "-c";
-	argv[n++] = j->source;
-	argv[n++] = "-o";
-	argv[n++] = s->tmp_obj;
-	argv[n++] = "-MD";
-	argv[n++] = "-MF";
-	argv[n++] = s->tmp_dep;
-	argv[n] = NULL;
-	/* The signal policy is this loop's (several compilers at a time):
-	 * each one gets the default dispositions back. */
-	struct xl_process p = {
-		.argv = (char *const *)argv, .signals = XL_SIGNALS_KEEP, .setup = child_setup, .setup_arg = (void *)j};
-	int rc = xl_process_start(&p);
-	int e = errno;
-	pid_t pid = p.pid;
-	if (rc == 0 && pid > 0) {
-		setpgid(pid, pid); /* (also here: kill(-pid) must find the group at once) */
-		if (stop_signal)
-			kill(-pid, stop_signal);
-	}
-	xl_process_end(&p); /* (KEEP: nothing to undo; the child stays ours to wait for) */
-	free(argv);
-	if (rc != 0 || pid <= 0) {
-		errno = rc != 0 ? e : ECHILD;
-		return -1;
-	}
-	return pid;
 }
 
 /* A finished compile: move its object and dependency list into place. */
-static int finish(struct xl_objcache *c, struct memo *m, struct xl_compile_job *j, struct slot *s)
+static int finish(struct compile_run *r, struct compile *k)
 {
 	char obj[PATH_MAX], deps[PATH_MAX], tmp_deps[PATH_MAX + 8];
-	snprintf(obj, sizeof(obj), "%s/%s.o", c->dir, s->key);
-	snprintf(deps, sizeof(deps), "%s/%s.deps", c->dir, s->key);
-	snprintf(tmp_deps, sizeof(tmp_deps), "%s.list", s->tmp_dep);
-	struct dep_list l = {fopen(tmp_deps, "we"), m};
-	int rc = l.f ? each_dep(s->tmp_dep, write_dep_line, &l) : -1;
+	snprintf(obj, sizeof(obj), "%s/%s.o", r->c->dir, k->key);
+	snprintf(deps, sizeof(deps), "%s/%s.deps", r->c->dir, k->key);
+	snprintf(tmp_deps, sizeof(tmp_deps), "%s.list", k->tmp_dep);
+	struct dep_list l = {fopen(tmp_deps, "we"), &r->memo};
+	int rc = l.f ? each_dep(k->tmp_dep, write_dep_line, &l) : -1;
 	if (l.f && fclose(l.f) != 0)
 		rc = -1;
-	unlink(s->tmp_dep);
+	unlink(k->tmp_dep);
 	/* The object goes into place in any case; without its dependency
 	 * list (a header vanished meanwhile) the next build recompiles it. */
-	if (rename(s->tmp_obj, obj) != 0) {
+	if (rename(k->tmp_obj, obj) != 0) {
 		unlink(tmp_deps);
 		return -1;
 	}
-	snprintf(j->object, sizeof(j->object), "%s", obj);
+	snprintf(k->job->object, sizeof(k->job->object), "%s", obj);
 	if (rc != 0 || rename(tmp_deps, deps) != 0) {
 		unlink(tmp_deps);
 		unlink(deps);
@@ -433,113 +376,86 @@ static int finish(struct xl_objcache *c, struct memo *m, struct xl_compile_job *
 	return 0;
 }
 
+/* The pool's next(): the next job whose object is not in the cache. */
+static int next_compile(void *arg, struct xl_process *p, void **task)
+{
+	struct compile_run *r = arg;
+	while (r->next < r->n && !r->oom) {
+		struct xl_compile_job *j = &r->jobs[r->next++];
+		char key[33];
+		j->reused = 0;
+		if (key_of(&r->memo, j, r->version, key) == 0) {
+			char obj[PATH_MAX], deps[PATH_MAX];
+			snprintf(obj, sizeof(obj), "%s/%s.o", r->c->dir, key);
+			snprintf(deps, sizeof(deps), "%s/%s.deps", r->c->dir, key);
+			if (access(obj, R_OK) == 0 && deps_current(&r->memo, deps)) {
+				snprintf(j->object, sizeof(j->object), "%s", obj);
+				j->reused = 1;
+				continue;
+			}
+		}
+		/* (an unreadable source is compiled anyway: clang says why) */
+		struct compile *k = calloc(1, sizeof(*k));
+		if (!k) {
+			r->oom = 1;
+			break;
+		}
+		k->job = j;
+		memcpy(k->key, key, sizeof(key));
+		unsigned id = r->serial++;
+		snprintf(k->tmp_obj, sizeof(k->tmp_obj), "%s/%s.%d.%u.o.tmp", r->c->dir, key, (int)getpid(), id);
+		snprintf(k->tmp_dep, sizeof(k->tmp_dep), "%s/%s.%d.%u.d.tmp", r->c->dir, key, (int)getpid(), id);
+		strvec_init(&k->argv);
+		strvec_pushv(&k->argv, j->argv);
+		const char *const rest[] = {"-c", j->source, "-o", k->tmp_obj, "-MD", "-MF", k->tmp_dep, NULL};
+		strvec_pushv(&k->argv, rest);
+		if (k->argv.oom) {
+			strvec_release(&k->argv);
+			free(k);
+			r->oom = 1;
+			break;
+		}
+		p->argv = k->argv.v;
+		if (j->stderr_log) {
+			p->setup = stderr_to_log;
+			p->setup_arg = j;
+		}
+		*task = k;
+		return 1;
+	}
+	return 0;
+}
+
+/* The pool's done(): the object into the cache, or the failure counted. */
+static int compile_done(void *arg, void *task, int status)
+{
+	struct compile_run *r = arg;
+	struct compile *k = task;
+	if (status == 0 && finish(r, k) != 0)
+		status = 1;
+	if (status != 0) {
+		unlink(k->tmp_obj);
+		unlink(k->tmp_dep);
+	}
+	strvec_release(&k->argv);
+	free(k);
+	return status;
+}
+
 int xl_objcache_compile(struct xl_objcache *c, struct xl_compile_job *jobs, size_t n, int parallel, const char *version)
 {
-	if (parallel < 1)
-		parallel = 1;
-	struct slot *slots = calloc((size_t)parallel, sizeof(struct slot));
-	char(*keys)[33] = calloc(n ? n : 1, 33);
-	if (!slots || !keys) {
-		free(slots);
-		free(keys);
+	struct compile_run r = {.c = c, .jobs = jobs, .n = n, .version = version};
+	static unsigned serial; /* temporary names stay unique across the builds of one process */
+	r.serial = serial;
+	const struct xl_pool pool = {parallel, next_compile, compile_done, &r};
+	int rc = xl_process_pool(&pool);
+	int e = errno;
+	serial = r.serial;
+	memo_free(&r.memo);
+	if (rc == 0 && r.oom) {
 		errno = ENOMEM;
 		return -1;
 	}
-	struct sigaction fwd = {0}, o_int, o_quit, o_term, o_hup;
-	fwd.sa_handler = forward;
-	running_slots = slots;
-	running_cap = (size_t)parallel;
-	/* Every terminating signal sent to exaloop is passed on to the
-	 * compilers' groups (forward()), so the caller always gets to clean up
-	 * and says the compilation was interrupted. */
-	stop_signal = 0;
-	sigaction(SIGINT, &fwd, &o_int);
-	sigaction(SIGQUIT, &fwd, &o_quit);
-	sigaction(SIGTERM, &fwd, &o_term);
-	sigaction(SIGHUP, &fwd, &o_hup);
-
-	struct memo memo = {0};
-	int rc = 0, err = 0;
-	size_t next = 0, active = 0;
-	static unsigned serial;
-	while (next < n || active) {
-		while (rc == 0 && !stop_signal && next < n && active < (size_t)parallel) {
-			struct xl_compile_job *j = &jobs[next];
-			j->reused = 0;
-			if (key_of(&memo, j, version, keys[next]) == 0) {
-				char obj[PATH_MAX], deps[PATH_MAX];
-				snprintf(obj, sizeof(obj), "%s/%s.o", c->dir, keys[next]);
-				snprintf(deps, sizeof(deps), "%s/%s.deps", c->dir, keys[next]);
-				if (access(obj, R_OK) == 0 && deps_current(&memo, deps)) {
-					snprintf(j->object, sizeof(j->object), "%s", obj);
-					j->reused = 1;
-					next++;
-					continue;
-				}
-			}
-			/* (an unreadable source is compiled anyway: clang says why) */
-			struct slot *s = NULL;
-			for (int k = 0; k < parallel && !s; k++)
-				if (slots[k].pid == 0)
-					s = &slots[k];
-			s->job = next;
-			memcpy(s->key, keys[next], 33);
-			unsigned id = serial++;
-			snprintf(s->tmp_obj, sizeof(s->tmp_obj), "%s/%s.%d.%u.o.tmp", c->dir, s->key, (int)getpid(),
-				 id);
-			snprintf(s->tmp_dep, sizeof(s->tmp_dep), "%s/%s.%d.%u.d.tmp", c->dir, s->key, (int)getpid(),
-				 id);
-			pid_t pid = start(j, s);
-			if (pid < 0) {
-				err = errno;
-				rc = -1;
-				break;
-			}
-			s->pid = pid;
-			active++;
-			next++;
-		}
-		if (!active)
-			break;
-		int st;
-		pid_t pid = waitpid(-1, &st, 0);
-		if (pid < 0) {
-			if (errno == EINTR)
-				continue;
-			break;
-		}
-		struct slot *s = NULL;
-		for (int k = 0; k < parallel && !s; k++)
-			if (slots[k].pid == pid)
-				s = &slots[k];
-		if (!s)
-			continue; /* not ours */
-		s->pid = 0;
-		active--;
-		int status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-		if (status == 0 && finish(c, &memo, &jobs[s->job], s) != 0)
-			status = 1;
-		if (status != 0) {
-			unlink(s->tmp_obj);
-			unlink(s->tmp_dep);
-			if (rc == 0)
-				rc = status;
-		}
-	}
-	/* Interrupted after the last compile finished, or before the rest
-	 * started: the build stops all the same. */
-	if (stop_signal && rc == 0)
-		rc = 128 + stop_signal;
-	sigaction(SIGINT, &o_int, NULL);
-	sigaction(SIGQUIT, &o_quit, NULL);
-	sigaction(SIGTERM, &o_term, NULL);
-	sigaction(SIGHUP, &o_hup, NULL);
-	running_slots = NULL;
-	running_cap = 0;
-	memo_free(&memo);
-	free(slots);
-	free(keys);
-	if (rc == -1)
-		errno = err;
+	errno = e;
 	return rc;
 }

@@ -45,9 +45,11 @@ struct xl_compile_job {
 int xl_objcache_open(struct xl_objcache *c, char *err, size_t errlen);
 void xl_objcache_close(struct xl_objcache *c);
 
-/* Compile the jobs not in the cache, at most `parallel` at a time.
- * version: the compiler's version (part of the key).  Compiler
- * diagnostics go to stderr as they come.  Returns 0; the first failing
+/* Compile the jobs not in the cache, at most `parallel` at a time, as a
+ * pool of processes (process.h: each compiler a process group of its own,
+ * signals to exaloop passed on to all of them).  version: the compiler's
+ * version (part of the key).  Compiler diagnostics go to exaloop's stderr
+ * (or the job's log) as they come.  Returns 0; the first failing
  * compiler's status (after the running ones finished, none started
  * after a failure); 128+N when a compile was interrupted by signal N; or
  * -1 with errno when a compiler could not be started. */

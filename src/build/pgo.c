@@ -10,18 +10,18 @@
 #include <unistd.h>
 
 #include "args.h"
-#include "exitcode.h"
-#include "msg.h"
 #include "pgo.h"
 #include "process.h"
+#include "strvec.h"
 #include "toolchain.h"
+#include "xl_errors.h"
 
 int xl_find_profdata(char *path, size_t len)
 {
 	return xl_which("llvm-profdata-14", path, len) == 0 || xl_which("llvm-profdata", path, len) == 0 ? 0 : -1;
 }
 
-int xl_pgo_tools(char *cc, size_t cclen, char *profdata, size_t plen)
+int xl_pgo_tools(char *cc, size_t cclen, char *profdata, size_t plen, const struct xl_msgs *m)
 {
 	char ccbuf[PATH_MAX], pbuf[PATH_MAX], rt[PATH_MAX];
 	if (!cc)
@@ -29,57 +29,56 @@ int xl_pgo_tools(char *cc, size_t cclen, char *profdata, size_t plen)
 	if (!profdata)
 		profdata = pbuf, plen = sizeof(pbuf);
 	if (xl_find_compiler(XL_LANG_C, cc, cclen) != 0) {
-		xl_error("no C compiler found (looked for clang-14, clang in PATH)");
-		xl_hint("install it: apt-get install clang-14 libclang-rt-14-dev");
-		return XL_EXIT_BUILD;
+		xl_msgf(m, XL_MSG_ERROR, "no C compiler found (looked for clang-14, clang in PATH)");
+		xl_msgf(m, XL_MSG_HINT, "install it: apt-get install clang-14 libclang-rt-14-dev");
+		return XL_EBUILD;
 	}
 	if (xl_find_profdata(profdata, plen) != 0) {
-		xl_error("PGO needs llvm-profdata (looked for llvm-profdata-14, llvm-profdata in PATH)");
-		xl_hint("install it: apt-get install llvm-14");
-		return XL_EXIT_BUILD;
+		xl_msgf(m, XL_MSG_ERROR,
+			"PGO needs llvm-profdata (looked for llvm-profdata-14, llvm-profdata in PATH)");
+		xl_msgf(m, XL_MSG_HINT, "install it: apt-get install llvm-14");
+		return XL_EBUILD;
 	}
 	if (xl_clang_runtime(cc, "profile", rt, sizeof(rt)) != 0) {
-		xl_error(
+		xl_msgf(m, XL_MSG_ERROR,
 			"PGO training builds need clang's profile runtime (libclang_rt.profile), which '%s' cannot find",
 			cc);
-		xl_hint("install it: apt-get install libclang-rt-14-dev");
-		return XL_EXIT_BUILD;
+		xl_msgf(m, XL_MSG_HINT, "install it: apt-get install libclang-rt-14-dev");
+		return XL_EBUILD;
 	}
-	return 0;
+	return XL_OK;
 }
 
-int xl_pgo_merge(const char *profdata, char *const *raw, const char *out)
+int xl_pgo_merge(const char *profdata, char *const *raw, const char *out, char *err, size_t errlen)
 {
 	size_t n = 0;
 	while (raw[n])
 		n++;
 	char tmp[PATH_MAX];
 	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp.%d", out, (int)getpid()) >= sizeof(tmp)) {
-		xl_error("path too long: '%s'", out);
-		return -1;
+		snprintf(err, errlen, "path too long: '%s'", out);
+		return XL_EINVAL;
 	}
-	const char **argv = calloc(n + 6, sizeof(char *));
-	if (!argv) {
-		xl_error("out of memory");
-		return -1;
+	struct strvec argv;
+	strvec_init(&argv);
+	const char *const head[] = {profdata, "merge", "-o", tmp, NULL};
+	strvec_pushv(&argv, head);
+	strvec_pushv(&argv, (const char *const *)raw);
+	if (argv.oom) {
+		strvec_release(&argv);
+		snprintf(err, errlen, "out of memory");
+		return XL_ENOMEM;
 	}
-	size_t k = 0;
-	argv[k++] = profdata;
-	argv[k++] = "merge";
-	argv[k++] = "-o";
-	argv[k++] = tmp;
-	for (size_t i = 0; i < n; i++)
-		argv[k++] = raw[i];
-	struct xl_process p = {.argv = (char *const *)argv, .signals = XL_SIGNALS_FORWARD, .stdio = XL_STDIO_QUIET};
+	struct xl_process p = {.argv = argv.v, .signals = XL_SIGNALS_FORWARD, .stdio = XL_STDIO_QUIET};
 	int rc = xl_process_run(&p);
-	free(argv);
+	strvec_release(&argv);
 	if (rc != 0 || rename(tmp, out) != 0) {
 		unlink(tmp);
-		xl_error("cannot merge %zu raw profile%s into '%s' (%s exited with status %d)", n, n == 1 ? "" : "s",
-			 out, profdata, rc);
-		return -1;
+		snprintf(err, errlen, "cannot merge %zu raw profile%s into '%s' (%s exited with status %d)", n,
+			 n == 1 ? "" : "s", out, profdata, rc);
+		return XL_EBUILD;
 	}
-	return 0;
+	return XL_OK;
 }
 
 struct function_counts {

@@ -1,6 +1,6 @@
 /*
  * pgo_diag.c - a build's PGO profile: is it there, and clang's diagnostics
- * about it (pgo_diag.h).  Used by toolchain.c for every --pgo build.
+ * about it (pgo_diag.h).  Used by srcbuild.c for every --pgo build.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -8,20 +8,21 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "msg.h"
 #include "pgo_diag.h"
 #include "strbuf.h"
+#include "xl_errors.h"
 
-int xl_pgo_check_profile(const char *profile)
+int xl_pgo_check_profile(const char *profile, const struct xl_msgs *m)
 {
 	if (access(profile, R_OK) == 0)
-		return 0;
-	xl_error("cannot read the PGO profile '%s': %s", profile, strerror(errno));
-	xl_hint("make one with 'exaloop pgo train [build options] SOURCE... -- ARGS...' (writes pgo/NAME.profdata)");
-	return -1;
+		return XL_OK;
+	xl_msgf(m, XL_MSG_ERROR, "cannot read the PGO profile '%s': %s", profile, strerror(errno));
+	xl_msgf(m, XL_MSG_HINT,
+		"make one with 'exaloop pgo train [build options] SOURCE... -- ARGS...' (writes pgo/NAME.profdata)");
+	return XL_EINVAL;
 }
 
-void xl_pgo_relay_diagnostics(const char *log, const char *profile)
+void xl_pgo_relay_diagnostics(const char *log, const char *profile, const struct xl_msgs *m)
 {
 	FILE *f = fopen(log, "re");
 	if (!f)
@@ -55,22 +56,25 @@ void xl_pgo_relay_diagnostics(const char *log, const char *profile)
 			strbuf_addf(&generated, "%s", line); /* "1 warning generated.": kept only for other warnings */
 		} else {
 			other_warnings += strstr(line, "warning:") != NULL;
-			fputs(line, stderr);
+			xl_msgf(m, XL_MSG_TEXT, "%s", line);
 		}
 	}
 	fclose(f);
 	if (other_warnings && generated.len)
-		fputs(generated.buf, stderr);
+		xl_msgf(m, XL_MSG_TEXT, "%s", generated.buf);
 	if (stale)
-		xl_warn("the PGO profile '%s' is out of date for %ld of %ld functions (changed since training): their "
+		xl_msgf(m, XL_MSG_WARN,
+			"the PGO profile '%s' is out of date for %ld of %ld functions (changed since training): their "
 			"counts are ignored; retrain with 'exaloop pgo train'",
 			profile, stale, stale_of);
 	if (missing)
-		xl_warn("the PGO profile '%s' has no data for %ld of %ld functions (a profile of another program, or "
+		xl_msgf(m, XL_MSG_WARN,
+			"the PGO profile '%s' has no data for %ld of %ld functions (a profile of another program, or "
 			"sources renamed since training?): they are built without PGO",
 			profile, missing, missing_of);
 	if (files.len)
-		xl_warn("the PGO profile '%s' has no data for %s (a profile of another program?): built without PGO there",
+		xl_msgf(m, XL_MSG_WARN,
+			"the PGO profile '%s' has no data for %s (a profile of another program?): built without PGO there",
 			profile, files.buf);
 	strbuf_release(&files);
 	strbuf_release(&generated);

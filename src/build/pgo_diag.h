@@ -5,12 +5,15 @@
 #ifndef XL_PGO_DIAG_H
 #define XL_PGO_DIAG_H
 
-/* Is the profile readable?  Returns 0, or -1 after a one-line error. */
-int xl_pgo_check_profile(const char *profile);
+#include "xl_msgs.h"
 
-/* Relay a compile's stderr (saved in log) to exaloop's stderr, replacing
- * clang's profile warnings (out of date, missing) with one line each that
- * counts the functions affected and says what to do. */
-void xl_pgo_relay_diagnostics(const char *log, const char *profile);
+/* Is the profile readable?  Returns XL_OK, or XL_EINVAL after an error and
+ * a hint (m). */
+int xl_pgo_check_profile(const char *profile, const struct xl_msgs *m);
+
+/* Relay a compile's stderr (saved in log) to m (XL_MSG_TEXT), replacing
+ * clang's profile warnings (out of date, missing) with one warning each
+ * that counts the functions affected and says what to do. */
+void xl_pgo_relay_diagnostics(const char *log, const char *profile, const struct xl_msgs *m);
 
 #endif

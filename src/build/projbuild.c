@@ -13,13 +13,13 @@
 #include <unistd.h>
 
 #include "analyze.h"
-#include "exitcode.h"
-#include "msg.h"
 #include "process.h"
 #include "projbuild.h"
 #include "sdk.h"
 #include "toolchain.h"
 #include "units.h"
+#include "xl_errors.h"
+#include "fileio.h"
 
 /* In the build's process before exec: its stdout is our stderr. */
 static void stdout_to_stderr(void *arg)
@@ -75,25 +75,27 @@ static void read_log(const char *log, struct xl_projbuild *pb)
 }
 
 int xl_projbuild_run(const char *const *argv, uint32_t mode, const char *dir_in, int quiet_stdout,
-		     struct xl_projbuild *pb)
+		     struct xl_projbuild *pb, const struct xl_msgs *m)
 {
 	memset(pb, 0, sizeof(*pb));
 	char self[PATH_MAX], cc[PATH_MAX + 16], cxx[PATH_MAX + 16];
 	if (xl_self_dir(self, sizeof(self)) != 0) {
-		xl_error("cannot find exaloop's own directory (/proc/self/exe): the compiler wrappers live there");
-		return XL_EXIT_BUILD;
+		xl_msgf(m, XL_MSG_ERROR,
+			"cannot find exaloop's own directory (/proc/self/exe): the compiler wrappers live there");
+		return XL_EBUILD;
 	}
 	snprintf(cc, sizeof(cc), "%s/exaloop-cc", self);
 	snprintf(cxx, sizeof(cxx), "%s/exaloop-c++", self);
 	if (access(cc, X_OK) != 0 || access(cxx, X_OK) != 0) {
-		xl_error("the compiler wrappers '%s' and '%s' are missing: reinstall exaloop (they are links to it)",
-			 cc, cxx);
-		return XL_EXIT_BUILD;
+		xl_msgf(m, XL_MSG_ERROR,
+			"the compiler wrappers '%s' and '%s' are missing: reinstall exaloop (they are links to it)", cc,
+			cxx);
+		return XL_EBUILD;
 	}
-	char dir[] = "/tmp/exaloop-build-XXXXXX", log[sizeof(dir) + 16];
-	if (!mkdtemp(dir)) {
-		xl_error("cannot create a temporary directory: %s", strerror(errno));
-		return XL_EXIT_BUILD;
+	char dir[PATH_MAX - 16], log[PATH_MAX];
+	if (xl_make_temp_dir("build", dir, sizeof(dir)) != 0) {
+		xl_msgf(m, XL_MSG_ERROR, "cannot create a temporary directory: %s", strerror(errno));
+		return XL_EBUILD;
 	}
 	snprintf(log, sizeof(log), "%s/links", dir);
 	/* The build's environment: the wrappers as the compilers.  A CMake
@@ -107,8 +109,8 @@ int xl_projbuild_run(const char *const *argv, uint32_t mode, const char *dir_in,
 	const char *mf = getenv("MAKEFLAGS");
 	char *makeflags = NULL;
 	if (asprintf(&makeflags, "%s%sCC=%s CXX=%s", mf && *mf ? mf : "", mf && *mf ? " " : "", cc, cxx) < 0) {
-		xl_error("out of memory");
-		return XL_EXIT_FAIL;
+		xl_msgf(m, XL_MSG_ERROR, "out of memory");
+		return XL_ENOMEM;
 	}
 	setenv("MAKEFLAGS", makeflags, 1);
 	free(makeflags);
@@ -118,11 +120,11 @@ int xl_projbuild_run(const char *const *argv, uint32_t mode, const char *dir_in,
 	int here = dir_in ? open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
 	int rc = -1, err = 0;
 	if (dir_in && (here < 0 || chdir(dir_in) != 0)) {
-		xl_error("cannot enter the build directory '%s': %s", dir_in, strerror(errno));
+		xl_msgf(m, XL_MSG_ERROR, "cannot enter the build directory '%s': %s", dir_in, strerror(errno));
 		if (here >= 0)
 			close(here);
 		rmdir(dir);
-		return XL_EXIT_BUILD;
+		return XL_EBUILD;
 	}
 	struct xl_process p = {.argv = (char *const *)argv,
 			       .signals = XL_SIGNALS_FORWARD,
@@ -131,7 +133,7 @@ int xl_projbuild_run(const char *const *argv, uint32_t mode, const char *dir_in,
 	err = errno;
 	if (here >= 0) {
 		if (fchdir(here) != 0)
-			xl_warn("cannot return to the starting directory: %s", strerror(errno));
+			xl_msgf(m, XL_MSG_WARN, "cannot return to the starting directory: %s", strerror(errno));
 		close(here);
 	}
 	pb->build_ns = xl_now_ns() - t0;
@@ -140,18 +142,19 @@ int xl_projbuild_run(const char *const *argv, uint32_t mode, const char *dir_in,
 	unlink(log);
 	rmdir(dir);
 	if (rc < 0) {
-		xl_error("cannot run the build command '%s': %s", argv[0], strerror(err));
-		return err == ENOENT ? XL_EXIT_NOTFOUND : XL_EXIT_NOEXEC;
+		xl_msgf(m, XL_MSG_ERROR, "cannot run the build command '%s': %s", argv[0], strerror(err));
+		return err == ENOENT ? XL_ENOTFOUND : XL_ENOEXEC;
 	}
 	if (rc > 128 && (rc - 128 == SIGINT || rc - 128 == SIGTERM || rc - 128 == SIGHUP || rc - 128 == SIGQUIT)) {
-		xl_error("the build was interrupted (%s)", strsignal(rc - 128));
-		return rc;
+		xl_msgf(m, XL_MSG_ERROR, "the build was interrupted (%s)", strsignal(rc - 128));
+		pb->signal = rc - 128;
+		return XL_EINTR;
 	}
 	if (rc != 0) {
-		xl_error("the build command '%s' failed (exit status %d)", argv[0], rc);
-		return XL_EXIT_BUILD;
+		xl_msgf(m, XL_MSG_ERROR, "the build command '%s' failed (exit status %d)", argv[0], rc);
+		return XL_EBUILD;
 	}
-	return 0;
+	return XL_OK;
 }
 
 void xl_projbuild_release(struct xl_projbuild *pb)
@@ -163,39 +166,4 @@ void xl_projbuild_release(struct xl_projbuild *pb)
 	free(pb->exes);
 	free(pb->shared);
 	memset(pb, 0, sizeof(*pb));
-}
-
-/* path relative to the current directory when it lies below it */
-static const char *shown(const char *path, const char *cwd)
-{
-	size_t n = strlen(cwd);
-	if (n > 1 && strncmp(path, cwd, n) == 0 && path[n] == '/')
-		return path + n + 1;
-	return path;
-}
-
-void xl_projbuild_list(const struct xl_projbuild *pb)
-{
-	char cwd[PATH_MAX], took[32];
-	if (!getcwd(cwd, sizeof(cwd)))
-		cwd[0] = 0;
-	xl_fmt_duration(pb->build_ns, took, sizeof(took));
-	if (!pb->nexes) {
-		xl_warn("the build (%s) linked no executable through exaloop's compiler wrappers", took);
-		xl_hint("nothing was relinked (clean first: make clean), or the build does not use $CC/$CXX (a CMake or "
-			"meson tree configured before keeps its compiler: configure a new build directory under exaloop)");
-		return;
-	}
-	xl_note("built in %s: %zu instrumented executable%s (each with .profile.json and .symbols.json)", took,
-		pb->nexes, pb->nexes == 1 ? "" : "s");
-	for (size_t i = 0; i < pb->nexes; i++)
-		fprintf(stderr, "  %s\n", shown(pb->exes[i], cwd));
-	if (pb->nshared) {
-		xl_note("%zu shared librar%s (not traced: clang 14's XRay instruments executables only)", pb->nshared,
-			pb->nshared == 1 ? "y" : "ies");
-		for (size_t i = 0; i < pb->nshared; i++)
-			fprintf(stderr, "  %s\n", shown(pb->shared[i], cwd));
-	}
-	const char *first = shown(pb->exes[pb->nexes - 1], cwd);
-	xl_hint("profile one: exaloop profile exec %s%s [args...]", strchr(first, '/') ? "" : "./", first);
 }

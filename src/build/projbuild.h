@@ -14,24 +14,24 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "xl_msgs.h"
+
 struct xl_projbuild {
 	char **exes; /* executables linked (absolute, existing, each once, in link order), NULL-terminated */
 	size_t nexes;
 	char **shared; /* shared libraries linked, likewise */
 	size_t nshared;
 	int64_t build_ns;
+	int signal; /* with XL_EINTR: the signal that interrupted the build */
 };
 
 /* Run argv (NULL-terminated) in dir (NULL: the current directory);
- * stdout_to_stderr: the build's stdout goes to stderr (before `run`).  Returns 0, or an
- * exit code after printing why (the command failed: XL_EXIT_BUILD, or
- * 128+N when interrupted; it could not start: XL_EXIT_NOTFOUND). */
+ * stdout_to_stderr: the build's stdout goes to stderr (before `run`).
+ * Returns XL_OK, or after an error (m): XL_EBUILD (the command failed, or
+ * no wrappers), XL_EINTR (pb->signal interrupted it), XL_ENOTFOUND or
+ * XL_ENOEXEC (it could not start), XL_ENOMEM. */
 int xl_projbuild_run(const char *const *argv, uint32_t mode, const char *dir, int stdout_to_stderr,
-		     struct xl_projbuild *pb);
+		     struct xl_projbuild *pb, const struct xl_msgs *m);
 void xl_projbuild_release(struct xl_projbuild *pb);
-
-/* Print what was built: each executable with its sidecars, the shared
- * libraries (not traced), and the next step. */
-void xl_projbuild_list(const struct xl_projbuild *pb);
 
 #endif

@@ -21,16 +21,19 @@
 
 #include "args.h"
 #include "toolchain.h"
+#include "xl_msgs.h"
 
 struct xl_build {
 	const struct xl_build_args *args;
 	enum xl_build_mode mode;
-	const char *runtime; /* libexaloop_rt.a (profiling builds) */
-	const char *output;  /* executable to write; NULL: named after the sources, in outdir */
-	const char *outdir;  /* with output NULL: where (NULL: the current directory) */
-	int xray_threshold;  /* -fxray-instruction-threshold */
-	int pgo_generate;    /* -fprofile-instr-generate (exaloop pgo train) */
+	const char *runtime;        /* libexaloop_rt.a (profiling builds) */
+	const char *output;         /* executable to write; NULL: named after the sources, in outdir */
+	const char *outdir;         /* with output NULL: where (NULL: the current directory) */
+	int xray_threshold;         /* -fxray-instruction-threshold */
+	int pgo_generate;           /* -fprofile-instr-generate (exaloop pgo train) */
+	const struct xl_msgs *msgs; /* errors, warnings, hints and the compilers' PGO diagnostics */
 	/* results */
+	int signal;              /* with XL_EINTR: the signal that interrupted the build */
 	int64_t compile_ns;      /* compiles and link, wall time */
 	size_t nsources;         /* C and C++ sources */
 	size_t nreused;          /* of which objects came from the cache */
@@ -46,10 +49,13 @@ struct xl_build {
  * link when profiling, and the output (NULL: named after the source that
  * defines main, in outdir). */
 void xl_build_init(struct xl_build *b, const struct xl_build_args *a, int profile, uint32_t mode, const char *runtime,
-		   const char *output, const char *outdir);
+		   const char *output, const char *outdir, const struct xl_msgs *msgs);
 
-/* Compile and link.  Returns 0 with b->output set, or an exit code
- * (XL_EXIT_BUILD, 128+N when interrupted) after printing what failed. */
+/* Compile and link.  Returns XL_OK with b->output set, or after saying
+ * what failed (b->msgs): XL_EBUILD (a tool is missing, a source cannot be
+ * read, a compile or the link failed), XL_EINTR (b->signal interrupted
+ * it), XL_EINVAL (the PGO profile cannot be read), XL_ENOMEM.  The
+ * compilers' own diagnostics go to stderr as they come. */
 int xl_build_run(struct xl_build *b);
 
 #endif

@@ -18,9 +18,10 @@
 #include <unistd.h>
 
 #include "demangle.h"
-#include "msg.h"
 #include "process.h"
+#include "strvec.h"
 #include "tailcall.h"
+#include "fileio.h"
 
 int xl_tailcall_workaround(void)
 {
@@ -88,7 +89,7 @@ static char *define_name(const char *line)
 
 /* Append the functions of one IR file that make musttail calls to the
  * list file, warning about each.  Returns how many, or -1. */
-static int scan_ir(const char *ir, const char *source, FILE *list)
+static int scan_ir(const char *ir, const char *source, FILE *list, const struct xl_msgs *m)
 {
 	FILE *f = fopen(ir, "r");
 	if (!f)
@@ -118,7 +119,8 @@ static int scan_ir(const char *ir, const char *source, FILE *list)
 			}
 			fputc('\n', list);
 			char *shown = xl_demangle(fn);
-			xl_warn("%s: '%s' makes musttail calls: excluded from XRay tracing on this architecture "
+			xl_msgf(m, XL_MSG_WARN,
+				"%s: '%s' makes musttail calls: excluded from XRay tracing on this architecture "
 				"(its time shows in its callers)",
 				source, shown ? shown : fn);
 			free(shown);
@@ -130,7 +132,8 @@ static int scan_ir(const char *ir, const char *source, FILE *list)
 	return found;
 }
 
-int xl_musttail_exclusions(const char *compiler, const struct xl_build_args *a, char *list, size_t len)
+int xl_musttail_exclusions(const char *compiler, const struct xl_build_args *a, char *list, size_t len,
+			   const struct xl_msgs *m)
 {
 	list[0] = 0;
 	/* Each source is read once: which ones need their IR. */
@@ -143,24 +146,19 @@ int xl_musttail_exclusions(const char *compiler, const struct xl_build_args *a, 
 		return wanted ? 0 : -1;
 	}
 
-	const char *tmp = getenv("TMPDIR");
-	if (!tmp || !*tmp)
-		tmp = "/tmp";
 	char ir[PATH_MAX];
-	if ((size_t)snprintf(list, len, "%s/exaloop-xray-never-XXXXXX", tmp) >= len ||
-	    (size_t)snprintf(ir, sizeof(ir), "%s/exaloop-ir-XXXXXX", tmp) >= sizeof(ir)) {
-		xl_error("temporary directory path too long: '%s'", tmp);
-		list[0] = 0;
-		free(wanted);
-		return -1;
-	}
-	int lfd = mkstemp(list), ifd = lfd >= 0 ? mkstemp(ir) : -1;
+	int lfd = xl_make_temp_file("xray-never", list, len);
+	int ifd = lfd >= 0 ? xl_make_temp_file("ir", ir, sizeof(ir)) : -1;
 	FILE *lf = lfd >= 0 ? fdopen(lfd, "w") : NULL;
 	if (!lf || ifd < 0) {
-		xl_error("cannot create a temporary file in '%s': %s", tmp, strerror(errno));
+		xl_msgf(m, XL_MSG_ERROR, "cannot create a temporary file: %s", strerror(errno));
 		if (lfd >= 0) {
 			lf ? fclose(lf) : close(lfd);
 			unlink(list);
+		}
+		if (ifd >= 0) {
+			close(ifd);
+			unlink(ir);
 		}
 		list[0] = 0;
 		free(wanted);
@@ -169,40 +167,34 @@ int xl_musttail_exclusions(const char *compiler, const struct xl_build_args *a, 
 	close(ifd);
 	fputs("# written by exaloop: functions with musttail calls, kept out of XRay\n[never]\n", lf);
 
-	const char **argv = calloc(a->nflags + 16, sizeof(char *));
-	int total = 0, rc = argv ? 0 : -1;
-	for (size_t i = 0; argv && i < a->nsources && rc == 0; i++) {
+	int total = 0, rc = 0;
+	for (size_t i = 0; i < a->nsources && rc == 0; i++) {
 		if (!wanted[i])
 			continue;
 		/* The user's flags matter (-I, -D, -std); link flags are unused
 		 * with -S and -w keeps that quiet.  Errors are the real build's
 		 * to report, with the user's own diagnostics. */
-		size_t n = 0;
-		argv[n++] = compiler;
-		argv[n++] = "-S";
-		argv[n++] = "-emit-llvm";
-		argv[n++] = "-O0";
-		argv[n++] = "-w";
+		struct strvec argv;
+		strvec_init(&argv);
+		const char *const head[] = {compiler, "-S", "-emit-llvm", "-O0", "-w", NULL};
+		strvec_pushv(&argv, head);
 		for (size_t k = 0; k < a->nflags; k++)
-			argv[n++] = a->flags[k];
-		argv[n++] = "-o";
-		argv[n++] = ir;
-		argv[n++] = a->sources[i];
-		argv[n] = NULL;
-		struct xl_process cc = {
-			.argv = (char *const *)argv, .signals = XL_SIGNALS_FORWARD, .stdio = XL_STDIO_QUIET};
-		int st = xl_process_run(&cc);
+			strvec_push(&argv, a->flags[k]);
+		const char *const tail[] = {"-o", ir, a->sources[i], NULL};
+		strvec_pushv(&argv, tail);
+		struct xl_process cc = {.argv = argv.v, .signals = XL_SIGNALS_FORWARD, .stdio = XL_STDIO_QUIET};
+		int st = argv.oom ? -1 : xl_process_run(&cc);
+		strvec_release(&argv);
 		if (st != 0) {
 			rc = -1;
 			break;
 		}
-		int got = scan_ir(ir, a->sources[i], lf);
+		int got = scan_ir(ir, a->sources[i], lf, m);
 		if (got < 0)
 			rc = -1;
 		else
 			total += got;
 	}
-	free(argv);
 	free(wanted);
 	unlink(ir);
 	if (fclose(lf) != 0 || rc != 0 || total == 0) {

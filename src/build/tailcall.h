@@ -18,17 +18,20 @@
 #include <stddef.h>
 
 #include "args.h"
+#include "xl_msgs.h"
 
 /* 1 when XRay builds need the workaround here. */
 int xl_tailcall_workaround(void);
 
 /* Find the functions of the build's sources that make musttail calls
  * (by compiling each source that mentions "musttail" to LLVM IR), warn
- * about each, and write an XRay attribute list excluding them to a new
+ * about each (m), and write an XRay attribute list excluding them to a new
  * temporary file.  Returns 0 with `list` set to its path, or to "" when
- * no function needs excluding; -1 after printing why not (the caller
- * goes on without the list: the build itself will report real errors).
- * The caller removes the file. */
-int xl_musttail_exclusions(const char *compiler, const struct xl_build_args *a, char *list, size_t len);
+ * no function needs excluding; -1 after an error (m) when the list could
+ * not be made, or without one when a scan failed (the caller goes on
+ * without the list: the build itself will report real errors).  The
+ * caller removes the file. */
+int xl_musttail_exclusions(const char *compiler, const struct xl_build_args *a, char *list, size_t len,
+			   const struct xl_msgs *m);
 
 #endif

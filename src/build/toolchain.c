@@ -11,9 +11,9 @@
 #include <unistd.h>
 
 #include "exaloop/xl_capture.h"
-#include "msg.h"
 #include "process.h"
 #include "toolchain.h"
+#include "xl_array.h"
 
 static const struct {
 	enum xl_lang lang;
@@ -23,9 +23,14 @@ static const struct {
 	{XL_LANG_CXX, {"clang++-14", "clang++", NULL}},
 };
 
+enum xl_build_mode xl_build_mode_for(int profile, uint32_t capture_mode)
+{
+	return !profile ? XL_BUILD_PLAIN : capture_mode == XL_MODE_MEMORY ? XL_BUILD_MEMORY : XL_BUILD_TRACED;
+}
+
 int xl_find_compiler(enum xl_lang lang, char *path, size_t len)
 {
-	for (size_t i = 0; i < sizeof(drivers) / sizeof(drivers[0]); i++) {
+	for (size_t i = 0; i < XL_ARRAY_SIZE(drivers); i++) {
 		if (drivers[i].lang != lang)
 			continue;
 		for (size_t k = 0; drivers[i].drivers[k]; k++)
@@ -100,19 +105,17 @@ static int lean_trampolines(const char *runtime, char *path, size_t len)
 	return access(path, R_OK) == 0 ? 0 : -1;
 }
 
-size_t xl_xray_compile_flags(enum xl_build_mode mode, int threshold, int tailcall, const char *attr_list,
-			     const char **argv, size_t n, char *buf, size_t len)
+void xl_xray_compile_flags(struct strvec *cc, enum xl_build_mode mode, int threshold, int tailcall,
+			   const char *attr_list)
 {
-	if (mode != XL_BUILD_ALL && mode != XL_BUILD_XRAY)
-		return n;
-	argv[n++] = "-fxray-instrument";
-	snprintf(buf, len, "-fxray-instruction-threshold=%d", threshold > 0 ? threshold : 1);
-	argv[n++] = buf;
+	if (mode != XL_BUILD_TRACED)
+		return;
+	strvec_push(cc, "-fxray-instrument");
+	strvec_pushf(cc, "-fxray-instruction-threshold=%d", threshold > 0 ? threshold : 1);
 	if (tailcall)
-		argv[n++] = "-fno-optimize-sibling-calls"; /* tailcall.h */
+		strvec_push(cc, "-fno-optimize-sibling-calls"); /* tailcall.h */
 	if (attr_list)
-		argv[n++] = attr_list;
-	return n;
+		strvec_pushf(cc, "-fxray-attr-list=%s", attr_list);
 }
 
 /* The functions whose calls the allocation wrappers see
@@ -148,24 +151,20 @@ static int alloc_wrappers(const char *runtime, char *path, size_t len)
 	return access(path, R_OK) == 0 ? 0 : -1;
 }
 
-size_t xl_profile_link_flags(enum xl_build_mode mode, int allocs, const char *runtime, const char **argv, size_t n,
-			     struct xl_link_extras *x)
+void xl_profile_link_flags(struct strvec *ld, enum xl_build_mode mode, int allocs, const char *runtime)
 {
 	if (mode == XL_BUILD_PLAIN)
-		return n;
-	argv[n++] = "-Wl,--whole-archive";
-	argv[n++] = runtime;
-	argv[n++] = "-Wl,--no-whole-archive";
-	argv[n++] = "-Wl,--build-id";
-	if ((mode == XL_BUILD_ALL || mode == XL_BUILD_XRAY) &&
-	    lean_trampolines(runtime, x->tramp, sizeof(x->tramp)) == 0) {
-		argv[n++] = "-Wl,--wrap=__xray_FunctionEntry,--wrap=__xray_FunctionExit,"
-			    "--wrap=__xray_FunctionTailExit";
-		argv[n++] = x->tramp;
+		return;
+	char path[PATH_MAX];
+	const char *const whole[] = {"-Wl,--whole-archive", runtime, "-Wl,--no-whole-archive", "-Wl,--build-id", NULL};
+	strvec_pushv(ld, whole);
+	if (mode == XL_BUILD_TRACED && lean_trampolines(runtime, path, sizeof(path)) == 0) {
+		strvec_push(ld, "-Wl,--wrap=__xray_FunctionEntry,--wrap=__xray_FunctionExit,"
+				"--wrap=__xray_FunctionTailExit");
+		strvec_push(ld, path);
 	}
-	if (allocs && runtime && alloc_wrappers(runtime, x->alloc, sizeof(x->alloc)) == 0) {
-		argv[n++] = alloc_wraps;
-		argv[n++] = x->alloc;
+	if (allocs && runtime && alloc_wrappers(runtime, path, sizeof(path)) == 0) {
+		strvec_push(ld, alloc_wraps);
+		strvec_push(ld, path);
 	}
-	return n;
 }

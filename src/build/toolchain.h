@@ -14,13 +14,20 @@
 #include <stdint.h>
 
 #include "args.h"
+#include "strvec.h"
 
+/* What a build adds for profiling.  The capture modes all and xray build
+ * alike (what they record is the runtime's choice at run time, from the
+ * capture environment); memory builds link the runtime without XRay. */
 enum xl_build_mode {
 	XL_BUILD_PLAIN,  /* no profiling */
-	XL_BUILD_ALL,    /* XRay + runtime */
-	XL_BUILD_MEMORY, /* runtime only */
-	XL_BUILD_XRAY,   /* XRay + runtime */
+	XL_BUILD_MEMORY, /* the runtime only */
+	XL_BUILD_TRACED, /* XRay instrumentation + the runtime */
 };
+
+/* The one mapping from a command line's profiling (on or off, and the
+ * capture mode XL_MODE_*) to the build it needs. */
+enum xl_build_mode xl_build_mode_for(int profile, uint32_t capture_mode);
 
 /* Find a driver for a language: "clang-14" or "clang" (C), "clang++-14" or
  * "clang++" (C++).  Returns 0 and fills path, or -1. */
@@ -39,33 +46,23 @@ int xl_clang_runtime(const char *cc, const char *name, char *path, size_t len);
  * process for the same binary (by real path). */
 void xl_compiler_version(const char *cc, char *out, size_t len);
 
-/* Append the compile flags of a build in `mode` to argv at n (nothing for
- * plain and memory builds): -fxray-instrument, the instruction threshold
- * (written into buf), the ARM64 tail-call workaround when `tailcall`, and
- * attr_list (an -fxray-attr-list=... flag) when not NULL.  argv needs room
- * for 4 more.  Returns the new count. */
-size_t xl_xray_compile_flags(enum xl_build_mode mode, int threshold, int tailcall, const char *attr_list,
-			     const char **argv, size_t n, char *buf, size_t len);
+/* Append the compile flags of a build in `mode` to cc (nothing for plain
+ * and memory builds): -fxray-instrument, the instruction threshold, the
+ * ARM64 tail-call workaround when `tailcall`, and an -fxray-attr-list= of
+ * attr_list when not NULL. */
+void xl_xray_compile_flags(struct strvec *cc, enum xl_build_mode mode, int threshold, int tailcall,
+			   const char *attr_list);
 
 /* 1 unless allocations are off ($EXALOOP_ALLOCATIONS=0, which
  * --no-allocations and `allocations = false` set). */
 int xl_allocations_on(void);
 
-/* Archives a profiling link adds beside the runtime (paths filled in by
- * xl_profile_link_flags, borrowed by argv). */
-struct xl_link_extras {
-	char tramp[PATH_MAX]; /* exaloop's XRay trampolines */
-	char alloc[PATH_MAX]; /* the allocation wrappers */
-};
-
-/* Append the link flags of a profiling build to argv at n: the runtime
+/* Append the link flags of a profiling build to ld: the runtime
  * --whole-archive, a GNU build id, exaloop's XRay trampolines with the
  * --wrap options that route compiler-rt's calls to them, and, when
  * `allocs`, the allocation wrappers with the --wrap options for the
  * allocation functions (malloc family, operator new/delete, Boehm GC).
- * argv needs room for 8 more.  Returns the new count.  The caller adds
- * -pthread (the runtime's control thread). */
-size_t xl_profile_link_flags(enum xl_build_mode mode, int allocs, const char *runtime, const char **argv, size_t n,
-			     struct xl_link_extras *x);
+ * The caller adds -pthread (the runtime's control thread). */
+void xl_profile_link_flags(struct strvec *ld, enum xl_build_mode mode, int allocs, const char *runtime);
 
 #endif

@@ -48,7 +48,8 @@ static int parse_include(const char *value, void *dest)
 	if (!v || !value[0] || !(v[a->ninclude] = strdup(value))) {
 		if (v)
 			a->set.include = v;
-		xl_error(value[0] ? "out of memory" : "empty pattern for '--include' (e.g. --include '*process_batch*')");
+		xl_error(value[0] ? "out of memory"
+				  : "empty pattern for '--include' (e.g. --include '*process_batch*')");
 		return -1;
 	}
 	v[++a->ninclude] = NULL;
@@ -68,9 +69,12 @@ int cmd_profile_attach(int argc, const char **argv, struct xl_ctx *ctx)
 			     parse_include),
 		XL_OPT_END(),
 	};
-	const struct xl_usage usage = {"profile attach", "PID",
-				       "Capture from a running program built with 'exaloop --profile build'.", opts,
-				       NULL, NULL};
+	const struct xl_usage usage = {"profile attach",
+				       "PID",
+				       "Capture from a running program built with 'exaloop --profile build'.",
+				       opts,
+				       NULL,
+				       NULL};
 	int n;
 	int rc = xl_parse_options(&usage, argc, argv, 0, &n);
 	if (rc == XL_OPTS_PARSED && n != 1) {

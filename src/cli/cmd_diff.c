@@ -37,18 +37,6 @@ static int parse_sort(const char *value, void *dest)
 	return 0;
 }
 
-static int parse_rows(const char *value, void *dest)
-{
-	char *end;
-	long n = strtol(value, &end, 10);
-	if (!*value || *end || n < 0) {
-		xl_error("invalid --top '%s': expected a number of rows (0: all)", value);
-		return -1;
-	}
-	*(size_t *)dest = (size_t)n;
-	return 0;
-}
-
 /* Text or JSON to output (stdout when NULL); the page to output or
  * NEW/diff.html, printed and opened.  Without a format: text, and the page
  * too when a browser can show it. */
@@ -91,7 +79,8 @@ int cmd_profile_diff(int argc, const char **argv, struct xl_ctx *ctx)
 		XL_OPT_STRING('o', NULL, &output, "OUT", "write to OUT instead"),
 		XL_OPT_PARSE(0, "sort", &o.sort, "KEY", "order functions by the change in self, total or calls",
 			     parse_sort),
-		XL_OPT_PARSE(0, "top", &o.top, "N", "only the first N functions in the text (0: all)", parse_rows),
+		XL_OPT_INT(0, "top", &o.top, "N", "only the first N functions in the text (0: all)", 0, LONG_MAX,
+			   "a number of rows (0: all)"),
 		XL_OPT_BOOL(0, "full-names", &o.full_names,
 			    "text: C++ functions by their full demangled names (default: short forms)"),
 		XL_OPT_BOOL(0, "normalize", &normalize, "scale BASE's times to NEW's thread time (compare shares)"),

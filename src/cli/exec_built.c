@@ -14,7 +14,7 @@
 #include <jansson.h>
 
 #include "analyze.h"
-#include "cmd.h"
+#include "ctx.h"
 #include "exec_built.h"
 #include "exitcode.h"
 #include "msg.h"
@@ -49,8 +49,11 @@ static int refuse(const char *exe, const struct xl_sidecar_info *built, const st
 static int load_built(const char *exe, const struct xl_settings *set, struct xl_sidecar_info *built,
 		      struct xl_symtab *tab)
 {
-	if (xl_sidecar_read(exe, built) != 0)
+	char why[1024];
+	if (xl_sidecar_read(exe, built, why, sizeof(why)) != XL_OK) {
+		xl_error("%s", why);
 		return XL_EXIT_USAGE;
+	}
 	int rc = refuse(exe, built, set);
 	if (rc != 0) {
 		xl_sidecar_info_release(built);

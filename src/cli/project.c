@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "analyze.h"
-#include "cmd.h"
+#include "ctx.h"
 #include "project.h"
 #include "session.h"
 #include "toml.h"

@@ -38,7 +38,9 @@
 #include "session.h"
 #include "inject.h"
 #include "strbuf.h"
+#include "strvec.h"
 #include "units.h"
+#include "xl_array.h"
 
 /* profiles/capture-YYYYMMDD-HHMMSS[-N] */
 static int make_capture_dir(const char *profiles, char *dir, size_t len)
@@ -110,7 +112,7 @@ struct child_env {
 static void set_child_env(void *arg)
 {
 	const struct child_env *c = arg;
-	for (size_t i = 0; i < sizeof(capture_env) / sizeof(capture_env[0]); i++)
+	for (size_t i = 0; i < XL_ARRAY_SIZE(capture_env); i++)
 		unsetenv(capture_env[i]);
 	if (!c->dir)
 		return;
@@ -199,7 +201,7 @@ static void remove_capture_dir(const char *dir)
 {
 	char path[PATH_MAX + 16];
 	static const char *const files[] = {"symbols.json", "run.json", XL_CAP_NOTE_FILE};
-	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+	for (size_t i = 0; i < XL_ARRAY_SIZE(files); i++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
 		unlink(path);
 	}
@@ -491,13 +493,13 @@ int xl_session_run(const struct xl_session *s)
 	/* The program runs as a job of its own (process.h): ^C in the
 	 * terminal reaches it directly, a signal sent to exaloop or its group
 	 * is passed on once, and exaloop lives on to write the report. */
-	size_t n = 0;
-	while (s->args && s->args[n])
-		n++;
-	char **argv = calloc(n + 2, sizeof(char *));
+	struct strvec argv;
+	strvec_init(&argv);
+	strvec_push(&argv, s->exe);
+	strvec_pushv(&argv, s->args);
 	struct child_env env = {s, s->capture ? dir : NULL, ids.len ? ids.buf : NULL};
 	struct xl_exec_probe probe = {""};
-	struct xl_process p = {.argv = argv,
+	struct xl_process p = {.argv = argv.v,
 			       .signals = XL_SIGNALS_FORWARD,
 			       .setup = set_child_env,
 			       .setup_arg = &env,
@@ -505,17 +507,14 @@ int xl_session_run(const struct xl_session *s)
 			       .ended_arg = &probe};
 	int64_t t0 = xl_now_ns();
 	int started = -1, e = ENOMEM;
-	if (argv) {
-		argv[0] = (char *)s->exe;
-		for (size_t i = 0; i < n; i++)
-			argv[i + 1] = (char *)s->args[i];
+	if (!argv.oom) {
 		started = xl_process_start(&p);
 		e = errno;
 	}
 	strbuf_release(&ids);
 	if (started != 0) {
 		xl_process_end(&p);
-		free(argv);
+		strvec_release(&argv);
 		xl_error("cannot run '%s': %s", s->exe, strerror(e));
 		if (s->capture)
 			remove_capture_dir(dir);
@@ -527,7 +526,7 @@ int xl_session_run(const struct xl_session *s)
 	int64_t app_ns = xl_now_ns() - t0;
 	pid_t pid = p.pid;
 	xl_process_end(&p);
-	free(argv);
+	strvec_release(&argv);
 	if (rc != 0)
 		return XL_EXIT_FAIL;
 	return finish(s, dir, status, app_ns, started_at, ru.ru_maxrss, reported, pid, &probe);

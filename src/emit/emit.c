@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "emit.h"
+#include "xl_array.h"
 
 static const struct {
 	const char *name;
@@ -23,7 +24,7 @@ void xl_emit_opts_init(struct xl_emit_opts *o)
 
 xl_emit_fn xl_emitter(const char *format)
 {
-	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
+	for (size_t i = 0; i < XL_ARRAY_SIZE(formats); i++)
 		if (strcmp(format, formats[i].name) == 0)
 			return formats[i].fn;
 	return NULL;

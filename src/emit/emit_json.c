@@ -10,6 +10,7 @@
 #include "emit_internal.h"
 #include "jsonw.h"
 #include "timeline.h"
+#include "xl_array.h"
 
 static void strv(struct jsonw *w, const char *key, char **v)
 {
@@ -117,7 +118,7 @@ static void thread_functions(const struct xl_model *m, struct jsonw *w, const st
 	static const char *const cols[] = {"func", "calls", "self_ns", "total_ns"};
 	jw_key(w, "functions");
 	jw_obj(w);
-	for (size_t c = 0; c < sizeof(cols) / sizeof(cols[0]); c++) {
+	for (size_t c = 0; c < XL_ARRAY_SIZE(cols); c++) {
 		jw_key(w, cols[c]);
 		jw_arr(w);
 		for (size_t f = 0; f < m->nfuncs; f++) {
@@ -283,7 +284,7 @@ static void functions_member(const struct xl_model *m, struct jsonw *w)
 static void tree_allocs(const struct xl_model *m, struct jsonw *w, int compact)
 {
 	static const char *const cols[] = {"alloc_at", "alloc_calls", "alloc_bytes", "alloc_live", "alloc_peak"};
-	size_t ncols = sizeof(cols) / sizeof(cols[0]);
+	size_t ncols = XL_ARRAY_SIZE(cols);
 	for (size_t c = compact ? 0 : 1; c < ncols; c++) {
 		jw_key(w, cols[c]);
 		jw_arr(w);
@@ -307,7 +308,7 @@ static void tree_allocs(const struct xl_model *m, struct jsonw *w, int compact)
 static void tree_member(const struct xl_model *m, struct jsonw *w, int compact)
 {
 	static const char *const cols[] = {"thread", "parent", "func", "calls", "total_ns", "self_ns"};
-	size_t ncols = sizeof(cols) / sizeof(cols[0]) - (compact ? 1 : 0);
+	size_t ncols = XL_ARRAY_SIZE(cols) - (compact ? 1 : 0);
 	jw_key(w, "tree");
 	jw_obj(w);
 	if (m->allocs)
@@ -381,7 +382,7 @@ static void memory_member(const struct xl_model *m, struct jsonw *w)
 	static const char *const cols[] = {"t_ns",         "rss",          "gc_heap",        "gc_free",
 					   "gc_occupied",  "gc_allocated", "gc_collections", "program_rss",
 					   "profiler_rss", "alloc_bytes",  "alloc_calls"};
-	for (size_t c = 0; c < sizeof(cols) / sizeof(cols[0]); c++) {
+	for (size_t c = 0; c < XL_ARRAY_SIZE(cols); c++) {
 		jw_key(w, cols[c]);
 		jw_arr(w);
 		for (size_t i = 0; i < m->nsamples; i++) {

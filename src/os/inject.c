@@ -84,10 +84,8 @@ static int safe_syscall(long nr)
 	case SYS_pause:
 	case SYS_rt_sigsuspend:
 	case SYS_rt_sigtimedwait:
-	case SYS_futex:
-		return 1;
-	default:
-		return 0;
+	case SYS_futex: return 1;
+	default: return 0;
 	}
 }
 
@@ -140,8 +138,8 @@ static int stop_safely(struct xl_inject_call *c, struct user_regs_struct *r, cha
 			pass_on(c->pid, status); /* a signal on its way: deliver it, wait for the interrupt */
 		}
 		if (ptrace(PTRACE_GETREGS, c->pid, 0, r) != 0)
-			return fail(err, n, XL_INJECT_FAILED, "cannot read the registers of process %d: %s", (int)c->pid,
-				    strerror(errno));
+			return fail(err, n, XL_INJECT_FAILED, "cannot read the registers of process %d: %s",
+				    (int)c->pid, strerror(errno));
 		if (at_safe_point(r, c))
 			return 0;
 		if (waited >= timeout)
@@ -188,7 +186,8 @@ static int call(struct xl_inject_call *c, const struct user_regs_struct *saved, 
 			return fail(err, n, XL_INJECT_NO_PROCESS, "process %d ended during the call", (int)c->pid);
 		if (status >> 16 == 0 && WSTOPSIG(status) == SIGSEGV) {
 			if (ptrace(PTRACE_GETREGS, c->pid, 0, &r) != 0)
-				return fail(err, n, XL_INJECT_FAILED, "cannot read the call's result: %s", strerror(errno));
+				return fail(err, n, XL_INJECT_FAILED, "cannot read the call's result: %s",
+					    strerror(errno));
 			if (r.rip == 0) {
 				c->result = (int)r.rax;
 				return 0;

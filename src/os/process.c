@@ -13,45 +13,92 @@
 #include <termios.h>
 #include <unistd.h>
 
-#include "exitcode.h"
 #include "process.h"
 #include "strbuf.h"
+#include "xl_array.h"
 
-/* What XL_SIGNALS_FORWARD passes on.  Not SIGTTIN/SIGTTOU: the kernel
- * sends those to exaloop itself when it touches the terminal from the
- * background, and a caught SIGTTOU would restart the write forever. */
+/* What XL_SIGNALS_FORWARD (and the pool) passes on.  Not SIGTTIN/SIGTTOU:
+ * the kernel sends those to exaloop itself when it touches the terminal
+ * from the background, and a caught SIGTTOU would restart the write
+ * forever. */
 static const int forwarded[] = {SIGHUP,  SIGINT,  SIGQUIT,  SIGTERM, SIGUSR1,
 				SIGUSR2, SIGALRM, SIGWINCH, SIGCONT, SIGTSTP};
-#define NFWD (sizeof(forwarded) / sizeof(forwarded[0]))
+#define NFWD XL_ARRAY_SIZE(forwarded)
 
-static struct sigaction saved[NFWD];   /* exaloop's own dispositions */
-static volatile sig_atomic_t job_pgid; /* the child's group; 0: none */
+static struct sigaction saved[NFWD]; /* exaloop's own dispositions */
+/* The process groups signals are passed on to: the one FORWARD child's,
+ * or a pool's (0: a free slot).  Changed only while the forwarded signals
+ * are blocked, so the handler sees them whole. */
+static pid_t *volatile job_groups;
+static volatile sig_atomic_t job_ngroups;
+static pid_t single_group;
 static volatile sig_atomic_t job_tty = -1;
+/* The first terminating signal passed on (a pool starts no program after it). */
+static volatile sig_atomic_t job_stop;
 
-/* Did the child's group (or exaloop itself) send this?  Then it is not
- * for the child.  Kernel-generated signals (si_code > 0: a terminal
+static int terminates(int sig)
+{
+	return sig == SIGHUP || sig == SIGINT || sig == SIGQUIT || sig == SIGTERM;
+}
+
+/* Did one of the children's groups (or exaloop itself) send this?  Then
+ * it is not for them.  Kernel-generated signals (si_code > 0: a terminal
  * hangup to a session leader, a timer) are passed on. */
-static int from_job(const siginfo_t *si, pid_t g)
+static int from_job(const siginfo_t *si, pid_t *g, size_t n)
 {
 	if (si->si_code > 0)
 		return 0;
 	if (si->si_pid == getpid())
 		return 1;
-	return si->si_pid > 0 && getpgid(si->si_pid) == g;
+	pid_t from = si->si_pid > 0 ? getpgid(si->si_pid) : -1;
+	for (size_t i = 0; from > 0 && i < n; i++)
+		if (g[i] == from)
+			return 1;
+	return 0;
 }
 
 static void forward(int sig, siginfo_t *si, void *uc)
 {
 	(void)uc;
 	int e = errno;
-	pid_t g = (pid_t)job_pgid;
-	if (g > 0 && !from_job(si, g)) {
+	pid_t *g = job_groups;
+	size_t n = (size_t)job_ngroups;
+	if (n && !from_job(si, g, n)) {
 		/* `fg` after a stop: the child gets the terminal before it runs. */
 		if (sig == SIGCONT && job_tty >= 0 && tcgetpgrp(job_tty) == getpgrp())
-			tcsetpgrp(job_tty, g);
-		kill(-g, sig);
+			tcsetpgrp(job_tty, g[0]);
+		if (terminates(sig) && !job_stop)
+			job_stop = sig;
+		for (size_t i = 0; i < n; i++)
+			if (g[i] > 0)
+				kill(-g[i], sig);
 	}
 	errno = e;
+}
+
+static void block_forwarded(sigset_t *old)
+{
+	sigset_t block;
+	sigemptyset(&block);
+	for (size_t i = 0; i < NFWD; i++)
+		sigaddset(&block, forwarded[i]);
+	sigaddset(&block, SIGTTOU); /* tcsetpgrp from a background group */
+	sigprocmask(SIG_BLOCK, &block, old);
+}
+
+/* The handlers go in while the signals are blocked (the caller unblocks
+ * them once the groups are known), so nothing is lost around a fork. */
+static void install_handlers(void)
+{
+	block_forwarded(NULL);
+	struct sigaction fwd;
+	memset(&fwd, 0, sizeof(fwd));
+	fwd.sa_sigaction = forward;
+	fwd.sa_flags = SA_SIGINFO | SA_RESTART;
+	sigfillset(&fwd.sa_mask);
+	job_stop = 0;
+	for (size_t i = 0; i < NFWD; i++)
+		sigaction(forwarded[i], &fwd, &saved[i]);
 }
 
 static void restore_handlers(void)
@@ -129,7 +176,8 @@ int xl_exit_status(int status)
 }
 
 /* In the child: signals as they were, stdio, setup, exec.  On failure the
- * errno goes up errfd and the child exits as a shell would (127/126). */
+ * errno goes up errfd and the child exits as a shell would (127: not
+ * found, 126: found but not runnable; exitcode.h has the same). */
 static void child(const struct xl_process *p, int errfd)
 {
 	if (p->signals == XL_SIGNALS_FORWARD) {
@@ -169,45 +217,18 @@ static void child(const struct xl_process *p, int errfd)
 	int e = errno;
 	if (write(errfd, &e, sizeof(e)) < 0)
 		e = errno;
-	_exit(e == ENOENT ? XL_EXIT_NOTFOUND : XL_EXIT_NOEXEC);
+	_exit(e == ENOENT ? 127 : 126);
 }
 
-int xl_process_start(struct xl_process *p)
+/* Fork and exec p (its old_mask and tty set; under FORWARD with the
+ * forwarded signals blocked).  Returns the child's pid (under FORWARD the
+ * leader of a group of its own), 0 for a detached program on its way, or
+ * -1 with errno: fork failed, or the exec did (the child is reaped). */
+static pid_t spawn(struct xl_process *p)
 {
-	p->pid = 0;
-	p->started = 1;
-	p->ended = 0;
-	p->tty = -1;
-	sigprocmask(SIG_SETMASK, NULL, &p->old_mask);
-	if (p->signals == XL_SIGNALS_FORWARD) {
-		p->tty = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC);
-		if (p->tty >= 0 && tcgetpgrp(p->tty) != getpgrp()) {
-			close(p->tty); /* exaloop is in the background: leave the terminal alone */
-			p->tty = -1;
-		}
-		/* Blocked until job_pgid names the child's group, so a signal
-		 * arriving around the fork is forwarded, not lost. */
-		sigset_t block;
-		sigemptyset(&block);
-		for (size_t i = 0; i < NFWD; i++)
-			sigaddset(&block, forwarded[i]);
-		sigaddset(&block, SIGTTOU); /* tcsetpgrp from a background group */
-		sigprocmask(SIG_BLOCK, &block, NULL);
-		struct sigaction fwd;
-		memset(&fwd, 0, sizeof(fwd));
-		fwd.sa_sigaction = forward;
-		fwd.sa_flags = SA_SIGINFO | SA_RESTART;
-		sigfillset(&fwd.sa_mask);
-		for (size_t i = 0; i < NFWD; i++)
-			sigaction(forwarded[i], &fwd, &saved[i]);
-	}
 	int fds[2], e = 0;
-	if (pipe2(fds, O_CLOEXEC) != 0) {
-		e = errno;
-		sigprocmask(SIG_SETMASK, &p->old_mask, NULL);
-		errno = e;
+	if (pipe2(fds, O_CLOEXEC) != 0)
 		return -1;
-	}
 	fflush(NULL); /* nothing buffered is written twice */
 	pid_t pid = fork();
 	if (pid == 0)
@@ -231,18 +252,44 @@ int xl_process_start(struct xl_process *p)
 			take_tty(p->tty); /* the child had taken it before its exec failed */
 		pid = e ? -1 : 0;
 	}
+	if (pid > 0 && p->signals == XL_SIGNALS_FORWARD)
+		setpgid(pid, pid); /* (the child does too: kill(-pid) must find the group at once) */
+	errno = e;
+	return pid;
+}
+
+int xl_process_start(struct xl_process *p)
+{
+	p->pid = 0;
+	p->started = 1;
+	p->ended = 0;
+	p->tty = -1;
+	sigprocmask(SIG_SETMASK, NULL, &p->old_mask);
+	if (p->signals == XL_SIGNALS_FORWARD) {
+		p->tty = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC);
+		if (p->tty >= 0 && tcgetpgrp(p->tty) != getpgrp()) {
+			close(p->tty); /* exaloop is in the background: leave the terminal alone */
+			p->tty = -1;
+		}
+		/* Blocked until job_groups names the child's group, so a signal
+		 * arriving around the fork is forwarded, not lost. */
+		install_handlers();
+	}
+	pid_t pid = spawn(p);
+	int e = errno;
 	if (pid > 0) {
 		p->pid = pid;
 		if (p->signals == XL_SIGNALS_FORWARD) {
-			setpgid(pid, pid);
 			if (p->tty >= 0)
 				tcsetpgrp(p->tty, pid);
 			job_tty = p->tty;
-			job_pgid = pid;
+			single_group = pid;
+			job_groups = &single_group;
+			job_ngroups = 1;
 		}
 	}
 	sigprocmask(SIG_SETMASK, &p->old_mask, NULL);
-	if (e) {
+	if (pid < 0) {
 		errno = e;
 		return -1;
 	}
@@ -289,7 +336,8 @@ void xl_process_end(struct xl_process *p)
 		return;
 	p->started = 0;
 	if (p->signals == XL_SIGNALS_FORWARD) {
-		job_pgid = 0;
+		job_ngroups = 0; /* first: the handler reads job_groups, then the count */
+		job_groups = NULL;
 		job_tty = -1;
 		if (p->tty >= 0) {
 			if (p->ended && p->pid > 0 && tcgetpgrp(p->tty) == p->pid)
@@ -393,4 +441,147 @@ int xl_process_read_line(char *const argv[], char *out, size_t len)
 	out[0] = 0;
 	xl_process_lines(argv, take_first, &f);
 	return out[0] ? 0 : -1;
+}
+
+/* One program of a pool. */
+struct pool_slot {
+	pid_t pid; /* 0: free */
+	void *task;
+};
+
+/* Start the pool's next program in a free slot.  1 when one started, 0
+ * when there is none left, -1 with errno when it could not start. */
+static int pool_start(const struct xl_pool *pool, struct pool_slot *slots, pid_t *groups, size_t nslots,
+		      const sigset_t *child_mask)
+{
+	struct xl_process p;
+	memset(&p, 0, sizeof(p));
+	void *task = NULL;
+	if (!pool->next(pool->arg, &p, &task))
+		return 0;
+	size_t k = 0;
+	while (slots[k].pid)
+		k++; /* (the caller made sure one is free) */
+	/* The pool's policy, whatever the request said: a group of its own,
+	 * exaloop's own dispositions and mask back, no terminal. */
+	p.signals = XL_SIGNALS_FORWARD;
+	p.tty = -1;
+	p.old_mask = *child_mask;
+	sigset_t old;
+	block_forwarded(&old);
+	pid_t pid = spawn(&p);
+	int e = errno;
+	if (pid > 0) {
+		slots[k].pid = pid;
+		slots[k].task = task;
+		groups[k] = pid;
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (pid > 0)
+		return 1;
+	pool->done(pool->arg, task, -1);
+	errno = pid < 0 ? e : ECHILD;
+	return -1;
+}
+
+/* Reap the pool's programs that ended, calling done() for each.  A
+ * program stopped by job control stops exaloop too (as under FORWARD).
+ * Returns how many ended; *result takes the first nonzero done() value. */
+static size_t pool_reap(const struct xl_pool *pool, struct pool_slot *slots, pid_t *groups, size_t nslots, int *result)
+{
+	size_t ended = 0;
+	for (size_t k = 0; k < nslots; k++) {
+		if (!slots[k].pid)
+			continue;
+		int st;
+		sigset_t old;
+		block_forwarded(&old); /* the group goes with its last member: never signal a reused one */
+		pid_t r = waitpid(slots[k].pid, &st, WNOHANG | WUNTRACED);
+		int gone = r == slots[k].pid && !WIFSTOPPED(st);
+		if (gone)
+			groups[k] = 0;
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		if (r == slots[k].pid && WIFSTOPPED(st)) {
+			int sig = WSTOPSIG(st);
+			struct xl_process stopped = {.pid = slots[k].pid, .tty = -1};
+			if (sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU)
+				mirror_stop(&stopped, sig);
+			continue;
+		}
+		if (!gone && !(r < 0 && errno == ECHILD))
+			continue;
+		/* (ECHILD: someone else reaped it; it ended, how is unknown) */
+		void *task = slots[k].task;
+		slots[k].pid = 0;
+		groups[k] = 0;
+		ended++;
+		int rc = pool->done(pool->arg, task, gone ? xl_exit_status(st) : 1);
+		if (rc && !*result)
+			*result = rc;
+	}
+	return ended;
+}
+
+int xl_process_pool(const struct xl_pool *pool)
+{
+	size_t nslots = pool->parallel > 0 ? (size_t)pool->parallel : 1;
+	struct pool_slot *slots = calloc(nslots, sizeof(*slots));
+	pid_t *groups = calloc(nslots, sizeof(*groups));
+	if (!slots || !groups) {
+		free(slots);
+		free(groups);
+		errno = ENOMEM;
+		return -1;
+	}
+	/* SIGCHLD stays blocked while the pool runs: sigwaitinfo() below takes
+	 * it, so a program that ends between the reap and the wait is not
+	 * missed.  The programs get the mask as it was. */
+	sigset_t child_mask, chld;
+	sigprocmask(SIG_SETMASK, NULL, &child_mask);
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &chld, NULL);
+	install_handlers();
+	job_groups = groups;
+	job_ngroups = (sig_atomic_t)nslots;
+	sigset_t running = child_mask;
+	sigaddset(&running, SIGCHLD);
+	sigprocmask(SIG_SETMASK, &running, NULL);
+
+	int result = 0, err = 0, more = 1;
+	size_t active = 0;
+	for (;;) {
+		while (more && !result && !job_stop && active < nslots) {
+			int got = pool_start(pool, slots, groups, nslots, &child_mask);
+			if (got < 0) {
+				err = errno;
+				result = -1;
+			}
+			more = got > 0;
+			active += got > 0;
+		}
+		if (!active)
+			break;
+		size_t ended = pool_reap(pool, slots, groups, nslots, &result);
+		active -= ended;
+		if (!ended) {
+			/* Until a program ends; a forwarded signal's handler also
+			 * ends the wait (EINTR), which is just another look. */
+			siginfo_t si;
+			sigwaitinfo(&chld, &si);
+		}
+	}
+	/* Interrupted after the last program ended, or before the rest
+	 * started: the pool stops all the same. */
+	if (job_stop && !result)
+		result = 128 + job_stop;
+	job_ngroups = 0;
+	job_groups = NULL;
+	restore_handlers();
+	sigprocmask(SIG_SETMASK, &child_mask, NULL);
+	free(slots);
+	free(groups);
+	if (result == -1)
+		errno = err;
+	return result;
 }

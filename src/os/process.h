@@ -1,7 +1,9 @@
 /*
  * process.h - starting and waiting for other programs (the compiler, the
  * profiled program, the browser opener): one API, the signal and stdio
- * policies as parameters.
+ * policies as parameters.  Every child process of exaloop starts here
+ * (scripts/check-layers.py checks it), one at a time or as a pool run in
+ * parallel (xl_process_pool: a build's compiles).
  *
  *	struct xl_process p = {.argv = argv, .signals = XL_SIGNALS_FORWARD};
  *	if (xl_process_start(&p) != 0)        // errno says why (ENOENT: not found)
@@ -12,7 +14,8 @@
  *
  * or xl_process_run() for all three.  Invariants:
  *  - XL_SIGNALS_FORWARD runs the child as a job of its own: its own
- *    process group, made the terminal's foreground group when exaloop's
+ *    process group (so that the signal reaches the clang driver's `-cc1`
+ *    child too), made the terminal's foreground group when exaloop's
  *    group has the terminal.  A signal sent to exaloop or to exaloop's group
  *    is passed on once to the child's group (SIGHUP, SIGINT, SIGQUIT,
  *    SIGTERM, SIGUSR1/2, SIGALRM, SIGWINCH, SIGCONT, SIGTSTP), except what
@@ -25,7 +28,7 @@
  *    `fg`/`bg` gives the child the terminal (when exaloop has it) and
  *    continues it.  end gives the terminal back to exaloop's group.  The
  *    handlers go in, blocked, before the fork, so nothing is lost around it.
- *    One such child at a time.
+ *    One such child at a time, and not while a pool runs.
  *  - The child gets exaloop's original dispositions of the forwarded
  *    signals back, and the original signal mask (an ignored or blocked
  *    signal would stay so across exec).
@@ -108,6 +111,36 @@ int xl_process_read_line(char *const argv[], char *out, size_t len);
 
 /* A wait status as a shell shows it: the exit status, or 128+N. */
 int xl_exit_status(int status);
+
+/* A pool of programs run in parallel, at most `parallel` at a time (git's
+ * run_processes_parallel): next() describes each program, done() hears how
+ * it ended.  One signal policy, FORWARD's without the terminal: each
+ * program is a process group of its own; the signals FORWARD passes on,
+ * sent to exaloop from outside those groups, are passed on once to every
+ * running program's group (exaloop keeps the terminal, so the terminal's
+ * ^C and ^Z come to exaloop and go on from there); a program stopped by
+ * job control stops exaloop too; each program gets exaloop's original
+ * dispositions and signal mask.  After a terminating signal (SIGHUP,
+ * SIGINT, SIGQUIT, SIGTERM) or a failure, no program starts; the running
+ * ones are waited for.  The pool waits for its own programs only. */
+struct xl_pool {
+	int parallel; /* at most this many at a time (< 1: one) */
+	/* Fill p's request (argv, stdio, setup, out_fd; its signal policy is
+	 * the pool's) for the next program and set *task to anything the
+	 * caller wants back in done(); argv may be freed once done() is
+	 * called.  Returns 1, or 0 when there is none left. */
+	int (*next)(void *arg, struct xl_process *p, void **task);
+	/* The program of task ended with status (its exit status, 128+N when
+	 * signal N ended it; -1 when it could not start, errno says why).
+	 * Returns 0, or nonzero to start no more: the pool's result. */
+	int (*done)(void *arg, void *task, int status);
+	void *arg;
+};
+
+/* Run the pool until next() has no more and all have ended.  Returns 0; the
+ * first nonzero done() result; 128+N when signal N interrupted it; or -1
+ * with errno when a program could not be started. */
+int xl_process_pool(const struct xl_pool *pool);
 
 /* Search PATH for an executable.  Returns 0 and fills out. */
 int xl_which(const char *name, char *out, size_t len);
