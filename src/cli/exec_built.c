@@ -77,6 +77,22 @@ static int load_built(const char *exe, const struct xl_settings *set, struct xl_
 	return 0;
 }
 
+/* The capture of a built executable: its session as the build and the
+ * settings say (exe's sidecars loaded into built and tab). */
+static void built_session(struct xl_session *s, const char *exe, const struct xl_sidecar_info *built,
+			  const struct xl_symtab *tab, const struct xl_settings *set, const struct xl_ctx *ctx)
+{
+	s->capture = 1;
+	s->mode = set->mode_set ? set->mode : built->mode;
+	xl_settings_for_session(set, ctx, s);
+	s->untraced_libs = (const char *const *)built->untraced_libs;
+	s->symtab = tab;
+	s->program = exe;
+	s->command = ctx->argv;
+	s->compile_ns = -1;
+	s->no_open = ctx->no_open;
+}
+
 int xl_exec_built(const char *exe, const char *const *args, const struct xl_settings *set, int long_running,
 		  const struct xl_ctx *ctx)
 {
@@ -94,22 +110,13 @@ int xl_exec_built(const char *exe, const char *const *args, const struct xl_sett
 	int rc = load_built(exe, set, &built, &tab);
 	if (rc != 0)
 		return rc;
-	uint32_t mode = set->mode_set ? set->mode : built.mode;
 	char run_exe[PATH_MAX];
 	snprintf(run_exe, sizeof(run_exe), "%s%s", strchr(exe, '/') ? "" : "./", exe);
 	struct xl_session s = {0};
+	built_session(&s, exe, &built, &tab, set, ctx);
 	s.exe = run_exe;
 	s.args = args;
-	s.capture = 1;
-	s.mode = mode;
-	xl_settings_for_session(set, ctx, &s);
 	s.long_running = long_running || (ctx->duration_set && ctx->duration_ns);
-	s.untraced_libs = (const char *const *)built.untraced_libs;
-	s.symtab = &tab;
-	s.program = exe;
-	s.command = ctx->argv;
-	s.compile_ns = -1;
-	s.no_open = ctx->no_open;
 	rc = xl_session_run(&s);
 	xl_symtab_release(&tab);
 	xl_sidecar_info_release(&built);
@@ -210,16 +217,8 @@ int xl_attach_built(pid_t pid, const struct xl_settings *set, const struct xl_ct
 	if (rc != 0)
 		return rc;
 	struct xl_session s = {0};
+	built_session(&s, exe, &built, &tab, set, ctx);
 	s.exe = exe;
-	s.capture = 1;
-	s.mode = set->mode_set ? set->mode : built.mode;
-	xl_settings_for_session(set, ctx, &s);
-	s.untraced_libs = (const char *const *)built.untraced_libs;
-	s.symtab = &tab;
-	s.program = exe;
-	s.command = ctx->argv;
-	s.compile_ns = -1;
-	s.no_open = ctx->no_open;
 	s.long_running = 1;
 	s.attached_at_ns = process_age_ns(pid);
 	rc = xl_session_attach(&s, pid, pie ? base + entry : entry, lo, hi);

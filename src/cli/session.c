@@ -470,6 +470,15 @@ static int finish(const struct xl_session *s, const char *dir, int status, int64
 	return xl_exit_status(status);
 }
 
+/* The time now as run.json's started_at: "2026-12-02T17:19:12Z". */
+static void utc_now(char *buf, size_t len)
+{
+	time_t wall = time(NULL);
+	struct tm tm;
+	gmtime_r(&wall, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
 int xl_session_run(const struct xl_session *s)
 {
 	struct xl_session no_capture; /* s without capture (full disk) */
@@ -484,11 +493,8 @@ int xl_session_run(const struct xl_session *s)
 		}
 	}
 
-	time_t wall = time(NULL);
-	struct tm tm;
-	gmtime_r(&wall, &tm);
 	char started_at[32];
-	strftime(started_at, sizeof(started_at), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	utc_now(started_at, sizeof(started_at));
 
 	/* The program runs as a job of its own (process.h): ^C in the
 	 * terminal reaches it directly, a signal sent to exaloop or its group
@@ -601,11 +607,8 @@ int xl_session_attach(const struct xl_session *s, pid_t pid, uint64_t entry, uin
 		strbuf_release(&ids);
 		return rc;
 	}
-	time_t wall = time(NULL);
-	struct tm tm;
-	gmtime_r(&wall, &tm);
 	char started_at[32];
-	strftime(started_at, sizeof(started_at), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	utc_now(started_at, sizeof(started_at));
 	attach_settings(s, dir, ids.len ? ids.buf : NULL, pid, &b);
 	strbuf_release(&ids);
 	struct xl_inject_call c = {
