@@ -228,7 +228,7 @@ void rt__finalize(uint32_t reason)
 	/* An attached capture's end: let go of what the runtime opened in the
 	 * program's process (its /proc descriptors) and stop looking at its
 	 * allocations (rt_init.c: __exaloop_attach). */
-	if (rt__hdr->flags & XL_FLAG_ATTACHED) {
+	if (__atomic_load_n(&rt__hdr->flags, __ATOMIC_RELAXED) & XL_FLAG_ATTACHED) {
 		atomic_store(&rt__proc_page.s.alloc, 0);
 		rt__mem_fork_child();
 	}
