@@ -5,8 +5,8 @@
 
 Modules and what each may use (DEPENDS below; docs/architecture.md):
 
-    cli -> build, emit, analyze, symbols, os, common
-    build -> analyze, symbols, os, common
+    cli -> driver, emit, analyze, symbols, os, common
+    driver -> analyze, symbols, os, common
     emit -> analyze, symbols, common
     analyze -> symbols, common
     symbols -> common
@@ -47,8 +47,8 @@ DEPENDS = {
     "symbols": {"common"},
     "analyze": {"symbols", "common"},
     "emit": {"analyze", "symbols", "common"},
-    "build": {"analyze", "symbols", "os", "common"},
-    "cli": {"build", "emit", "analyze", "symbols", "os", "common"},
+    "driver": {"analyze", "symbols", "os", "common"},
+    "cli": {"driver", "emit", "analyze", "symbols", "os", "common"},
 }
 build = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "build"))
 problems = []

@@ -30,7 +30,7 @@ static inline int xl_exit_for(int err, int bad_input)
 	return err == XL_OK ? XL_EXIT_OK : err == XL_ENOMEM ? XL_EXIT_FAIL : bad_input;
 }
 
-/* The exit code for a build step's error (src/build): a failed compile,
+/* The exit code for a build step's error (src/driver): a failed compile,
  * link or build command, or a missing tool, is XL_EXIT_BUILD; interrupted
  * by signal N (the step's `signal`), 128+N, as the compiler would have
  * exited; a command that could not be started, 127 or 126 as in a shell; a
