@@ -3,16 +3,31 @@
 
     ./scripts/check-layers.py [BUILD_DIR]      (default: build; build it first)
 
-Modules, lowest first: common, symbols, analyze, emit, cli; the runtime (rt)
-stands apart and shares only include/exaloop/.  Two graphs are checked:
+Modules and what each may use (DEPENDS below; docs/architecture.md):
+
+    cli -> driver, emit, analyze, symbols, os, common
+    driver -> analyze, symbols, os, common
+    emit -> analyze, symbols, common
+    analyze -> symbols, common
+    symbols -> common
+    os -> common
+
+The runtime (rt) stands apart and shares only include/exaloop/.  Checked:
 
 - includes: every #include "..." of every file under src/, resolved to the
-  file it names.  A file may include its own module's headers or a lower
-  module's, never a higher one's; rt and the others never include each other.
+  file it names.  A file may include its own module's headers or those of
+  a module it may use, nothing else; rt and the others never include each
+  other.
 - calls: for every object file of the build, the functions and data it uses
   (nm: U) resolved to the object that defines them, i.e. to a source file.
-  A call must not go up a layer either.
-- processes: outside the runtime, only src/cli/process.c starts programs
+  The same rule.
+- commands: only src/cli/main.c calls into a cmd_*.c (commands call the
+  shared pieces and the libraries, never each other).
+- printing: the libraries (every module but cli and rt) never print nor
+  exit: no object of theirs uses stdout, stderr, printf, puts, putchar,
+  perror, exit or abort.  They return XL_E* codes and hand messages to
+  their caller (xl_msgs.h).
+- processes: outside the runtime, only src/os/process.c starts programs
   (fork, exec*, popen, system, posix_spawn): it owns the signal, process
   group and stdio policies every child gets.  cmd_cc.c may execv, to become
   the compiler itself.
@@ -26,7 +41,15 @@ import subprocess
 import sys
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
-RANK = {"common": 0, "symbols": 1, "analyze": 2, "emit": 3, "cli": 4}
+DEPENDS = {
+    "common": set(),
+    "os": {"common"},
+    "symbols": {"common"},
+    "analyze": {"symbols", "common"},
+    "emit": {"analyze", "symbols", "common"},
+    "driver": {"analyze", "symbols", "os", "common"},
+    "cli": {"driver", "emit", "analyze", "symbols", "os", "common"},
+}
 build = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "build"))
 problems = []
 
@@ -50,9 +73,7 @@ def allowed(a, b):
     """May module a depend on module b?"""
     if b == "format" or a == b:
         return True
-    if a == "rt" or b == "rt":
-        return False
-    return RANK.get(b, 99) <= RANK.get(a, -1)
+    return b in DEPENDS.get(a, set())
 
 
 def relp(path):
@@ -70,7 +91,8 @@ for f in files:
             continue  # generated or system header
         a, b = module(f), module(target)
         if not allowed(a, b):
-            problems.append("include goes up: %s includes %s" % (os.path.relpath(f, ROOT), os.path.relpath(target, ROOT)))
+            problems.append("include goes up: %s includes %s (%s may use %s)" % (
+                os.path.relpath(f, ROOT), os.path.relpath(target, ROOT), a, ", ".join(sorted(DEPENDS.get(a, ()))) or "nothing"))
         inc_edges.setdefault(relp(f), set()).add(relp(target))
 
 # calls, from the objects of the build
@@ -97,11 +119,17 @@ for o in objs:
             used.setdefault(src, set()).add(parts[1])
 SPAWN = {"fork", "vfork", "execv", "execve", "execvp", "execvpe", "execl", "execle", "execlp", "popen", "system",
          "posix_spawn", "posix_spawnp", "clone", "clone3"}
-SPAWN_OK = {"src/cli/process.c": SPAWN, "src/cli/cmd_cc.c": {"execv"}}
+SPAWN_OK = {"src/os/process.c": SPAWN, "src/cli/cmd_cc.c": {"execv"}}
+PRINT = {"stdout", "stderr", "printf", "puts", "putchar", "perror", "exit", "abort", "__printf_chk"}
+COMMANDS_CALLED_BY = "src/cli/main.c"
 for src, syms in used.items():
     if module(src) != "rt":
         for s in sorted(syms & (SPAWN - SPAWN_OK.get(relp(src), set()))):
-            problems.append("%s starts a program with %s: use process.h (src/cli/process.c)" % (relp(src), s))
+            problems.append("%s starts a program with %s: use process.h (src/os/process.c)" % (relp(src), s))
+    if module(src) not in ("cli", "rt"):
+        for s in sorted(syms & PRINT):
+            problems.append("%s uses %s: a library never prints nor exits (return an XL_E* code, hand "
+                            "messages to the caller: xl_msgs.h)" % (relp(src), s))
     for s in syms:
         d = defined.get(s)
         if d is None or d == src:
@@ -109,6 +137,9 @@ for src, syms in used.items():
         a, b = module(src), module(d)
         if not allowed(a, b):
             problems.append("call goes up: %s uses %s of %s" % (os.path.relpath(src, ROOT), s, os.path.relpath(d, ROOT)))
+        if os.path.basename(d).startswith("cmd_") and relp(src) != COMMANDS_CALLED_BY:
+            problems.append("%s calls %s of %s: only %s calls into the commands" % (relp(src), s, relp(d),
+                                                                                  COMMANDS_CALLED_BY))
         edges.setdefault(relp(src), set()).add(relp(d))
 
 # cycles (Tarjan's strongly connected components)

@@ -104,9 +104,10 @@ enum xl_cap_mode {
 				       * per-function table */
 #define XL_FLAG_ALLOCS 0x200u /* version 4: heap allocations recorded */
 #define XL_FLAG_ALLOCS_FULL \
-	0x400u /* version 4: an allocation found no record
+	0x400u                  /* version 4: an allocation found no record
 				    * (buffer spent) or no room in the address
 				    * table: see alloc_untracked */
+#define XL_FLAG_ATTACHED 0x800u /* started by `profile attach` in a running process */
 
 /* Value stored for a memory metric that could not be read. */
 #define XL_UNAVAILABLE INT64_MIN
@@ -229,7 +230,18 @@ struct xl_cap_header {
 	 * timeline_limit (the rest is room for "(more call paths)" nodes),
 	 * as they are in effect once a "first" timeline has filled. */
 	uint64_t tree_bytes;
-	/* Version 6: samples (see "Samples" below).  sample_rate: per second
+	/* Both in what was reserved space in version 5 (zero from older
+	 * runtimes).  open_exits: exits whose function was not on the
+	 * thread's shadow stack while the stack was empty: frames open
+	 * before the thread's recording began (a window that opened later,
+	 * a forked child's inherited frames), counted apart from repairs
+	 * (atomic add).  alloc_outside: like alloc_na, the allocations made
+	 * while the window was closed (before it opened, after it closed),
+	 * which alloc_na then no longer holds; owner XL_ALLOC_SHARED once
+	 * the runtime keeps it. */
+	uint64_t open_exits;
+	uint64_t alloc_outside[10]; /* struct xl_alloc_stat, offset 496 */
+	/* Version 6 (offset 576): samples (see "Samples" below).  sample_rate: per second
 	 * and thread (0: no samples were asked for); sample_status: whether
 	 * instruction samples could be taken (enum xl_sample_status), and
 	 * when not, the errno of the first call that failed and the kernel's
@@ -252,7 +264,7 @@ struct xl_cap_header {
 	uint64_t psamples_missed;       /* position rounds missed (late
 					 * wake-ups, or the budget spent) */
 	uint64_t sample_bytes;          /* bytes of sample and map blocks */
-	uint8_t reserved[XL_HDR_SIZE - 592];
+	uint8_t reserved[XL_HDR_SIZE - 680];
 };
 
 /* Every arena block starts with this. */
@@ -480,7 +492,11 @@ struct xl_thread_block {
 	uint64_t tl_short_calls; /* calls taken out of the timeline */
 	uint64_t tl_recycled;    /* XL_TL_LAST: timeline blocks reused */
 	uint32_t tl_changes;     /* tl_history entries published (release) */
-	uint32_t reserved4;
+	/* Events of signal handlers that ran inside another event of the
+	 * thread and could not be kept (more than the runtime's deferred
+	 * buffer holds, or made after the thread's last event); the rest are
+	 * in the tree.  0 in captures of runtimes before it was counted. */
+	uint32_t reentry_lost;
 	struct xl_tl_change tl_history[XL_TL_HISTORY];
 };
 
@@ -630,6 +646,19 @@ struct xl_alloc_stat {
 #define XL_ENV_TIMELINE "EXALOOP_TIMELINE"            /* auto | first | last */
 #define XL_ENV_TIMELINE_MIN "EXALOOP_TIMELINE_MIN_NS" /* fixed threshold, ns */
 #define XL_ENV_SAMPLE_RATE "EXALOOP_SAMPLE_RATE"      /* per second; 0: no samples */
+/* `exaloop profile attach` calls this function of a running program's
+ * runtime (by its symbol, through ptrace) with the same settings as
+ * "NAME=VALUE" strings, each NUL-terminated, ended by an empty one:
+ * int __exaloop_attach(const char *settings, unsigned long len).
+ * 0: the capture started; XL_ATTACH_* otherwise. */
+#define XL_ATTACH_SYMBOL "__exaloop_attach"
+#define XL_ATTACH_MAX 8192u /* bytes of settings */
+enum xl_attach_rc {
+	XL_ATTACH_OK = 0,
+	XL_ATTACH_BUSY = 1,    /* the process is captured already */
+	XL_ATTACH_REQUEST = 2, /* settings malformed or without a directory */
+	XL_ATTACH_FAILED = 3,  /* the capture could not start (runtime-notes.txt says why) */
+};
 
 /* Defaults of the capture settings, used by the runtime when a variable
  * above is unset and by the CLI when exaloop.toml does not set them (not
@@ -649,8 +678,9 @@ _Static_assert(sizeof(struct xl_alloc_stat) == 80, "allocation records are 80 by
 _Static_assert(sizeof(struct xl_isample) == 16, "instruction sample headers are two words");
 _Static_assert(sizeof(struct xl_psample) == 16, "position samples are 16 bytes");
 _Static_assert(sizeof(struct xl_map) == 256, "mappings are 256 bytes");
-_Static_assert(__builtin_offsetof(struct xl_cap_header, sample_rate) == 488, "version 6 starts at 488");
+_Static_assert(__builtin_offsetof(struct xl_cap_header, sample_rate) == 576, "version 6 starts at 576");
 _Static_assert(sizeof(((struct xl_cap_header *)0)->alloc_na) == sizeof(struct xl_alloc_stat), "alloc_na holds one");
 _Static_assert(__builtin_offsetof(struct xl_cap_header, alloc_na) % 16 == 0, "alloc_na is 16-aligned");
+_Static_assert(__builtin_offsetof(struct xl_cap_header, alloc_outside) == 496, "alloc_outside is 16-aligned");
 
 #endif

@@ -59,8 +59,11 @@ struct xl_line_count {
 
 struct xl_func {
 	int32_t xray_id;
-	char *name; /* never NULL ("#<id>" when unknown) */
-	char *file; /* NULL when unknown */
+	char *name;       /* never NULL ("#<id>" when unknown); C++: demangled in full */
+	char *short_name; /* the name for display (shortname.h): C++ names shortened,
+			   * told apart from the model's other functions' (NULL in a
+			   * model made by hand: xl_func_shown() gives the name) */
+	char *file;       /* NULL when unknown */
 	int line;
 	uint64_t calls;
 	int64_t self_ns;
@@ -78,6 +81,13 @@ struct xl_func {
 	struct xl_inl_count *inlined;
 	size_t ninlined;
 };
+
+/* The name a report shows for f: its short form, or with full set its
+ * name as demangled. */
+static inline const char *xl_func_shown(const struct xl_func *f, int full)
+{
+	return full || !f->short_name ? f->name : f->short_name;
+}
 
 /* Allocations of a thread's frames that had no regular node (a bounded
  * tree's "(more call paths)" subtrees): counted under their function, and
@@ -130,6 +140,7 @@ struct xl_thread {
 	uint32_t node_count;
 	uint64_t events, timeline_events, dropped_events, repaired_exits;
 	uint64_t unwound_frames, deep_events;
+	uint64_t reentry_lost;     /* signal handlers' events the runtime could not keep */
 	uint64_t lost_node_events; /* version 1: events that found no node (lost);
 				    * version 2: calls with no node at all (in the
 				    * function table, time in their caller's node) */
@@ -239,10 +250,11 @@ struct xl_run {
 	char **include;              /* include patterns */
 	char **untraced_libs;        /* the project's shared libraries, not traced (absent: none) */
 	double overhead_ns_per_call; /* measured by the CLI, <0 unknown */
+	int64_t attached_at_ns;      /* profile attach: the process's age then; -1 unknown or not attached */
 };
 
 /* Another capture of the same run, in a subdirectory of this one
- * (process.c): an image the process exec'd, or a forked child. */
+ * (related.c): an image the process exec'd, or a forked child. */
 struct xl_related {
 	char dir[64]; /* "exec-<n>" or "child-<pid>" */
 	uint32_t pid, ppid, image, fork_child, end_reason;
@@ -261,6 +273,8 @@ struct xl_model {
 	double ticks_per_ns;
 	uint64_t t0_ticks;
 	int64_t window_start_ns, window_end_ns, last_ns;
+	int64_t start_realtime_ns;              /* CLOCK_REALTIME (ns since the epoch) at the axis' 0 */
+	char build_id[2 * XL_BUILD_ID_MAX + 1]; /* the executable's GNU build id in hex, "" unknown */
 	uint64_t buffer_size, memory_interval_ns, delay_ns, duration_ns;
 	uint32_t tl_mode;    /* enum xl_tl_mode (XL_TL_FIRST before version 5) */
 	int64_t tl_min_ns;   /* timeline_min_duration, 0: none */
@@ -270,6 +284,7 @@ struct xl_model {
 	uint32_t threads_dropped;
 	uint32_t threads_unplaced;  /* threads that found no room in the buffer */
 	uint64_t unrecorded_events; /* events of unrecorded threads (lower bound) */
+	uint64_t open_exits;        /* exits of frames open before recording began */
 
 	struct xl_run run;
 
@@ -294,6 +309,11 @@ struct xl_model {
 	struct xl_falloc *fallocs;
 	size_t nfallocs;
 	struct xl_alloc alloc_na; /* "(not attributed)" */
+	/* Made while the window was closed (before it opened, after it
+	 * closed); kept apart from alloc_na since format 5's later
+	 * runtimes (alloc_outside_kept), in alloc_na before. */
+	struct xl_alloc alloc_outside;
+	int alloc_outside_kept;
 	struct xl_alloc alloc_total;
 	uint64_t alloc_unmatched_frees, alloc_unmatched_bytes; /* frees of blocks not seen allocated */
 	uint64_t alloc_untracked; /* allocations whose frees could not be matched (table full) */

@@ -63,7 +63,7 @@ int xl_samples_analyze(struct xl_model *m, const char *dir, const char *build_id
 
 /* warnings.c */
 int xl_warnings_build(struct xl_model *m, const struct xl_loader *ld);
-/* process.c: fill m->related from the subdirectories of dir. */
-int xl_process_scan(struct xl_model *m, const char *dir);
+/* related.c: fill m->related from the subdirectories of dir. */
+int xl_related_scan(struct xl_model *m, const char *dir);
 
 #endif

@@ -327,9 +327,15 @@ static int read_header(struct xl_model *m, struct xl_loader *ld, const char *pat
 	m->threads_dropped = h->threads_dropped;
 	m->threads_unplaced = h->threads_unplaced;
 	m->unrecorded_events = h->unrecorded_events;
+	m->open_exits = h->version >= 5 ? h->open_exits : 0;
 	if (h->version >= 4 && (h->flags & XL_FLAG_ALLOCS) && h->alloc_rec_size == sizeof(struct xl_alloc_stat)) {
 		m->allocs = 1;
 		alloc_from(&m->alloc_na, (const struct xl_alloc_stat *)(const void *)h->alloc_na);
+		const struct xl_alloc_stat *out = (const struct xl_alloc_stat *)(const void *)h->alloc_outside;
+		if (h->version >= 5 && out->owner == XL_ALLOC_SHARED) {
+			m->alloc_outside_kept = 1;
+			alloc_from(&m->alloc_outside, out);
+		}
 		m->alloc_unmatched_frees = h->alloc_unmatched_frees;
 		m->alloc_unmatched_bytes = h->alloc_unmatched_bytes;
 		m->alloc_untracked = h->alloc_untracked;
@@ -338,6 +344,8 @@ static int read_header(struct xl_model *m, struct xl_loader *ld, const char *pat
 	if (h->build_id_size <= XL_BUILD_ID_MAX)
 		for (uint32_t i = 0; i < h->build_id_size; i++)
 			snprintf(ld->build_id + 2 * i, 3, "%02x", h->build_id[i]);
+	memcpy(m->build_id, ld->build_id, sizeof(m->build_id));
+	m->start_realtime_ns = h->start_realtime_ns > (uint64_t)INT64_MAX ? 0 : (int64_t)h->start_realtime_ns;
 	m->t0_ticks = h->process_start_ticks;
 
 	/* Clock: ticks per ns from the widest calibration pair we have. */
@@ -658,8 +666,10 @@ static int read_thread(struct xl_model *m, struct xl_loader *ld, struct claims *
 		t->cpu_to_ns = xl_model_ns(m, tb->cpu_at_ticks);
 	}
 	t->tl_since_ns = -1;
-	if (m->version >= 5 && v2_fields)
+	if (m->version >= 5 && v2_fields) {
 		read_tl_history(m, tb, t);
+		t->reentry_lost = tb->reentry_lost; /* 0 from runtimes that did not count */
+	}
 	if (v2_fields) {
 		t->tree_bounded |= tb->tree_bounded != 0;
 		rc = read_func_table(m, ld, cl, tb, (uint32_t)depth, close_at);

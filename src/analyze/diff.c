@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "diff.h"
+#include "shortname.h"
 #include "xl_array.h"
 
 enum {
@@ -311,6 +312,13 @@ int xl_diff_build(const struct xl_diff_side *base, const struct xl_diff_side *ne
 					 f->self_ns.hi[XL_NEW] < f->self_ns.lo[XL_BASE];
 	}
 
+	/* Display names over both sides' functions: two that only one side
+	 * has could share a short form that each side's model tells apart
+	 * from nothing. */
+	if (xl_short_names((const char *const *)&d->funcs[0].name, &d->funcs[0].short_name, d->nfuncs,
+			   sizeof(d->funcs[0])) != XL_OK)
+		goto out;
+
 	/* The merged calling-context tree. */
 	size_t cap = 256;
 	d->nodes = calloc(cap, sizeof(*d->nodes));
@@ -351,6 +359,7 @@ void xl_diff_free(struct xl_diff *d)
 {
 	for (size_t i = 0; d->funcs && i < d->nfuncs; i++) {
 		free(d->funcs[i].name);
+		free(d->funcs[i].short_name);
 		free(d->funcs[i].file);
 	}
 	free(d->funcs);
@@ -365,7 +374,7 @@ static const char *const sort_names[] = {
 
 int xl_diff_sort_parse(const char *s, enum xl_diff_sort *out)
 {
-	for (size_t i = 0; i < sizeof(sort_names) / sizeof(sort_names[0]); i++)
+	for (size_t i = 0; i < XL_ARRAY_SIZE(sort_names); i++)
 		if (strcmp(s, sort_names[i]) == 0) {
 			*out = (enum xl_diff_sort)i;
 			return 0;

@@ -3,8 +3,8 @@
  * of the same program (runs), into one differential model.
  *
  * Builds differ in XRay ids and addresses, so nothing is paired by id:
- * functions pair by name, with the source file as the tie-breaker when a
- * name is not unique; call paths pair by their sequence of paired
+ * functions pair by name (in full: short names are for display only), with
+ * the source file as the tie-breaker when a name is not unique; call paths pair by their sequence of paired
  * functions.  All threads are merged under one root.
  *
  * Per function and side the values are the median over the side's runs,
@@ -38,6 +38,7 @@ struct xl_dval {
 
 struct xl_diff_func {
 	char *name, *file; /* file NULL when unknown */
+	char *short_name;  /* for display (shortname.h), over both sides' functions */
 	int line;
 	int present[2]; /* seen (calls > 0) in some run of the side */
 	struct xl_dval calls, self_ns, total_ns;

@@ -17,6 +17,7 @@
 
 #include "analyze_internal.h"
 #include "fileio.h"
+#include "shortname.h"
 #include "symbols.h"
 #include "xl_array.h"
 
@@ -53,6 +54,7 @@ static void load_run(struct xl_model *m, const char *dir)
 	struct xl_run *r = &m->run;
 	r->compile_time_ns = r->app_time_ns = -1;
 	r->overhead_ns_per_call = -1;
+	r->attached_at_ns = -1;
 	r->capture_dir = strdup(dir);
 	char path[PATH_MAX];
 	snprintf(path, sizeof(path), "%s/run.json", dir);
@@ -84,6 +86,7 @@ static void load_run(struct xl_model *m, const char *dir)
 	r->signal = (int)json_i64_or(o, "signal", 0);
 	r->compile_time_ns = json_i64_or(o, "compile_time_ns", -1);
 	r->app_time_ns = json_i64_or(o, "app_time_ns", -1);
+	r->attached_at_ns = json_i64_or(o, "attached_at_ns", -1);
 	/* The kernel's peak RSS of the child (wait4), for captures whose
 	 * runtime could not read VmHWM at the end (crash, kill). */
 	int64_t ru_peak = json_i64_or(o, "peak_rss_rusage", 0);
@@ -177,6 +180,11 @@ static int build_funcs(struct xl_model *m, struct xl_loader *ld, const char *dir
 	}
 	if (have_syms)
 		xl_symtab_release(&tab);
+	if (xl_short_names((const char *const *)&m->funcs[0].name, &m->funcs[0].short_name, u, sizeof(m->funcs[0])) !=
+	    XL_OK) {
+		free(ids);
+		return XL_ENOMEM;
+	}
 	for (size_t i = 0; i < m->nnodes; i++) {
 		if (m->nodes[i].parent == XL_NONE)
 			continue;
@@ -250,6 +258,7 @@ static int build_tree(struct xl_model *m, struct xl_loader *ld)
 		for (size_t i = 0; i < m->nnodes; i++)
 			xl_alloc_add(&m->alloc_total, &m->node_alloc[i]);
 		xl_alloc_add(&m->alloc_total, &m->alloc_na);
+		xl_alloc_add(&m->alloc_total, &m->alloc_outside);
 		m->alloc_total.peak_live = 0; /* paths' peaks do not add up */
 	}
 	m->timeline_full_ns = -1;
@@ -365,7 +374,7 @@ int xl_model_load(const char *dir, struct xl_model **out, char *err, size_t errl
 	if (rc == XL_OK)
 		rc = xl_samples_analyze(m, dir, ld.build_id);
 	if (rc == XL_OK)
-		rc = xl_process_scan(m, dir);
+		rc = xl_related_scan(m, dir);
 	if (rc == XL_OK)
 		rc = xl_warnings_build(m, &ld);
 	free(ld.node_xray);
@@ -395,6 +404,7 @@ void xl_model_free(struct xl_model *m)
 		return;
 	for (size_t i = 0; i < m->nfuncs; i++) {
 		free(m->funcs[i].name);
+		free(m->funcs[i].short_name);
 		free(m->funcs[i].file);
 		for (size_t k = 0; k < m->funcs[i].nlines; k++) {
 			for (size_t c = 0; c < m->funcs[i].lines[k].nchains; c++)
@@ -462,7 +472,7 @@ const char *xl_mode_name(uint32_t mode)
 int xl_mode_parse(const char *name, uint32_t *mode)
 {
 	static const uint32_t modes[] = {XL_MODE_ALL, XL_MODE_MEMORY, XL_MODE_XRAY};
-	for (size_t i = 0; name && i < sizeof(modes) / sizeof(modes[0]); i++)
+	for (size_t i = 0; name && i < XL_ARRAY_SIZE(modes); i++)
 		if (strcmp(name, xl_mode_name(modes[i])) == 0) {
 			*mode = modes[i];
 			return 0;

@@ -17,7 +17,7 @@ int xl_sort_parse(const char *s, enum xl_sort *out)
 		{"self", XL_SORT_SELF}, {"total", XL_SORT_TOTAL}, {"calls", XL_SORT_CALLS},
 		{"avg", XL_SORT_AVG},   {"name", XL_SORT_NAME},   {"alloc", XL_SORT_ALLOC},
 	};
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+	for (size_t i = 0; i < XL_ARRAY_SIZE(names); i++)
 		if (strcmp(s, names[i].name) == 0) {
 			*out = names[i].by;
 			return 0;
@@ -42,7 +42,7 @@ static int cmp(const void *a, const void *b)
 	case XL_SORT_TOTAL: r = (y->total_ns > x->total_ns) - (y->total_ns < x->total_ns); break;
 	case XL_SORT_CALLS: r = (y->calls > x->calls) - (y->calls < x->calls); break;
 	case XL_SORT_AVG: r = (avg(y) > avg(x)) - (avg(y) < avg(x)); break;
-	case XL_SORT_NAME: break;
+	case XL_SORT_NAME: r = strcmp(xl_func_shown(x, 0), xl_func_shown(y, 0)); break;
 	case XL_SORT_ALLOC:
 		r = (y->alloc.bytes > x->alloc.bytes) - (y->alloc.bytes < x->alloc.bytes);
 		if (!r)

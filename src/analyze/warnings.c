@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "analyze_internal.h"
+#include "xl_array.h"
 
 static int push(struct xl_warning **list, size_t *n, const char *kind, const char *topic, int64_t from, int64_t to,
 		const char *fmt, va_list ap) __attribute__((format(printf, 7, 0)));
@@ -82,6 +83,7 @@ struct rule_ctx {
 	struct xl_model *m;
 	const struct xl_loader *ld;
 	uint64_t repaired, unwound, deep, lost, open;
+	uint64_t reentry_lost;
 	uint64_t nodeless; /* version 2: calls with no node (still in the function table) */
 	size_t bounded;    /* threads whose call tree reached its bound */
 	size_t tableless;  /* bounded threads without a per-function table */
@@ -282,6 +284,20 @@ static int warn_repaired_exits(const struct rule_ctx *c)
 		   (unsigned long long)c->repaired, (unsigned long long)c->unwound);
 }
 
+/* Signal handlers that ran traced code inside another event of their
+ * thread: the runtime keeps their events for the thread's next event, up
+ * to a bound per event (rt_hot.c, deferred events); what did not fit. */
+static int warn_reentry_lost(const struct rule_ctx *c)
+{
+	if (!c->reentry_lost)
+		return XL_OK;
+	return add(c->m, "reentry_lost", -1, -1,
+		   "%llu events made by signal handlers while their thread was inside another traced event "
+		   "were lost (a handler made more traced calls than the runtime keeps for one event): "
+		   "the call counts of the functions those handlers called are too low",
+		   (unsigned long long)c->reentry_lost);
+}
+
 static int warn_deep_recursion(const struct rule_ctx *c)
 {
 	if (!c->deep)
@@ -317,6 +333,9 @@ static int note_gc_unavailable(const struct rule_ctx *c)
 			    : "the program does not use the Boehm GC (RSS is still measured)");
 }
 
+/* A window that never opened lost everything: a warning.  A window the
+ * user set (delay, duration) is what they asked for: a note that says
+ * which part of the run it holds. */
 static int warn_window(const struct rule_ctx *c)
 {
 	const struct xl_model *m = c->m;
@@ -325,13 +344,42 @@ static int warn_window(const struct rule_ctx *c)
 			   "the capture window never opened: the program ended at %.3f s, before the %.3f s delay; "
 			   "nothing was captured (shorten 'delay')",
 			   secs(m->last_ns), secs((int64_t)m->delay_ns));
+	if (m->flags & XL_FLAG_ATTACHED) {
+		char at[64] = "";
+		if (m->run.attached_at_ns >= 0)
+			snprintf(at, sizeof(at), " at %.3f s of its run", secs(m->run.attached_at_ns));
+		return note(
+			c->m, "attached", XL_TOPIC_RUN, m->window_start_ns, c->end,
+			"attached to the running process%s (profile attach) for %.3f s: its calls before and "
+			"after are not in the capture, and frames open when it attached return as open at the start",
+			at, secs(c->end - m->window_start_ns));
+	}
 	if (!m->delay_ns && !m->duration_ns)
 		return XL_OK;
-	return add(c->m, "window_partial", m->window_start_ns, c->end,
-		   "capture window: only %.3f s to %.3f s of the run were captured "
-		   "(delay %.3f s, duration %s)",
-		   secs(m->window_start_ns < 0 ? 0 : m->window_start_ns), secs(c->end), secs((int64_t)m->delay_ns),
-		   m->duration_ns ? "limited" : "until exit");
+	char dur[64] = "until exit";
+	if (m->duration_ns)
+		snprintf(dur, sizeof(dur), "%.3f s", secs((int64_t)m->duration_ns));
+	return note(c->m, "window", XL_TOPIC_RUN, m->window_start_ns, c->end,
+		    "capture window as configured: %.3f s to %.3f s of the run (delay %.3f s, duration %s); "
+		    "calls and allocations outside it are not in the call paths",
+		    secs(m->window_start_ns), secs(c->end), secs((int64_t)m->delay_ns), dur);
+}
+
+/* Frames already open when a thread's recording began (a window that
+ * opened while they ran, a forked child's inherited frames): their exits
+ * come without entries.  Normal for a service; a note, not a repair. */
+static int note_open_at_start(const struct rule_ctx *c)
+{
+	const struct xl_model *m = c->m;
+	if (!m->open_exits)
+		return XL_OK;
+	return note(c->m, "open_at_start", XL_TOPIC_RUN, -1, -1,
+		    "%llu frame%s already open when recording began (the window opened while %s ran) returned "
+		    "during the capture: %s time before that is not captured, and the calls %s made inside the "
+		    "window are under %s callers",
+		    (unsigned long long)m->open_exits, m->open_exits == 1 ? " was" : "s were",
+		    m->open_exits == 1 ? "it" : "they", m->open_exits == 1 ? "its" : "their",
+		    m->open_exits == 1 ? "it" : "they", m->open_exits == 1 ? "its" : "their");
 }
 
 /* Instruction samples asked for but refused (samples.c says why): the
@@ -488,7 +536,7 @@ static int warn_no_functions(const struct rule_ctx *c)
 }
 
 /* Which process and image this capture is, and the captures beside it
- * (exec'd images, forked children: process.c).  exec-<n>/ directories are
+ * (exec'd images, forked children: related.c).  exec-<n>/ directories are
  * all in the top capture's directory. */
 static int warn_process(const struct rule_ctx *c)
 {
@@ -559,30 +607,19 @@ static int warn_process(const struct rule_ctx *c)
  * function and one entry here, and its kind in the list of
  * docs/summary-json.md. */
 static int (*const rules[])(const struct rule_ctx *c) = {
-	warn_truncated,
-	warn_corrupt_threads,
-	warn_not_finalized,
-	warn_timeline_full,
-	note_timeline,
-	warn_nodes_full,
-	warn_tree_bounded,
-	warn_no_function_table,
-	warn_repaired_exits,
-	warn_deep_recursion,
-	warn_memory_samples_missed,
-	note_gc_unavailable,
-	warn_window,
-	note_overhead,
-	warn_clock_fallback,
-	note_threads_exceed_wall,
-	warn_threads_full,
-	warn_symbols,
-	warn_patch_failed,
-	warn_untraced_libraries,
-	warn_no_functions,
-	warn_process,
-	note_line_data,
-	warn_samples_lost,
+	warn_truncated,      warn_corrupt_threads,
+	warn_not_finalized,  warn_timeline_full,
+	note_timeline,       warn_nodes_full,
+	warn_tree_bounded,   warn_no_function_table,
+	warn_repaired_exits, warn_reentry_lost,
+	warn_deep_recursion, warn_memory_samples_missed,
+	note_gc_unavailable, warn_window,
+	note_open_at_start,  note_overhead,
+	warn_clock_fallback, note_threads_exceed_wall,
+	warn_threads_full,   warn_symbols,
+	warn_patch_failed,   warn_untraced_libraries,
+	warn_no_functions,   warn_process,
+	note_line_data,      warn_samples_lost,
 };
 
 int xl_warnings_build(struct xl_model *m, const struct xl_loader *ld)
@@ -593,6 +630,7 @@ int xl_warnings_build(struct xl_model *m, const struct xl_loader *ld)
 		c.repaired += t->repaired_exits;
 		c.unwound += t->unwound_frames;
 		c.deep += t->deep_events;
+		c.reentry_lost += t->reentry_lost;
 		/* Version 1 lost those events; version 2 keeps them in the
 		 * function table (calls with no node, see bounded trees). */
 		if (m->version >= 2)
@@ -612,7 +650,7 @@ int xl_warnings_build(struct xl_model *m, const struct xl_loader *ld)
 			 m->threads_dropped && m->threads_unplaced ? "all threads not recorded made" : "they made",
 			 (unsigned long long)m->unrecorded_events);
 	int rc = XL_OK;
-	for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]); i++)
+	for (size_t i = 0; i < XL_ARRAY_SIZE(rules); i++)
 		if (rules[i](&c) != XL_OK)
 			rc = XL_ENOMEM;
 	return rc;

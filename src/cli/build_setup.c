@@ -12,11 +12,22 @@
 
 #include "args.h"
 #include "build_setup.h"
-#include "cmd.h"
+#include "ctx.h"
 #include "exitcode.h"
+#include "globals.h"
 #include "msg.h"
 #include "project.h"
 #include "sdk.h"
+#include "strvec.h"
+
+/* A path of exaloop.toml, relative to its directory unless absolute. */
+static void push_in(struct strvec *v, const char *dir, const char *path)
+{
+	if (path[0] == '/')
+		strvec_push(v, path);
+	else
+		strvec_pushf(v, "%s/%s", dir, path);
+}
 
 int xl_target_argv(const struct xl_ctx *ctx, const char *cmd, int argc, int with_args, struct xl_target *t,
 		   const char ***argv_out, int *argc_out)
@@ -50,42 +61,26 @@ int xl_target_argv(const struct xl_ctx *ctx, const char *cmd, int argc, int with
 	/* The target's PGO profile applies to run and build (pgo train and
 	 * evaluate choose their builds themselves). */
 	int pgo = t->pgo_profile && (strcmp(cmd, "run") == 0 || strcmp(cmd, "build") == 0);
-	size_t n = 4;
-	for (char **v = t->build_args; v && *v; v++)
-		n++;
-	for (char **v = t->sources; v && *v; v++)
-		n++;
-	for (char **v = t->args; v && *v; v++)
-		n++;
-	const char **argv = calloc(n + 2, sizeof(char *));
-	if (!argv) {
+	struct strvec v;
+	strvec_init(&v);
+	strvec_push(&v, cmd);
+	if (pgo) {
+		strvec_push(&v, "--pgo");
+		push_in(&v, t->dir, t->pgo_profile);
+	}
+	strvec_pushv(&v, (const char *const *)t->build_args);
+	for (char **src = t->sources; src && *src; src++)
+		push_in(&v, t->dir, *src);
+	if (with_args && t->args && t->args[0]) {
+		strvec_push(&v, "--");
+		strvec_pushv(&v, (const char *const *)t->args);
+	}
+	*argc_out = (int)v.n;
+	*argv_out = (const char **)strvec_detach(&v);
+	if (!*argv_out) {
 		xl_error("out of memory");
 		return XL_EXIT_FAIL;
 	}
-	int k = 0;
-	argv[k++] = strdup(cmd);
-	if (pgo) {
-		char *p;
-		argv[k++] = strdup("--pgo");
-		if (t->pgo_profile[0] == '/' || asprintf(&p, "%s/%s", t->dir, t->pgo_profile) < 0)
-			p = strdup(t->pgo_profile);
-		argv[k++] = p;
-	}
-	for (char **v = t->build_args; v && *v; v++)
-		argv[k++] = strdup(*v);
-	for (char **v = t->sources; v && *v; v++) {
-		char *p;
-		if ((*v)[0] == '/' || asprintf(&p, "%s/%s", t->dir, *v) < 0)
-			p = strdup(*v);
-		argv[k++] = p;
-	}
-	if (with_args && t->args && t->args[0]) {
-		argv[k++] = strdup("--");
-		for (char **v = t->args; *v; v++)
-			argv[k++] = strdup(*v);
-	}
-	*argv_out = argv;
-	*argc_out = k;
 	return 0;
 }
 
@@ -100,7 +95,7 @@ int xl_build_prepare(const struct xl_ctx *ctx, int argc, const char **argv, int 
 		     struct xl_sdk *sdk)
 {
 	char err[1024];
-	if (xl_split_build_args(argc, argv, is_build, a, err, sizeof(err)) != 0) {
+	if (xl_split_build_args(argc, argv, is_build, xl_is_global_option, a, err, sizeof(err)) != 0) {
 		xl_error("%s", err);
 		xl_build_args_release(a);
 		return XL_EXIT_USAGE;

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
@@ -29,11 +30,48 @@
 #include "projbuild.h"
 #include "project.h"
 #include "sdk.h"
-#include "sidecar.h"
+#include "buildinfo.h"
 #include "srcbuild.h"
 #include "units.h"
 
 static int build(int argc, const char **argv, struct xl_ctx *ctx);
+
+/* path relative to the current directory when it lies below it */
+static const char *shown(const char *path, const char *cwd)
+{
+	size_t n = strlen(cwd);
+	if (n > 1 && strncmp(path, cwd, n) == 0 && path[n] == '/')
+		return path + n + 1;
+	return path;
+}
+
+/* What a project's build linked: each executable with its sidecars, the
+ * shared libraries (not traced), and the next step. */
+static void list_built(const struct xl_projbuild *pb)
+{
+	char cwd[PATH_MAX], took[32];
+	if (!getcwd(cwd, sizeof(cwd)))
+		cwd[0] = 0;
+	xl_fmt_duration(pb->build_ns, took, sizeof(took));
+	if (!pb->nexes) {
+		xl_warn("the build (%s) linked no executable through exaloop's compiler wrappers", took);
+		xl_hint("nothing was relinked (clean first: make clean), or the build does not use $CC/$CXX (a CMake or "
+			"meson tree configured before keeps its compiler: configure a new build directory under exaloop)");
+		return;
+	}
+	xl_note("built in %s: %zu instrumented executable%s (each with .profile.json and .symbols.json)", took,
+		pb->nexes, pb->nexes == 1 ? "" : "s");
+	for (size_t i = 0; i < pb->nexes; i++)
+		fprintf(stderr, "  %s\n", shown(pb->exes[i], cwd));
+	if (pb->nshared) {
+		xl_note("%zu shared librar%s (not traced: clang 14's XRay instruments executables only)", pb->nshared,
+			pb->nshared == 1 ? "y" : "ies");
+		for (size_t i = 0; i < pb->nshared; i++)
+			fprintf(stderr, "  %s\n", shown(pb->shared[i], cwd));
+	}
+	const char *first = shown(pb->exes[pb->nexes - 1], cwd);
+	xl_hint("profile one: exaloop profile exec %s%s [args...]", strchr(first, '/') ? "" : "./", first);
+}
 
 static int project_build(const char *const *cmd, const char *dir, const struct xl_ctx *ctx)
 {
@@ -43,11 +81,11 @@ static int project_build(const char *const *cmd, const char *dir, const struct x
 		return XL_EXIT_USAGE;
 	}
 	struct xl_projbuild pb;
-	int rc = xl_projbuild_run(cmd, ctx->mode, dir, 0, &pb);
-	if (rc == 0)
-		xl_projbuild_list(&pb);
+	int rc = xl_projbuild_run(cmd, ctx->mode, dir, 0, &pb, &xl_stderr_msgs);
+	if (rc == XL_OK)
+		list_built(&pb);
 	xl_projbuild_release(&pb);
-	return rc;
+	return xl_exit_for_build(rc, pb.signal);
 }
 
 int cmd_build(int argc, const char **argv, struct xl_ctx *ctx)
@@ -98,11 +136,11 @@ static int build(int argc, const char **argv, struct xl_ctx *ctx)
 	if (rc != 0)
 		return rc;
 	struct xl_build b;
-	xl_build_init(&b, &a, ctx->profile, ctx->mode, sdk.runtime, a.output, NULL);
+	xl_build_init(&b, &a, ctx->profile, ctx->mode, sdk.runtime, a.output, NULL, &xl_stderr_msgs);
 	rc = xl_build_run(&b);
-	if (rc != 0) {
+	if (rc != XL_OK) {
 		xl_build_args_release(&a);
-		return rc;
+		return xl_exit_for_build(rc, b.signal);
 	}
 	char took[32], what[64] = "";
 	const char *out = b.output;
@@ -122,7 +160,11 @@ static int build(int argc, const char **argv, struct xl_ctx *ctx)
 		sc.command = b.command;
 		sc.build_ns = b.compile_ns;
 		sc.xray_threshold = b.xray_threshold;
-		rc = xl_sidecars_write(out, &sc);
+		char err[1024];
+		rc = xl_sidecars_write(out, &sc, err, sizeof(err));
+		if (rc != XL_OK)
+			xl_error("%s", err);
+		rc = xl_exit_for_build(rc, 0);
 		if (rc == 0)
 			xl_note("built '%s'%s in %s (%s build, profiling: %s); keep %s.profile.json and %s.symbols.json "
 				"with it",

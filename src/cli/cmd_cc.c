@@ -41,11 +41,13 @@
 #include "ccline.h"
 #include "cmd.h"
 #include "exitcode.h"
+#include "globals.h"
 #include "msg.h"
 #include "options.h"
 #include "process.h"
 #include "sdk.h"
-#include "sidecar.h"
+#include "strvec.h"
+#include "buildinfo.h"
 #include "tailcall.h"
 #include "toolchain.h"
 #include "units.h"
@@ -134,28 +136,25 @@ static int is_shared_lib(const char *p)
  * and -l names found in the -L directories of this command line (where a
  * project's own libraries are; the system's are not listed).  The linker
  * takes lib<name>.so before lib<name>.a in each directory. */
-static const char **project_shared_libs(const struct xl_ccline *cl, char **owned, size_t max)
+static void project_shared_libs(const struct xl_ccline *cl, struct strvec *out)
 {
-	const char **out = calloc(max + 1, sizeof(char *));
-	size_t n = 0;
-	for (size_t i = 0; out && i < cl->ninputs && n < max; i++)
+	for (size_t i = 0; i < cl->ninputs; i++)
 		if (is_shared_lib(cl->inputs[i]) && !is_system_path(cl->inputs[i]))
-			out[n++] = cl->inputs[i];
-	for (size_t i = 0; out && !cl->is_static && i < cl->nlibs && n < max; i++) {
+			strvec_push(out, cl->inputs[i]);
+	for (size_t i = 0; !cl->is_static && i < cl->nlibs; i++) {
 		for (size_t d = 0; d < cl->nlibdirs; d++) {
 			char so[PATH_MAX], ar[PATH_MAX];
 			snprintf(so, sizeof(so), "%s/lib%s.so", cl->libdirs[d], cl->libs[i]);
 			snprintf(ar, sizeof(ar), "%s/lib%s.a", cl->libdirs[d], cl->libs[i]);
 			if (access(so, F_OK) == 0) {
-				if (!is_system_path(so) && (owned[n] = strdup(so)))
-					out[n] = owned[n], n++;
+				if (!is_system_path(so))
+					strvec_push(out, so);
 				break;
 			}
 			if (access(ar, F_OK) == 0)
 				break;
 		}
 	}
-	return out;
 }
 
 /* Arguments for the musttail scan of a compile step (tailcall.h): the
@@ -194,7 +193,7 @@ static int musttail_list(const char *compiler, const struct xl_ccline *cl, char 
 		else if (!skip)
 			a.flags[a.nflags++] = s;
 	}
-	int rc = xl_musttail_exclusions(compiler, &a, list, len);
+	int rc = xl_musttail_exclusions(compiler, &a, list, len, &xl_stderr_msgs);
 	xl_build_args_release(&a);
 	return rc;
 }
@@ -223,25 +222,22 @@ int cmd_cc(int argc, const char **argv, struct xl_ctx *ctx)
 		xl_usage_print(&u, stdout);
 		return XL_EXIT_OK;
 	}
+	/* exaloop's own --profile[=MODE] (globals.h), which exaloop-cc gets
+	 * here: main parses no global options for it. */
 	int i = 1;
-	uint32_t mode = XL_MODE_ALL;
-	int mode_set = 0;
-	if (ctx->mode_explicit) {
-		mode = ctx->mode;
-		mode_set = 1;
-	}
+	struct xl_ctx own = *ctx;
 	for (; i < argc && !strncmp(argv[i], "--profile", 9); i++) {
-		if (!strcmp(argv[i], "--profile"))
-			continue;
-		if (argv[i][9] != '=' || xl_mode_parse(argv[i] + 10, &mode) != 0) {
+		if (argv[i][9] && argv[i][9] != '=') {
 			xl_error("%s: invalid option '%s' (use --profile=all, --profile=memory or --profile=xray)",
 				 name, argv[i]);
 			return XL_EXIT_USAGE;
 		}
-		mode_set = 1;
+		if (xl_parse_profile(argv[i][9] ? argv[i] + 10 : NULL, &own) != 0)
+			return XL_EXIT_USAGE;
 	}
+	uint32_t mode = own.mode_explicit ? own.mode : XL_MODE_ALL;
 	const char *env = getenv("EXALOOP_PROFILE");
-	if (!mode_set && env && *env && xl_mode_parse(env, &mode) != 0) {
+	if (!own.mode_explicit && env && *env && xl_mode_parse(env, &mode) != 0) {
 		xl_error("%s: invalid EXALOOP_PROFILE='%s' (use all, memory or xray)", name, env);
 		return XL_EXIT_USAGE;
 	}
@@ -271,9 +267,7 @@ int cmd_cc(int argc, const char **argv, struct xl_ctx *ctx)
 		xl_error("%s: %s", name, err);
 		return XL_EXIT_BUILD;
 	}
-	enum xl_build_mode bm = mode == XL_MODE_MEMORY ? XL_BUILD_MEMORY
-				: mode == XL_MODE_XRAY ? XL_BUILD_XRAY
-						       : XL_BUILD_ALL;
+	enum xl_build_mode bm = xl_build_mode_for(1, mode);
 	int link_exe = cl.step == XL_CC_LINK_EXE;
 	struct xl_sdk sdk;
 	if (link_exe && xl_sdk_find(&sdk, err, sizeof(err)) != 0) {
@@ -284,34 +278,30 @@ int cmd_cc(int argc, const char **argv, struct xl_ctx *ctx)
 
 	/* compiler, exaloop's compile flags, the build's own arguments as
 	 * given (response files unexpanded), then the link flags. */
-	const char **cargv = calloc((size_t)argc + 24, sizeof(char *));
-	if (!cargv) {
-		xl_error("%s: out of memory", name);
-		xl_ccline_release(&cl);
-		return XL_EXIT_FAIL;
-	}
-	char threshold[64], attr[PATH_MAX + 32], never[PATH_MAX] = "";
-	struct xl_link_extras extras;
-	size_t n = 0;
-	cargv[n++] = compiler;
+	struct strvec cargv;
+	strvec_init(&cargv);
+	char never[PATH_MAX] = "";
+	strvec_push(&cargv, compiler);
 	if (cl.step != XL_CC_INFO) {
-		int xray = bm == XL_BUILD_ALL || bm == XL_BUILD_XRAY;
+		int xray = bm == XL_BUILD_TRACED;
 		int tailcall = xray && cl.step != XL_CC_PREPROCESS && xl_tailcall_workaround();
 		if (tailcall && musttail_list(compiler, &cl, never, sizeof(never)) != 0)
 			xl_warn("could not list the functions that make musttail calls: they stay traced, and XRay's "
 				"tail-exit trampoline may corrupt their callees' arguments on this architecture");
-		if (never[0])
-			snprintf(attr, sizeof(attr), "-fxray-attr-list=%s", never);
-		n = xl_xray_compile_flags(bm, 1, tailcall, never[0] ? attr : NULL, cargv, n, threshold,
-					  sizeof(threshold));
+		xl_xray_compile_flags(&cargv, bm, 1, tailcall, never[0] ? never : NULL);
 	}
 	for (int k = i; k < argc; k++)
-		cargv[n++] = argv[k];
+		strvec_push(&cargv, argv[k]);
 	if (link_exe) {
-		n = xl_profile_link_flags(bm, xl_allocations_on(), sdk.runtime, cargv, n, &extras);
-		cargv[n++] = "-pthread";
+		xl_profile_link_flags(&cargv, bm, xl_allocations_on(), sdk.runtime);
+		strvec_push(&cargv, "-pthread");
 	}
-	cargv[n] = NULL;
+	if (cargv.oom) {
+		xl_error("%s: out of memory", name);
+		strvec_release(&cargv);
+		xl_ccline_release(&cl);
+		return XL_EXIT_FAIL;
+	}
 
 	if (!link_exe && !never[0]) {
 		/* Logged before the link (the process becomes clang): a failed
@@ -320,15 +310,15 @@ int cmd_cc(int argc, const char **argv, struct xl_ctx *ctx)
 			log_link("shared", xl_ccline_exe(&cl));
 		/* Become the compiler: its status, signals and output are the
 		 * build's, and a probe pays one exec. */
-		execv(compiler, (char *const *)cargv);
+		execv(compiler, cargv.v);
 		xl_error("%s: cannot run '%s': %s", name, compiler, strerror(errno));
-		free(cargv);
+		strvec_release(&cargv);
 		xl_ccline_release(&cl);
 		return errno == ENOENT ? XL_EXIT_NOTFOUND : XL_EXIT_NOEXEC;
 	}
 
 	int64_t t0 = xl_now_ns();
-	struct xl_process cc = {.argv = (char *const *)cargv, .signals = XL_SIGNALS_FORWARD};
+	struct xl_process cc = {.argv = cargv.v, .signals = XL_SIGNALS_FORWARD};
 	int rc = xl_process_run(&cc);
 	int64_t took = xl_now_ns() - t0;
 	if (never[0])
@@ -342,16 +332,17 @@ int cmd_cc(int argc, const char **argv, struct xl_ctx *ctx)
 		char command[8192], version[128];
 		size_t len = 0;
 		command[0] = 0;
-		for (size_t k = 0; k < n && len < sizeof(command); k++)
-			len += (size_t)snprintf(command + len, sizeof(command) - len, "%s%s", k ? " " : "", cargv[k]);
+		for (size_t k = 0; k < cargv.n && len < sizeof(command); k++)
+			len += (size_t)snprintf(command + len, sizeof(command) - len, "%s%s", k ? " " : "", cargv.v[k]);
 		xl_compiler_version(compiler, version, sizeof(version));
 		const char **sources = calloc(cl.ninputs + 1, sizeof(char *));
 		size_t ns = 0;
 		for (size_t k = 0; sources && k < cl.ninputs; k++)
 			if (xl_cc_is_source(cl.inputs[k]))
 				sources[ns++] = cl.inputs[k];
-		char *owned[64] = {0};
-		const char **libs = project_shared_libs(&cl, owned, 64);
+		struct strvec libs;
+		strvec_init(&libs);
+		project_shared_libs(&cl, &libs);
 		struct xl_sidecar sc = {0};
 		sc.mode = mode;
 		sc.release = -1;
@@ -364,16 +355,18 @@ int cmd_cc(int argc, const char **argv, struct xl_ctx *ctx)
 		sc.command = command;
 		sc.build_ns = took;
 		sc.xray_threshold = 1;
-		sc.untraced_libs = libs;
-		rc = xl_sidecars_write(out, &sc);
+		sc.untraced_libs = (const char *const *)libs.v;
+		char why[1024];
+		rc = xl_sidecars_write(out, &sc, why, sizeof(why));
+		if (rc != XL_OK)
+			xl_error("%s", why);
+		rc = xl_exit_for_build(rc, 0);
 		if (rc == 0)
 			log_link("exe", out);
-		for (size_t k = 0; k < 64; k++)
-			free(owned[k]);
-		free(libs);
+		strvec_release(&libs);
 		free(sources);
 	}
-	free(cargv);
+	strvec_release(&cargv);
 	xl_ccline_release(&cl);
 	return rc;
 }

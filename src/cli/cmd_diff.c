@@ -3,7 +3,7 @@
  * captures (or two sets of runs) of a program, and where.
  *
  *   profile diff BASE NEW [--text|--json|--html] [-o OUT] [--sort self|total|calls]
- *                [--top N] [--normalize]
+ *                [--top N] [--full-names] [--normalize]
  *
  * BASE and NEW are each a capture directory, or a directory holding several
  * capture directories (runs of the same program, as `pgo evaluate` writes):
@@ -34,18 +34,6 @@ static int parse_sort(const char *value, void *dest)
 		xl_error("invalid sort key '%s' for 'profile diff' (use self, total or calls)", value);
 		return -1;
 	}
-	return 0;
-}
-
-static int parse_rows(const char *value, void *dest)
-{
-	char *end;
-	long n = strtol(value, &end, 10);
-	if (!*value || *end || n < 0) {
-		xl_error("invalid --top '%s': expected a number of rows (0: all)", value);
-		return -1;
-	}
-	*(size_t *)dest = (size_t)n;
 	return 0;
 }
 
@@ -82,7 +70,7 @@ static int outputs(const struct xl_diff *d, const struct xl_diff_opts *o, const 
 int cmd_profile_diff(int argc, const char **argv, struct xl_ctx *ctx)
 {
 	const char *format = NULL, *output = NULL;
-	struct xl_diff_opts o = {XL_DSORT_SELF, 0};
+	struct xl_diff_opts o = {XL_DSORT_SELF, 0, 0};
 	int normalize = 0;
 	const struct xl_option opts[] = {
 		XL_OPT_SET(0, "text", &format, "text", "print the comparison as a table (the default)"),
@@ -91,7 +79,10 @@ int cmd_profile_diff(int argc, const char **argv, struct xl_ctx *ctx)
 		XL_OPT_STRING('o', NULL, &output, "OUT", "write to OUT instead"),
 		XL_OPT_PARSE(0, "sort", &o.sort, "KEY", "order functions by the change in self, total or calls",
 			     parse_sort),
-		XL_OPT_PARSE(0, "top", &o.top, "N", "only the first N functions in the text (0: all)", parse_rows),
+		XL_OPT_INT(0, "top", &o.top, "N", "only the first N functions in the text (0: all)", 0, LONG_MAX,
+			   "a number of rows (0: all)"),
+		XL_OPT_BOOL(0, "full-names", &o.full_names,
+			    "text: C++ functions by their full demangled names (default: short forms)"),
 		XL_OPT_BOOL(0, "normalize", &normalize, "scale BASE's times to NEW's thread time (compare shares)"),
 		XL_OPT_END(),
 	};

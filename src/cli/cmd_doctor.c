@@ -30,6 +30,7 @@
 #include "symbols.h"
 #include "process.h"
 #include "srcbuild.h"
+#include "fileio.h"
 
 /* main 1, mid 3, leaf 9; it sleeps so the sampler runs a few times. */
 static const char probe_src[] =
@@ -106,7 +107,7 @@ static int probe(const char *tmp, const struct xl_sdk *sdk, uint32_t mode, struc
 	a.flags = argv + 2;
 	a.prog_args = argv + 2;
 	struct xl_build b;
-	xl_build_init(&b, &a, 1, mode, sdk->runtime, exe, NULL);
+	xl_build_init(&b, &a, 1, mode, sdk->runtime, exe, NULL, &xl_stderr_msgs);
 	if (xl_build_run(&b) != 0) {
 		snprintf(why, len, "the probe did not build (see the compiler's messages above)");
 		return -1;
@@ -277,8 +278,8 @@ int cmd_doctor(int argc, const char **argv, struct xl_ctx *ctx)
 		if (!have_cc || !have_sdk)
 			line(&d, "FAIL", "capture", "skipped: needs the compiler and the SDK (see above)");
 		else {
-			char tmp[] = "/tmp/exaloop-doctor-XXXXXX";
-			if (!mkdtemp(tmp))
+			char tmp[PATH_MAX - 16];
+			if (xl_make_temp_dir("doctor", tmp, sizeof(tmp)) != 0)
 				line(&d, "FAIL", "capture", "cannot create a temporary directory: %s", strerror(errno));
 			else {
 				char path[PATH_MAX];

@@ -42,6 +42,7 @@
 #include "emit_diff.h"
 #include "exitcode.h"
 #include "fileio.h"
+#include "globals.h"
 #include "msg.h"
 #include "options.h"
 #include "pgo.h"
@@ -53,6 +54,7 @@
 #include "session.h"
 #include "symbols.h"
 #include "srcbuild.h"
+#include "strvec.h"
 #include "toolchain.h"
 #include "units.h"
 
@@ -86,18 +88,6 @@ static void job_release(struct pgo_job *j)
 		xl_target_release(&j->t);
 }
 
-static int parse_runs(const char *value, void *dest)
-{
-	char *end;
-	long n = strtol(value, &end, 10);
-	if (!*value || *end || n < 1 || n > 1000) {
-		xl_error("invalid count '%s': expected a number from 1 to 1000", value);
-		return -1;
-	}
-	*(long *)dest = n;
-	return 0;
-}
-
 /* The leading arguments that are options of u (before the build options,
  * which pass through to args.h), parsed by the one option parser: *used is
  * set to how many argv entries they took.  XL_OPTS_PARSED, or the exit
@@ -113,10 +103,7 @@ static int own_options(const struct xl_usage *u, int argc, const char **argv, in
 			o++;
 		if (o->kind == XL_OPT_KIND_END && strcmp(argv[i], "--help") != 0)
 			break;
-		i += (o->kind == XL_OPT_KIND_PARSE || o->kind == XL_OPT_KIND_STRING) && !argv[i][2 + len] &&
-				     i + 1 < argc
-			     ? 2
-			     : 1;
+		i += xl_option_has_value(o) && !argv[i][2 + len] && i + 1 < argc ? 2 : 1;
 	}
 	if (i < argc && strcmp(argv[i], "-h") == 0)
 		i++;
@@ -153,8 +140,8 @@ static int job_setup(int argc, const char **argv, struct xl_ctx *ctx, struct pgo
 		XL_OPT_STRING(0, "target", &j->target_name, "NAME", "evaluate the target NAME of exaloop.toml"),
 		XL_OPT_STRING(0, "name", &j->name_opt, "NAME",
 			      "the profile pgo/NAME.profdata (default: the program's name)"),
-		XL_OPT_PARSE(0, "runs", &j->runs, "N", "uncaptured timing runs of each build (default 5)", parse_runs),
-		XL_OPT_PARSE(0, "captures", &j->captures, "K", "captured runs of each build (default 3)", parse_runs),
+		XL_OPT_INT(0, "runs", &j->runs, "N", "uncaptured timing runs of each build (default 5)", 1, 1000, NULL),
+		XL_OPT_INT(0, "captures", &j->captures, "K", "captured runs of each build (default 3)", 1, 1000, NULL),
 		XL_OPT_STRING(0, "out", &j->out_opt, "DIR",
 			      "write the captures and the diff to DIR (default pgo/NAME-eval-STAMP)"),
 		XL_OPT_END(),
@@ -200,7 +187,7 @@ static int job_setup(int argc, const char **argv, struct xl_ctx *ctx, struct pgo
 		bargc = targc;
 		bargv = j->targv;
 	}
-	if (xl_split_build_args(bargc, bargv, 0, &j->a, err, sizeof(err)) != 0) {
+	if (xl_split_build_args(bargc, bargv, 0, xl_is_global_option, &j->a, err, sizeof(err)) != 0) {
 		xl_error("%s", err);
 		return XL_EXIT_USAGE;
 	}
@@ -261,14 +248,14 @@ static void args_text(const char *const *args, char *out, size_t len)
 static int pgo_train(int argc, const char **argv, struct xl_ctx *ctx)
 {
 	struct pgo_job j = {0};
-	char profdata[PATH_MAX], rawdir[PATH_MAX + NAME_MAX + 32], tmpdir[] = "/tmp/exaloop-pgo-XXXXXX";
-	char exe[sizeof(tmpdir) + NAME_MAX + 2];
+	char profdata[PATH_MAX], rawdir[PATH_MAX + NAME_MAX + 32], tmpdir[PATH_MAX - NAME_MAX - 2];
+	char exe[PATH_MAX];
 	int rc = job_setup(argc, argv, ctx, &j);
 	if (rc != XL_OPTS_PARSED) {
 		job_release(&j);
 		return rc;
 	}
-	rc = xl_pgo_tools(NULL, 0, profdata, sizeof(profdata));
+	rc = xl_exit_for_build(xl_pgo_tools(NULL, 0, profdata, sizeof(profdata), &xl_stderr_msgs), 0);
 	if (rc) {
 		job_release(&j);
 		return rc;
@@ -286,16 +273,17 @@ static int pgo_train(int argc, const char **argv, struct xl_ctx *ctx)
 		for (size_t k = 0; k < g.gl_pathc; k++)
 			unlink(g.gl_pathv[k]);
 	globfree(&g);
-	if (!mkdtemp(tmpdir)) {
+	if (xl_make_temp_dir("pgo", tmpdir, sizeof(tmpdir)) != 0) {
 		xl_error("cannot create a temporary build directory: %s", strerror(errno));
 		job_release(&j);
 		return XL_EXIT_BUILD;
 	}
 	snprintf(exe, sizeof(exe), "%s/%s", tmpdir, j.name);
 	struct xl_build b;
-	xl_build_init(&b, &j.a, 0, 0, NULL, exe, NULL);
+	xl_build_init(&b, &j.a, 0, 0, NULL, exe, NULL, &xl_stderr_msgs);
 	b.pgo_generate = 1;
 	rc = xl_build_run(&b);
+	rc = xl_exit_for_build(rc, b.signal);
 	if (!rc) {
 		char took[32];
 		xl_fmt_duration(b.compile_ns, took, sizeof(took));
@@ -337,8 +325,11 @@ static int pgo_train(int argc, const char **argv, struct xl_ctx *ctx)
 	size_t total_raw = 0;
 	if (!rc && glob(pattern, 0, NULL, &g) == 0) {
 		total_raw = g.gl_pathc;
-		if (xl_pgo_merge(profdata, g.gl_pathv, j.profile) != 0)
+		char err[1024];
+		if (xl_pgo_merge(profdata, g.gl_pathv, j.profile, err, sizeof(err)) != XL_OK) {
+			xl_error("%s", err);
 			rc = XL_EXIT_FAIL;
+		}
 	}
 	globfree(&g);
 	if (!rc) {
@@ -375,21 +366,19 @@ static int64_t timed_run(const char *exe, const struct pgo_job *j)
 {
 	int64_t total = 0;
 	for (size_t k = 0; k < j->ninputs; k++) {
-		size_t n = 0;
-		while (j->inputs[k] && j->inputs[k][n])
-			n++;
-		const char **argv = calloc(n + 2, sizeof(char *));
-		if (!argv)
+		struct strvec argv;
+		strvec_init(&argv);
+		strvec_push(&argv, exe);
+		strvec_pushv(&argv, j->inputs[k]);
+		if (argv.oom) {
+			strvec_release(&argv);
 			return -1;
-		argv[0] = exe;
-		for (size_t i = 0; i < n; i++)
-			argv[i + 1] = j->inputs[k][i];
-		struct xl_process p = {
-			.argv = (char *const *)argv, .signals = XL_SIGNALS_FORWARD, .stdio = XL_STDIO_QUIET};
+		}
+		struct xl_process p = {.argv = argv.v, .signals = XL_SIGNALS_FORWARD, .stdio = XL_STDIO_QUIET};
 		int64_t t0 = xl_now_ns();
 		int st = xl_process_run(&p);
 		total += xl_now_ns() - t0;
-		free(argv);
+		strvec_release(&argv);
 		if (st != 0) {
 			char what[512];
 			args_text(j->inputs[k], what, sizeof(what));
@@ -412,10 +401,10 @@ static int eval_build(struct pgo_job *j, struct xl_sdk *sdk, struct eval_build *
 {
 	j->a.pgo = pgo;
 	struct xl_build b;
-	xl_build_init(&b, &j->a, 1, XL_MODE_ALL, sdk->runtime, e->exe, NULL);
+	xl_build_init(&b, &j->a, 1, XL_MODE_ALL, sdk->runtime, e->exe, NULL, &xl_stderr_msgs);
 	int rc = xl_build_run(&b);
 	if (rc)
-		return rc;
+		return xl_exit_for_build(rc, b.signal);
 	char took[32], err[512];
 	xl_fmt_duration(b.compile_ns, took, sizeof(took));
 	xl_note("built the %s in %s", e->label, took);
@@ -455,20 +444,20 @@ static int pgo_evaluate(int argc, const char **argv, struct xl_ctx *ctx)
 {
 	struct pgo_job j = {.is_eval = 1};
 	struct xl_sdk sdk;
-	char err[1024], tmpdir[] = "/tmp/exaloop-pgo-XXXXXX", outdir[PATH_MAX + NAME_MAX + 64];
+	char err[1024], tmpdir[PATH_MAX - NAME_MAX - 8], outdir[PATH_MAX + NAME_MAX + 64];
 	struct eval_build e[2] = {{.label = "release build"}, {.label = "PGO build"}};
 	int rc = job_setup(argc, argv, ctx, &j);
 	if (rc == XL_OPTS_PARSED)
 		rc = 0;
 	else if (!rc)
 		rc = -1; /* help printed: exit 0 below */
-	if (!rc && xl_pgo_check_profile(j.profile) != 0)
+	if (!rc && xl_pgo_check_profile(j.profile, &xl_stderr_msgs) != XL_OK)
 		rc = XL_EXIT_USAGE;
 	if (!rc && xl_sdk_find(&sdk, err, sizeof(err)) != 0) {
 		xl_error("%s", err);
 		rc = XL_EXIT_BUILD;
 	}
-	if (!rc && !mkdtemp(tmpdir)) {
+	if (!rc && xl_make_temp_dir("pgo", tmpdir, sizeof(tmpdir)) != 0) {
 		xl_error("cannot create a temporary build directory: %s", strerror(errno));
 		rc = XL_EXIT_BUILD;
 	}
@@ -560,7 +549,7 @@ static int pgo_evaluate(int argc, const char **argv, struct xl_ctx *ctx)
 			xl_diff_side_release(&side[0]);
 		if (!rc) {
 			struct xl_diff d;
-			struct xl_diff_opts o = {XL_DSORT_SELF, 0};
+			struct xl_diff_opts o = {XL_DSORT_SELF, 0, 0};
 			char path[sizeof(outdir) + 16];
 			if (xl_diff_build(&side[0], &side[1], 0, &d) != XL_OK) {
 				xl_error("out of memory comparing the captures");

@@ -1,9 +1,10 @@
 /*
- * cmd_profile.c - `exaloop profile exec|report|export`.
+ * cmd_profile.c - `exaloop profile exec|report|export` (the `profile`
+ * group's table is main.c's, with `profile diff` of cmd_diff.c).
  *
  *   profile exec ./app [args...]         capture from a program built with --profile build
  *   profile report CAPTURE [--text|--json] [--sort K] [--top N] [--thread I] [--timeline-calls N]
- *   profile export CAPTURE --format F [-o OUT] [--thread I]
+ *   profile export CAPTURE --format F [-o OUT] [--thread I] [--no-compress]
  *   profile diff BASE NEW [...]          (cmd_diff.c)
  */
 #define _GNU_SOURCE
@@ -29,6 +30,7 @@
 #include "report_out.h"
 #include "session.h"
 #include "symbols.h"
+#include "xl_array.h"
 
 /* Options shared by report and export. */
 struct view_opts {
@@ -48,18 +50,10 @@ static int parse_sort(const char *value, void *dest)
 	return 0;
 }
 
-/* A whole number 0..max, or -1. */
-static long parse_count(const char *value, long max)
-{
-	char *end;
-	long n = strtol(value, &end, 10);
-	return *value && !*end && n >= 0 && n <= max ? n : -1;
-}
-
 static int parse_weight(const char *value, void *dest)
 {
 	static const char *const names[] = {"time", "bytes", "allocs"};
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+	for (size_t i = 0; i < XL_ARRAY_SIZE(names); i++)
 		if (strcmp(value, names[i]) == 0) {
 			*(enum xl_weight *)dest = (enum xl_weight)i;
 			return 0;
@@ -68,38 +62,17 @@ static int parse_weight(const char *value, void *dest)
 	return -1;
 }
 
-static int parse_top(const char *value, void *dest)
-{
-	long n = parse_count(value, LONG_MAX);
-	if (n < 0) {
-		xl_error("invalid --top '%s': expected a number of rows", value);
-		return -1;
-	}
-	*(size_t *)dest = (size_t)n;
-	return 0;
-}
-
-static int parse_timeline_calls(const char *value, void *dest)
-{
-	long n = parse_count(value, LONG_MAX);
-	if (n <= 0) {
-		xl_error("invalid --timeline-calls '%s': expected a number of calls (at least 1)", value);
-		return -1;
-	}
-	*(size_t *)dest = (size_t)n;
-	return 0;
-}
-
-static int parse_thread(const char *value, void *dest)
-{
-	long n = parse_count(value, INT_MAX);
-	if (n < 0) {
-		xl_error("invalid --thread '%s': expected a thread index (see the report's thread list)", value);
-		return -1;
-	}
-	*(int *)dest = (int)n;
-	return 0;
-}
+/* The options `report` and `export` share, rows of their tables. */
+#define VIEW_OPTIONS(v)                                                                                                \
+	XL_OPT_PARSE(0, "sort", &(v)->emit.sort, "KEY",                                                                \
+		     "order of the function table: self, total, calls, avg, name or alloc", parse_sort),               \
+		XL_OPT_INT(0, "top", &(v)->emit.top, "N", "only the first N rows of the function table", 0, LONG_MAX,  \
+			   "a number of rows"),                                                                        \
+		XL_OPT_INT(0, "thread", &(v)->emit.thread, "I", "only thread I (default: all threads merged)", 0,      \
+			   INT_MAX, "a thread index (see the report's thread list)"),                                  \
+		XL_OPT_INT(0, "timeline-calls", &(v)->emit.timeline_max, "N",                                          \
+			   "html: timeline calls the report keeps in all, the longest of each thread (default 20000)", \
+			   1, LONG_MAX, "a number of calls (at least 1)")
 
 /* XL_OPTS_PARSED, or the exit code (after -h/--help or an error). */
 static int parse_view(int argc, const char **argv, int is_export, struct view_opts *v)
@@ -111,32 +84,20 @@ static int parse_view(int argc, const char **argv, int is_export, struct view_op
 		XL_OPT_SET(0, "text", &v->format, "text", "print an aligned text report"),
 		XL_OPT_SET(0, "json", &v->format, "json", "print the JSON summary (summary-json.md)"),
 		XL_OPT_SET(0, "html", &v->format, "html", "write CAPTURE/index.html and open it (the default)"),
-		XL_OPT_PARSE(0, "sort", &v->emit.sort, "KEY",
-			     "order of the function table: self, total, calls, avg, name or alloc", parse_sort),
-		XL_OPT_PARSE(0, "top", &v->emit.top, "N", "only the first N rows of the function table", parse_top),
-		XL_OPT_PARSE(0, "thread", &v->emit.thread, "I", "only thread I (default: all threads merged)",
-			     parse_thread),
-		XL_OPT_PARSE(0, "timeline-calls", &v->emit.timeline_max, "N",
-			     "html: timeline calls the report keeps in all, the longest of each thread (default 20000)",
-			     parse_timeline_calls),
+		VIEW_OPTIONS(v),
+		XL_OPT_BOOL(0, "full-names", &v->emit.full_names,
+			    "text: C++ functions by their full demangled names (default: short forms)"),
 		XL_OPT_STRING(0, "lines", &v->lines, "FUNC",
 			      "print FUNC's hottest lines: samples, share, source text (--top N: the first N)"),
 		XL_OPT_STRING('o', NULL, &v->output, "OUT", "write to OUT instead (- for stdout)"),
 		XL_OPT_END(),
 	};
 	const struct xl_option export_opts[] = {
-		XL_OPT_STRING(0, "format", &v->format, "F", "html, json, chrome, perfetto, folded or text"),
+		XL_OPT_STRING(0, "format", &v->format, "F", "html, json, chrome, perfetto, folded, pprof or text"),
 		XL_OPT_STRING('o', NULL, &v->output, "OUT", "write to OUT (default: stdout)"),
 		XL_OPT_BOOL(0, "no-compress", &v->emit.uncompressed,
-			    "perfetto: packets not deflated (larger; for protoc --decode)"),
-		XL_OPT_PARSE(0, "sort", &v->emit.sort, "KEY",
-			     "order of the function table: self, total, calls, avg, name or alloc", parse_sort),
-		XL_OPT_PARSE(0, "top", &v->emit.top, "N", "only the first N rows of the function table", parse_top),
-		XL_OPT_PARSE(0, "thread", &v->emit.thread, "I", "only thread I (default: all threads merged)",
-			     parse_thread),
-		XL_OPT_PARSE(0, "timeline-calls", &v->emit.timeline_max, "N",
-			     "html: timeline calls the report keeps in all, the longest of each thread (default 20000)",
-			     parse_timeline_calls),
+			    "perfetto, pprof: not compressed (larger; for protoc --decode)"),
+		VIEW_OPTIONS(v),
 		XL_OPT_PARSE(0, "weight", &v->emit.weight, "W",
 			     "folded: a stack's weight: time (self ns, default), bytes or allocs (heap)", parse_weight),
 		XL_OPT_BOOL(0, "no-source", &v->emit.no_source, "html: leave the sampled lines' source text out"),
@@ -152,7 +113,7 @@ static int parse_view(int argc, const char **argv, int is_export, struct view_op
 	const struct xl_usage export = {
 		"profile export",
 		"CAPTURE",
-		"Write a capture in another format: Chrome trace, Perfetto trace, folded stacks, HTML, JSON or text.",
+		"Write a capture in another format: Chrome trace, Perfetto trace, folded stacks, pprof, HTML, JSON or text.",
 		export_opts,
 		NULL,
 		NULL};
@@ -167,7 +128,7 @@ static int parse_view(int argc, const char **argv, int is_export, struct view_op
 	v->dir = n == 1 ? argv[1] : NULL;
 	if (!v->dir) {
 		xl_error("no capture given: exaloop profile %s profiles/capture-... %s", argv[0],
-			 is_export ? "--format html|json|chrome|perfetto|folded|text -o OUT" : "[--text|--json]");
+			 is_export ? "--format html|json|chrome|perfetto|folded|pprof|text -o OUT" : "[--text|--json]");
 		return XL_EXIT_USAGE;
 	}
 	if (is_export && !v->format) {
@@ -178,8 +139,8 @@ static int parse_view(int argc, const char **argv, int is_export, struct view_op
 		xl_error("unknown format '%s' (use %s)", v->format, xl_emitter_names());
 		return XL_EXIT_USAGE;
 	}
-	if (v->emit.uncompressed && strcmp(v->format, "perfetto") != 0) {
-		xl_error("--no-compress is for --format perfetto (the %s format is never compressed inside; "
+	if (v->emit.uncompressed && strcmp(v->format, "perfetto") != 0 && strcmp(v->format, "pprof") != 0) {
+		xl_error("--no-compress is for --format perfetto or pprof (the %s format is never compressed inside; "
 			 "an OUT ending in .gz compresses any format)",
 			 v->format);
 		return XL_EXIT_USAGE;
@@ -221,7 +182,7 @@ static int open_view(int argc, const char **argv, int is_export, struct view_opt
 	return XL_OPTS_PARSED;
 }
 
-static int profile_report(int argc, const char **argv, struct xl_ctx *ctx)
+int cmd_profile_report(int argc, const char **argv, struct xl_ctx *ctx)
 {
 	struct view_opts v;
 	struct xl_model *m;
@@ -255,7 +216,7 @@ static int profile_report(int argc, const char **argv, struct xl_ctx *ctx)
 	return rc;
 }
 
-static int profile_export(int argc, const char **argv, struct xl_ctx *ctx)
+int cmd_profile_export(int argc, const char **argv, struct xl_ctx *ctx)
 {
 	struct view_opts v;
 	struct xl_model *m;
@@ -270,7 +231,7 @@ static int profile_export(int argc, const char **argv, struct xl_ctx *ctx)
 	return rc;
 }
 
-static int profile_exec(int argc, const char **argv, struct xl_ctx *ctx)
+int cmd_profile_exec(int argc, const char **argv, struct xl_ctx *ctx)
 {
 	static const struct xl_usage usage = {
 		"profile exec",
@@ -293,18 +254,4 @@ static int profile_exec(int argc, const char **argv, struct xl_ctx *ctx)
 	set.mode_set = ctx->profile;
 	set.mode = ctx->mode;
 	return xl_exec_built(argv[1], argv + 2, &set, 0, ctx);
-}
-
-int cmd_profile(int argc, const char **argv, struct xl_ctx *ctx)
-{
-	static const struct xl_subcommand subs[] = {
-		{"exec", profile_exec, "capture from a program built with 'exaloop --profile build'"},
-		{"report", profile_report, "report a capture: HTML, text or JSON"},
-		{"export", profile_export, "write a capture as a Chrome trace, folded stacks, HTML, JSON or text"},
-		{"diff", cmd_profile_diff, "compare two captures (or two sets of runs): text, JSON or HTML"},
-		{NULL, NULL, NULL},
-	};
-	static const struct xl_usage usage = {
-		"profile", NULL, "Capture from a built program, read captures and compare them.", NULL, subs, NULL};
-	return xl_dispatch(&usage, argc, argv, ctx);
 }

@@ -34,6 +34,7 @@
 #include "symbols.h"
 #include "srcbuild.h"
 #include "units.h"
+#include "fileio.h"
 
 static const char *mode_label(const struct xl_ctx *ctx, uint32_t mode)
 {
@@ -48,20 +49,16 @@ static int run(int argc, const char **argv, struct xl_ctx *ctx, const struct xl_
 	int rc = xl_build_prepare(ctx, argc, argv, 0, &a, &sdk);
 	if (rc != 0)
 		return rc;
-	/* In $TMPDIR like the compiler's own temporaries, so that a test (or a
-	 * user) can see that an interrupted build leaves nothing behind. */
-	const char *tmp = getenv("TMPDIR");
-	char tmpdir[PATH_MAX];
-	snprintf(tmpdir, sizeof(tmpdir), "%s/exaloop-run-XXXXXX",
-		 tmp && tmp[0] == '/' && strlen(tmp) < PATH_MAX - 64 ? tmp : "/tmp");
-	if (!mkdtemp(tmpdir)) {
+	char tmpdir[PATH_MAX - NAME_MAX - 2];
+	if (xl_make_temp_dir("run", tmpdir, sizeof(tmpdir)) != 0) {
 		xl_error("cannot create a temporary build directory: %m");
 		xl_build_args_release(&a);
 		return XL_EXIT_BUILD;
 	}
 	struct xl_build b;
-	xl_build_init(&b, &a, ctx->profile, set->mode, sdk.runtime, NULL, tmpdir);
+	xl_build_init(&b, &a, ctx->profile, set->mode, sdk.runtime, NULL, tmpdir, &xl_stderr_msgs);
 	rc = xl_build_run(&b);
+	rc = xl_exit_for_build(rc, b.signal);
 	if (rc == 0) {
 		char took[32];
 		xl_fmt_duration(b.compile_ns, took, sizeof(took));
@@ -79,20 +76,13 @@ static int run(int argc, const char **argv, struct xl_ctx *ctx, const struct xl_
 		s.args = a.prog_args;
 		s.capture = ctx->profile;
 		s.mode = set->mode;
-		s.buffer_size = set->buffer_size;
-		s.interval_ns = set->memory_interval_ns;
-		s.delay_ns = set->delay_ns;
-		s.duration_ns = set->duration_ns;
-		xl_settings_timeline(set, ctx, &s.tl_mode, &s.tl_min_ns);
-		s.sample_rate = xl_settings_sample_rate(set, ctx);
-		s.no_source = ctx->no_source;
-		s.include = (const char *const *)set->include;
+		xl_settings_for_session(set, ctx, &s);
 		s.symtab = ctx->profile ? &tab : NULL;
 		s.program = b.main_source;
 		s.command = ctx->argv;
 		s.compile_ns = b.compile_ns;
 		s.no_open = ctx->no_open;
-		s.long_running = long_running;
+		s.long_running = long_running || (ctx->duration_set && ctx->duration_ns);
 		rc = xl_session_run(&s);
 		xl_symtab_release(&tab);
 	}
@@ -113,7 +103,8 @@ static int build_then_exec(const char *const *build, const char *dir, const char
 		return XL_EXIT_USAGE;
 	}
 	struct xl_projbuild pb;
-	int rc = xl_projbuild_run(build, set->mode, dir, 1, &pb);
+	int rc = xl_projbuild_run(build, set->mode, dir, 1, &pb, &xl_stderr_msgs);
+	rc = xl_exit_for_build(rc, pb.signal);
 	if (rc == 0) {
 		char took[32];
 		xl_fmt_duration(pb.build_ns, took, sizeof(took));

@@ -8,19 +8,21 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <jansson.h>
 
 #include "analyze.h"
-#include "cmd.h"
+#include "ctx.h"
 #include "exec_built.h"
 #include "exitcode.h"
 #include "msg.h"
 #include "project.h"
 #include "session.h"
-#include "sidecar.h"
+#include "buildinfo.h"
 #include "symbols.h"
+#include "exaloop/xl_capture.h"
 
 /* The sidecar is this executable's, and its mode allows the capture asked
  * for: 0, or the exit code after one error line. */
@@ -41,6 +43,56 @@ static int refuse(const char *exe, const struct xl_sidecar_info *built, const st
 	return 0;
 }
 
+/* exe's sidecars, checked (present, valid, same build id, a mode that
+ * can do what set asks), and its symbols: 0, or the exit code after one
+ * error line (nothing to release then). */
+static int load_built(const char *exe, const struct xl_settings *set, struct xl_sidecar_info *built,
+		      struct xl_symtab *tab)
+{
+	char why[1024];
+	if (xl_sidecar_read(exe, built, why, sizeof(why)) != XL_OK) {
+		xl_error("%s", why);
+		return XL_EXIT_USAGE;
+	}
+	int rc = refuse(exe, built, set);
+	if (rc != 0) {
+		xl_sidecar_info_release(built);
+		return rc;
+	}
+	char path[PATH_MAX], err[512] = "";
+	snprintf(path, sizeof(path), "%s.symbols.json", exe);
+	rc = xl_symbols_load_json(path, tab, err, sizeof(err));
+	if (rc != XL_OK) {
+		xl_error("%s", err[0] ? err : xl_error_message(rc));
+		xl_sidecar_info_release(built);
+		return xl_exit_for(rc, XL_EXIT_USAGE);
+	}
+	if (strcmp(tab->build_id, built->build_id) != 0) {
+		xl_error("'%s' does not belong to '%s' (different build id): keep the sidecars of the same build", path,
+			 exe);
+		xl_symtab_release(tab);
+		xl_sidecar_info_release(built);
+		return XL_EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* The capture of a built executable: its session as the build and the
+ * settings say (exe's sidecars loaded into built and tab). */
+static void built_session(struct xl_session *s, const char *exe, const struct xl_sidecar_info *built,
+			  const struct xl_symtab *tab, const struct xl_settings *set, const struct xl_ctx *ctx)
+{
+	s->capture = 1;
+	s->mode = set->mode_set ? set->mode : built->mode;
+	xl_settings_for_session(set, ctx, s);
+	s->untraced_libs = (const char *const *)built->untraced_libs;
+	s->symtab = tab;
+	s->program = exe;
+	s->command = ctx->argv;
+	s->compile_ns = -1;
+	s->no_open = ctx->no_open;
+}
+
 int xl_exec_built(const char *exe, const char *const *args, const struct xl_settings *set, int long_running,
 		  const struct xl_ctx *ctx)
 {
@@ -54,53 +106,122 @@ int xl_exec_built(const char *exe, const char *const *args, const struct xl_sett
 		return XL_EXIT_NOTFOUND;
 	}
 	struct xl_sidecar_info built;
-	if (xl_sidecar_read(exe, &built) != 0)
-		return XL_EXIT_USAGE;
-	int rc = refuse(exe, &built, set);
-	if (rc != 0) {
-		xl_sidecar_info_release(&built);
-		return rc;
-	}
 	struct xl_symtab tab = {0};
-	char path[PATH_MAX], err[512] = "";
-	snprintf(path, sizeof(path), "%s.symbols.json", exe);
-	rc = xl_symbols_load_json(path, &tab, err, sizeof(err));
-	if (rc != XL_OK) {
-		xl_error("%s", err[0] ? err : xl_error_message(rc));
-		xl_sidecar_info_release(&built);
-		return xl_exit_for(rc, XL_EXIT_USAGE);
-	}
-	if (strcmp(tab.build_id, built.build_id) != 0) {
-		xl_error("'%s' does not belong to '%s' (different build id): keep the sidecars of the same build", path,
-			 exe);
-		xl_symtab_release(&tab);
-		xl_sidecar_info_release(&built);
-		return XL_EXIT_USAGE;
-	}
-	uint32_t mode = set->mode_set ? set->mode : built.mode;
+	int rc = load_built(exe, set, &built, &tab);
+	if (rc != 0)
+		return rc;
 	char run_exe[PATH_MAX];
 	snprintf(run_exe, sizeof(run_exe), "%s%s", strchr(exe, '/') ? "" : "./", exe);
 	struct xl_session s = {0};
+	built_session(&s, exe, &built, &tab, set, ctx);
 	s.exe = run_exe;
 	s.args = args;
-	s.capture = 1;
-	s.mode = mode;
-	s.buffer_size = set->buffer_size;
-	s.interval_ns = set->memory_interval_ns;
-	s.delay_ns = set->delay_ns;
-	s.duration_ns = set->duration_ns;
-	xl_settings_timeline(set, ctx, &s.tl_mode, &s.tl_min_ns);
-	s.sample_rate = xl_settings_sample_rate(set, ctx);
-	s.no_source = ctx->no_source;
-	s.include = (const char *const *)set->include;
-	s.long_running = long_running;
-	s.untraced_libs = (const char *const *)built.untraced_libs;
-	s.symtab = &tab;
-	s.program = exe;
-	s.command = ctx->argv;
-	s.compile_ns = -1;
-	s.no_open = ctx->no_open;
+	s.long_running = long_running || (ctx->duration_set && ctx->duration_ns);
 	rc = xl_session_run(&s);
+	xl_symtab_release(&tab);
+	xl_sidecar_info_release(&built);
+	return rc;
+}
+
+/* Where process pid maps exe: the load base (the mapping at file offset
+ * 0) and the executable text.  0, or -1 when /proc does not say. */
+static int exe_mapping(pid_t pid, const char *exe, uint64_t *base, uint64_t *lo, uint64_t *hi)
+{
+	char path[64], line[PATH_MAX + 128];
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return -1;
+	int have_base = 0, have_text = 0;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long a, b, off;
+		char perms[8];
+		int name_at = 0;
+		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %n", &a, &b, perms, &off, &name_at) < 4 || !name_at)
+			continue;
+		char *name = line + name_at;
+		name[strcspn(name, "\n")] = 0;
+		if (strcmp(name, exe) != 0)
+			continue;
+		if (off == 0 && !have_base) {
+			*base = a;
+			have_base = 1;
+		}
+		if (perms[2] == 'x' && !have_text) {
+			*lo = a;
+			*hi = b;
+			have_text = 1;
+		}
+	}
+	fclose(f);
+	return have_base && have_text ? 0 : -1;
+}
+
+/* How long process pid has run, from its start time in /proc (clock ticks
+ * after boot) and the boot clock; -1 when unknown. */
+static int64_t process_age_ns(pid_t pid)
+{
+	char path[64], buf[1024];
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return -1;
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	char *p = strrchr(buf, ')'); /* the command may hold spaces and parentheses */
+	unsigned long long start = 0;
+	if (!p || sscanf(p + 2, "%*c %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %llu",
+			 &start) != 1)
+		return -1;
+	struct timespec ts;
+	long hz = sysconf(_SC_CLK_TCK);
+	if (hz <= 0 || clock_gettime(CLOCK_BOOTTIME, &ts) != 0)
+		return -1;
+	int64_t now = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+	int64_t began = (int64_t)(start * (1000000000ull / (unsigned long long)hz));
+	return now > began ? now - began : -1;
+}
+
+int xl_attach_built(pid_t pid, const struct xl_settings *set, const struct xl_ctx *ctx)
+{
+	char link[64], exe[PATH_MAX];
+	snprintf(link, sizeof(link), "/proc/%d/exe", (int)pid);
+	ssize_t n = readlink(link, exe, sizeof(exe) - 1);
+	if (n < 0) {
+		if (errno == ENOENT || errno == ESRCH) {
+			xl_error("no process %d", (int)pid);
+			return XL_EXIT_NOTFOUND;
+		}
+		xl_error("cannot see which program process %d runs: %s", (int)pid, strerror(errno));
+		if (errno == EACCES)
+			xl_hint("attach as the process's owner, or as root");
+		return XL_EXIT_FAIL;
+	}
+	exe[n] = 0;
+	uint64_t entry = 0, base = 0, lo = 0, hi = 0;
+	int pie = 0;
+	if (xl_elf_function(exe, XL_ATTACH_SYMBOL, &entry, &pie) != XL_OK) {
+		xl_error("process %d runs '%s', which has no exaloop profiling runtime: only programs built with "
+			 "'exaloop --profile build' can be attached to",
+			 (int)pid, exe);
+		return XL_EXIT_USAGE;
+	}
+	if (exe_mapping(pid, exe, &base, &lo, &hi) != 0) {
+		xl_error("cannot find where process %d maps '%s' (/proc/%d/maps)", (int)pid, exe, (int)pid);
+		return XL_EXIT_FAIL;
+	}
+	struct xl_sidecar_info built;
+	struct xl_symtab tab = {0};
+	int rc = load_built(exe, set, &built, &tab);
+	if (rc != 0)
+		return rc;
+	struct xl_session s = {0};
+	built_session(&s, exe, &built, &tab, set, ctx);
+	s.exe = exe;
+	s.long_running = 1;
+	s.attached_at_ns = process_age_ns(pid);
+	rc = xl_session_attach(&s, pid, pie ? base + entry : entry, lo, hi);
 	xl_symtab_release(&tab);
 	xl_sidecar_info_release(&built);
 	return rc;

@@ -9,6 +9,7 @@
 #define XL_EXEC_BUILT_H
 
 #include <stdint.h>
+#include <sys/types.h>
 
 struct xl_ctx;
 struct xl_settings;
@@ -19,5 +20,10 @@ struct xl_settings;
  * NULL for defaults.  Returns the program's status or an exit code. */
 int xl_exec_built(const char *exe, const char *const *args, const struct xl_settings *set, int long_running,
 		  const struct xl_ctx *ctx);
+
+/* `profile attach`: capture from process pid, which runs an executable
+ * built for profiling (its sidecars beside it, checked the same way) and
+ * is not captured yet, for set's window (a duration is required). */
+int xl_attach_built(pid_t pid, const struct xl_settings *set, const struct xl_ctx *ctx);
 
 #endif

@@ -30,4 +30,24 @@ static inline int xl_exit_for(int err, int bad_input)
 	return err == XL_OK ? XL_EXIT_OK : err == XL_ENOMEM ? XL_EXIT_FAIL : bad_input;
 }
 
+/* The exit code for a build step's error (src/driver): a failed compile,
+ * link or build command, or a missing tool, is XL_EXIT_BUILD; interrupted
+ * by signal N (the step's `signal`), 128+N, as the compiler would have
+ * exited; a command that could not be started, 127 or 126 as in a shell; a
+ * bad argument (an unreadable PGO profile) XL_EXIT_USAGE; running out of
+ * memory or failing to write a file XL_EXIT_FAIL. */
+static inline int xl_exit_for_build(int err, int signal)
+{
+	switch (err) {
+	case XL_OK: return XL_EXIT_OK;
+	case XL_EINTR: return 128 + signal;
+	case XL_ENOTFOUND: return XL_EXIT_NOTFOUND;
+	case XL_ENOEXEC: return XL_EXIT_NOEXEC;
+	case XL_EINVAL: return XL_EXIT_USAGE;
+	case XL_ENOMEM:
+	case XL_EIO: return XL_EXIT_FAIL;
+	default: return XL_EXIT_BUILD;
+	}
+}
+
 #endif

@@ -1,73 +1,37 @@
 /*
- * main.c - exaloop's entry point: global options, then one subcommand
- * from the table below (options.h: adding a command is one row here).
+ * main.c - exaloop's entry point: global options (globals.h), then one
+ * subcommand from the tables below (options.h: adding a command is one row
+ * here).  The only file that calls into the cmd_*.c files.
  *
- *   exaloop [--profile[=all|memory|xray]] [--no-open] [--target NAME] COMMAND ...
+ *   exaloop [global options] COMMAND ...
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze.h"
 #include "exaloop/xl_capture.h"
 #include "cmd.h"
 #include "exitcode.h"
+#include "globals.h"
 #include "msg.h"
 #include "options.h"
-#include "units.h"
 
-static int parse_profile(const char *mode, void *dest)
+/* `profile`: a group whose subcommands live in two files (cmd_profile.c,
+ * cmd_diff.c), so its table is here with the commands'. */
+static int cmd_profile(int argc, const char **argv, struct xl_ctx *ctx)
 {
-	struct xl_ctx *ctx = dest;
-	ctx->profile = 1;
-	if (!mode) {
-		ctx->mode = XL_MODE_ALL;
-		return 0;
-	}
-	ctx->mode_explicit = 1;
-	if (xl_mode_parse(mode, &ctx->mode) != 0) {
-		xl_error("invalid profile mode '%s' (use all, memory or xray)", mode);
-		return -1;
-	}
-	return 0;
-}
-
-static int parse_timeline(const char *mode, void *dest)
-{
-	struct xl_ctx *ctx = dest;
-	if (xl_tl_mode_parse(mode, &ctx->tl_mode) != 0) {
-		xl_error("invalid timeline mode '%s' (use auto, first or last)", mode);
-		return -1;
-	}
-	return 0;
-}
-
-static int parse_timeline_min(const char *value, void *dest)
-{
-	struct xl_ctx *ctx = dest;
-	char msg[256];
-	if (xl_parse_duration(value, &ctx->tl_min_ns, msg, sizeof(msg)) != 0) {
-		xl_error("%s for '--timeline-min-duration' (e.g. 10us)", msg);
-		return -1;
-	}
-	ctx->tl_min_set = 1;
-	return 0;
-}
-
-static int parse_sample_rate(const char *value, void *dest)
-{
-	struct xl_ctx *ctx = dest;
-	char *end;
-	unsigned long hz = strtoul(value, &end, 10);
-	if (*value < '0' || *value > '9' || *end || hz < 1 || hz > XL_MAX_SAMPLE_RATE) {
-		xl_error("invalid sample rate '%s' for '--sample-rate' (samples per second, 1 to %u; --no-samples "
-			 "turns sampling off)",
-			 value, XL_MAX_SAMPLE_RATE);
-		return -1;
-	}
-	ctx->sample_rate = (uint32_t)hz;
-	ctx->sample_rate_set = 1;
-	return 0;
+	static const struct xl_subcommand subs[] = {
+		{"exec", cmd_profile_exec, "capture from a program built with 'exaloop --profile build'"},
+		{"report", cmd_profile_report, "report a capture: HTML, text or JSON"},
+		{"export", cmd_profile_export,
+		 "write a capture as a Chrome trace, folded stacks, pprof, HTML, JSON or text"},
+		{"diff", cmd_profile_diff, "compare two captures (or two sets of runs): text, JSON or HTML"},
+		{"attach", cmd_profile_attach, "capture from a running program built with 'exaloop --profile build'"},
+		{NULL, NULL, NULL},
+	};
+	static const struct xl_usage usage = {
+		"profile", NULL, "Capture from a built program, read captures and compare them.", NULL, subs, NULL};
+	return xl_dispatch(&usage, argc, argv, ctx);
 }
 
 static const struct xl_subcommand commands[] = {
@@ -97,26 +61,9 @@ int main(int argc, char **argv_)
 		argv[0] = self + 8;
 		return cmd_cc(argc, argv, &ctx);
 	}
-	int version = 0, no_allocations = 0;
-	const struct xl_option opts[] = {
-		XL_OPT_OPTARG(0, "profile", &ctx, "MODE",
-			      "capture functions and memory; MODE: all (default), memory or xray", parse_profile),
-		XL_OPT_BOOL(0, "no-open", &ctx.no_open, "do not open the report in a browser"),
-		XL_OPT_BOOL(0, "no-allocations", &no_allocations,
-			    "do not record heap allocations (malloc, new, GC_malloc)"),
-		XL_OPT_STRING(0, "target", &ctx.target, "NAME", "build or run a target of exaloop.toml"),
-		XL_OPT_PARSE(0, "timeline", &ctx, "MODE",
-			     "timeline kept: auto (default: all the run, short calls left out), first or last",
-			     parse_timeline),
-		XL_OPT_PARSE(0, "timeline-min-duration", &ctx, "D",
-			     "leave calls shorter than D (e.g. 10us) out of the timeline", parse_timeline_min),
-		XL_OPT_PARSE(0, "sample-rate", &ctx, "HZ", "samples per second and thread (default 1000)",
-			     parse_sample_rate),
-		XL_OPT_BOOL(0, "no-samples", &ctx.no_samples, "take no instruction or position samples"),
-		XL_OPT_BOOL(0, "no-source", &ctx.no_source, "leave the sampled lines' source text out of the capture"),
-		XL_OPT_BOOL(0, "version", &version, "print exaloop's version"),
-		XL_OPT_END(),
-	};
+	struct xl_globals g = {&ctx, 0, 0};
+	struct xl_option opts[XL_GLOBAL_OPTIONS];
+	xl_global_options(&g, opts);
 	const struct xl_usage usage = {
 		"",
 		NULL,
@@ -142,7 +89,7 @@ int main(int argc, char **argv_)
 	memcpy(args, argv, (size_t)argc * sizeof(*args));
 	int n;
 	int rc = xl_parse_options(&usage, argc, args, XL_OPTS_STOP_AT_ARG, &n);
-	if (rc == XL_OPTS_PARSED && version) {
+	if (rc == XL_OPTS_PARSED && g.version) {
 		printf("exaloop %s\n", XL_VERSION);
 		rc = XL_EXIT_OK;
 	} else if (rc == XL_OPTS_PARSED && n > 0 && strcmp(args[1], "help") == 0) {
@@ -152,10 +99,11 @@ int main(int argc, char **argv_)
 		/* One switch for the build's link (toolchain.c), a project's
 		 * compiler wrappers (cmd_cc.c, through the build's environment)
 		 * and the runtime of the program run (xl_capture.h). */
-		if (no_allocations)
+		if (g.no_allocations)
 			setenv(XL_ENV_ALLOCS, "0", 1);
 		rc = xl_dispatch(&usage, n + 1, args, &ctx);
 	}
 	free(args);
+	free(ctx.include);
 	return rc;
 }

@@ -9,6 +9,8 @@
 #ifndef XL_MSG_H
 #define XL_MSG_H
 
+#include "xl_msgs.h"
+
 #define XL_PRINTF(a, b) __attribute__((format(printf, a, b)))
 
 void xl_error(const char *fmt, ...) XL_PRINTF(1, 2);
@@ -17,5 +19,9 @@ void xl_note(const char *fmt, ...) XL_PRINTF(1, 2);
 void xl_hint(const char *fmt, ...) XL_PRINTF(1, 2);
 /* Suppress notes and warnings (errors still print): for doctor's probes. */
 void xl_msg_quiet(int quiet);
+
+/* The sink for library steps' messages (xl_msgs.h): each level printed as
+ * above (XL_MSG_TEXT, another program's output, as it is). */
+extern const struct xl_msgs xl_stderr_msgs;
 
 #endif

@@ -8,13 +8,14 @@
 #include "exitcode.h"
 #include "msg.h"
 #include "options.h"
+#include "units.h"
 
 /* Width of the left column of option and command lists. */
 #define USAGE_COLUMN 24
 
-static int has_value(const struct xl_option *o)
+int xl_option_has_value(const struct xl_option *o)
 {
-	return o->kind == XL_OPT_KIND_STRING || o->kind == XL_OPT_KIND_PARSE;
+	return o->kind == XL_OPT_KIND_STRING || o->kind == XL_OPT_KIND_PARSE || o->kind == XL_OPT_KIND_INT;
 }
 
 /* "--name", "-o" or "-o, --name" as the user writes it (for messages). */
@@ -59,7 +60,7 @@ static void print_option(FILE *f, const struct xl_option *o)
 		n += (size_t)snprintf(left + n, sizeof(left) - n, "--%s", o->long_name);
 	if (o->kind == XL_OPT_KIND_OPTARG)
 		snprintf(left + n, sizeof(left) - n, "[=%s]", o->arg);
-	else if (has_value(o))
+	else if (xl_option_has_value(o))
 		snprintf(left + n, sizeof(left) - n, " %s", o->arg);
 	fprintf(f, "  %-*s %s\n", USAGE_COLUMN - 3, left, o->help);
 }
@@ -108,6 +109,26 @@ static const struct xl_option *find_short(const struct xl_option *opts, char c)
 	return NULL;
 }
 
+/* An XL_OPT_INT's value, checked against its bounds (xl_parse_long, the
+ * one integer parser) and stored as its destination's type. */
+static int store_int(const struct xl_option *o, const char *name, const char *value)
+{
+	long v;
+	if (xl_parse_long(value, o->min, o->max, &v) != 0) {
+		if (o->expected)
+			xl_error("invalid %s '%s': expected %s", name, value, o->expected);
+		else
+			xl_error("invalid %s '%s': expected a number from %ld to %ld", name, value, o->min, o->max);
+		return -1;
+	}
+	switch (o->int_type) {
+	case XL_INT_INT: *(int *)o->dest = (int)v; break;
+	case XL_INT_LONG: *(long *)o->dest = v; break;
+	case XL_INT_SIZE: *(size_t *)o->dest = (size_t)v; break;
+	}
+	return 0;
+}
+
 /* Store one option.  value: its attached value ("--x=v", "-ov") or NULL;
  * takes the next argument when the option needs one.  0 or -1 (printed). */
 static int apply(const struct xl_usage *u, const struct xl_option *o, const char *value, int argc, const char **argv,
@@ -130,6 +151,7 @@ static int apply(const struct xl_usage *u, const struct xl_option *o, const char
 	case XL_OPT_KIND_OPTARG: return o->parse(value, o->dest);
 	case XL_OPT_KIND_STRING:
 	case XL_OPT_KIND_PARSE:
+	case XL_OPT_KIND_INT:
 		if (!value) {
 			if (*ip + 1 >= argc) {
 				xl_error("'%s' needs a value: %s %s", name, name, o->arg);
@@ -141,6 +163,8 @@ static int apply(const struct xl_usage *u, const struct xl_option *o, const char
 			*(const char **)o->dest = value;
 			return 0;
 		}
+		if (o->kind == XL_OPT_KIND_INT)
+			return store_int(o, name, value);
 		return o->parse(value, o->dest);
 	case XL_OPT_KIND_END: break;
 	}
@@ -163,7 +187,7 @@ static int parse_one(const struct xl_usage *u, int argc, const char **argv, int 
 	} else {
 		o = find_short(u->options, a[1]);
 		value = a[2] ? a + 2 : NULL;
-		if (o && value && !has_value(o))
+		if (o && value && !xl_option_has_value(o))
 			o = NULL; /* no bundling of flags: "-xy" is unknown */
 	}
 	if (!o) {

@@ -25,9 +25,10 @@
  *  - `--name=VALUE` and `--name VALUE` are the same; `-o VALUE` and `-oVALUE`
  *    likewise; an option without a value given `=VALUE` is an error.
  *  - `-h` and `--help` print the usage to stdout: the command exits 0.
- *  - An unknown option, a missing value or a value the option's parse
- *    function refuses: a one-line error naming it, then the usage on stderr;
- *    the command exits XL_EXIT_USAGE (2).
+ *  - An unknown option, a missing value, a number out of an XL_OPT_INT's
+ *    bounds or a value the option's parse function refuses: a one-line
+ *    error naming it, then the usage on stderr; the command exits
+ *    XL_EXIT_USAGE (2).
  *  - `--` ends the options; a lone `-` is a positional argument.
  *  - With XL_OPTS_STOP_AT_ARG the first positional argument ends the options
  *    (everything from it on is left as is: a program and its arguments, or a
@@ -44,6 +45,7 @@
 #ifndef XL_OPTIONS_H
 #define XL_OPTIONS_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 struct xl_ctx;
@@ -55,6 +57,14 @@ enum xl_opt_kind {
 	XL_OPT_KIND_STRING, /* a value: *(const char **)dest = it (the argv string) */
 	XL_OPT_KIND_PARSE,  /* a value: parse(value, dest) checks and stores it */
 	XL_OPT_KIND_OPTARG, /* an optional value, attached only (--name[=VALUE]): parse(value or NULL, dest) */
+	XL_OPT_KIND_INT,    /* a value: a whole number from min to max, stored as dest's type */
+};
+
+/* The type XL_OPT_INT's destination has (chosen by the macro from it). */
+enum xl_int_type {
+	XL_INT_INT,
+	XL_INT_LONG,
+	XL_INT_SIZE,
 };
 
 struct xl_option {
@@ -68,15 +78,33 @@ struct xl_option {
 	/* XL_OPT_KIND_PARSE / _OPTARG: 0, or -1 after printing the error
 	 * (xl_error(), naming the option and what is expected). */
 	int (*parse)(const char *value, void *dest);
+	/* XL_OPT_KIND_INT: the bounds, dest's type, and what the value is for
+	 * the error ("invalid --top 'x': expected a number of rows"; NULL: "a
+	 * number from MIN to MAX"). */
+	long min, max;
+	enum xl_int_type int_type;
+	const char *expected;
 };
 
 /* clang-format off */
-#define XL_OPT_BOOL(s, l, dest, help) {XL_OPT_KIND_BOOL, (s), (l), (dest), NULL, (help), NULL, NULL}
-#define XL_OPT_SET(s, l, dest, value, help) {XL_OPT_KIND_SET, (s), (l), (dest), NULL, (help), (value), NULL}
-#define XL_OPT_STRING(s, l, dest, arg, help) {XL_OPT_KIND_STRING, (s), (l), (dest), (arg), (help), NULL, NULL}
-#define XL_OPT_PARSE(s, l, dest, arg, help, fn) {XL_OPT_KIND_PARSE, (s), (l), (dest), (arg), (help), NULL, (fn)}
-#define XL_OPT_OPTARG(s, l, dest, arg, help, fn) {XL_OPT_KIND_OPTARG, (s), (l), (dest), (arg), (help), NULL, (fn)}
-#define XL_OPT_END() {XL_OPT_KIND_END, 0, NULL, NULL, NULL, NULL, NULL, NULL}
+#define XL_OPT_BOOL(s, l, dest_, help_) \
+	{.kind = XL_OPT_KIND_BOOL, .short_name = (s), .long_name = (l), .dest = (dest_), .help = (help_)}
+#define XL_OPT_SET(s, l, dest_, value, help_) \
+	{.kind = XL_OPT_KIND_SET, .short_name = (s), .long_name = (l), .dest = (dest_), .help = (help_), .set = (value)}
+#define XL_OPT_STRING(s, l, dest_, arg_, help_) \
+	{.kind = XL_OPT_KIND_STRING, .short_name = (s), .long_name = (l), .dest = (dest_), .arg = (arg_), .help = (help_)}
+#define XL_OPT_PARSE(s, l, dest_, arg_, help_, fn) \
+	{.kind = XL_OPT_KIND_PARSE, .short_name = (s), .long_name = (l), .dest = (dest_), .arg = (arg_), .help = (help_), \
+	 .parse = (fn)}
+#define XL_OPT_OPTARG(s, l, dest_, arg_, help_, fn) \
+	{.kind = XL_OPT_KIND_OPTARG, .short_name = (s), .long_name = (l), .dest = (dest_), .arg = (arg_), .help = (help_), \
+	 .parse = (fn)}
+/* A whole number from lo to hi into *dest, an int, a long or a size_t. */
+#define XL_OPT_INT(s, l, dest_, arg_, help_, lo, hi, expected_) \
+	{.kind = XL_OPT_KIND_INT, .short_name = (s), .long_name = (l), .dest = (dest_), .arg = (arg_), .help = (help_), \
+	 .min = (lo), .max = (hi), .expected = (expected_), \
+	 .int_type = _Generic((dest_), int *: XL_INT_INT, long *: XL_INT_LONG, size_t *: XL_INT_SIZE)}
+#define XL_OPT_END() {.kind = XL_OPT_KIND_END}
 /* clang-format on */
 
 struct xl_subcommand {
@@ -116,6 +144,9 @@ int xl_dispatch(const struct xl_usage *u, int argc, const char **argv, struct xl
 /* The generated usage: synopsis, about, options (with -h/--help),
  * subcommands, footer. */
 void xl_usage_print(const struct xl_usage *u, FILE *f);
+
+/* Does the option take a value (--name VALUE, --name=VALUE)? */
+int xl_option_has_value(const struct xl_option *o);
 
 /* -h or --help among argv[1..argc) before the first argument that is not
  * an option (or `--`): for commands whose options are not a table (run,

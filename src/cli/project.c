@@ -10,8 +10,9 @@
 #include <unistd.h>
 
 #include "analyze.h"
-#include "cmd.h"
+#include "ctx.h"
 #include "project.h"
+#include "session.h"
 #include "toml.h"
 #include "units.h"
 
@@ -31,15 +32,31 @@ void xl_settings_defaults(struct xl_settings *s)
 	s->sample_rate = XL_DEFAULT_SAMPLE_RATE;
 }
 
-void xl_settings_timeline(const struct xl_settings *s, const struct xl_ctx *ctx, uint32_t *mode, uint64_t *min_ns)
+void xl_settings_for_session(const struct xl_settings *s, const struct xl_ctx *ctx, struct xl_session *out)
 {
-	*mode = ctx->tl_mode ? ctx->tl_mode : s->tl_mode;
-	*min_ns = ctx->tl_min_set ? ctx->tl_min_ns : s->tl_min_ns;
+	out->buffer_size = ctx->buffer_size ? ctx->buffer_size : s->buffer_size;
+	out->interval_ns = ctx->interval_ns ? ctx->interval_ns : s->memory_interval_ns;
+	out->delay_ns = ctx->delay_set ? ctx->delay_ns : s->delay_ns;
+	out->duration_ns = ctx->duration_set ? ctx->duration_ns : s->duration_ns;
+	out->include = ctx->ninclude ? (const char *const *)ctx->include : (const char *const *)s->include;
+	out->tl_mode = ctx->tl_mode ? ctx->tl_mode : s->tl_mode;
+	out->tl_min_ns = ctx->tl_min_set ? ctx->tl_min_ns : s->tl_min_ns;
+	out->sample_rate = ctx->no_samples ? 0 : ctx->sample_rate_set ? ctx->sample_rate : s->sample_rate;
+	out->no_source = ctx->no_source;
 }
 
-uint32_t xl_settings_sample_rate(const struct xl_settings *s, const struct xl_ctx *ctx)
+const char *xl_buffer_size_problem(uint64_t bytes)
 {
-	return ctx->no_samples ? 0 : ctx->sample_rate_set ? ctx->sample_rate : s->sample_rate;
+	if (bytes < XL_MIN_BUFFER_SIZE)
+		return "must be at least 1MiB";
+	if (bytes > MAX_BUFFER_SIZE)
+		return "must be at most 64GiB";
+	return NULL;
+}
+
+const char *xl_interval_problem(uint64_t ns)
+{
+	return ns < MIN_INTERVAL_NS ? "must be at least 1ms" : NULL;
 }
 
 static void free_strv(char **v)
@@ -218,16 +235,14 @@ static int load_profile(struct ctx *c, const struct xl_toml_value *p, struct xl_
 	if ((v = xl_toml_table_get(p, "memory_interval"))) {
 		if (get_unit(c, v, "memory_interval", xl_parse_duration, &s->memory_interval_ns))
 			return -1;
-		if (s->memory_interval_ns < MIN_INTERVAL_NS)
-			return fail(c, v, "'memory_interval' must be at least 1ms");
+		if (xl_interval_problem(s->memory_interval_ns))
+			return fail(c, v, "'memory_interval' %s", xl_interval_problem(s->memory_interval_ns));
 	}
 	if ((v = xl_toml_table_get(p, "buffer_size"))) {
 		if (get_unit(c, v, "buffer_size", xl_parse_size, &s->buffer_size))
 			return -1;
-		if (s->buffer_size < XL_MIN_BUFFER_SIZE)
-			return fail(c, v, "'buffer_size' must be at least 1MiB");
-		if (s->buffer_size > MAX_BUFFER_SIZE)
-			return fail(c, v, "'buffer_size' must be at most 64GiB");
+		if (xl_buffer_size_problem(s->buffer_size))
+			return fail(c, v, "'buffer_size' %s", xl_buffer_size_problem(s->buffer_size));
 	}
 	if ((v = xl_toml_table_get(p, "include")) && get_strings(c, v, "include", 0, &s->include))
 		return -1;

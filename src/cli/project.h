@@ -54,12 +54,19 @@ struct xl_settings {
 
 void xl_settings_defaults(struct xl_settings *s);
 void xl_settings_release(struct xl_settings *s);
-/* The timeline settings of a run: the command line's (--timeline,
- * --timeline-min-duration) over exaloop.toml's. */
-void xl_settings_timeline(const struct xl_settings *s, const struct xl_ctx *ctx, uint32_t *mode, uint64_t *min_ns);
-/* The sample rate of a run: 0 with --no-samples, else --sample-rate over
- * exaloop.toml's. */
-uint32_t xl_settings_sample_rate(const struct xl_settings *s, const struct xl_ctx *ctx);
+struct xl_session;
+/* A run's capture settings into its session: the command line's
+ * (--delay, --duration, --include, --buffer-size, --memory-interval,
+ * --timeline, --timeline-min-duration, --sample-rate, --no-samples,
+ * --no-source) over exaloop.toml's (or the
+ * defaults).  Strings are borrowed from s and ctx.  (A --duration also
+ * makes the run a long-running one: the callers say so.) */
+void xl_settings_for_session(const struct xl_settings *s, const struct xl_ctx *ctx, struct xl_session *out);
+
+/* The bounds exaloop.toml and the command line share: NULL when the value
+ * is allowed, else what is wrong ("must be at least 1MiB"). */
+const char *xl_buffer_size_problem(uint64_t bytes);
+const char *xl_interval_problem(uint64_t ns);
 
 struct xl_target {
 	char *name;

@@ -20,7 +20,8 @@
 
 /* An output named *.gz is written gzip-compressed (Perfetto and
  * chrome://tracing open a .json.gz trace as it is): the emitter writes
- * into a stdio stream whose writes go through zlib into f's descriptor. */
+ * into a stdio stream whose writes go through zlib into f's descriptor.
+ * A format that is gzip itself (pprof) is written as it is. */
 static int is_gz(const char *path)
 {
 	size_t n = strlen(path);
@@ -81,7 +82,7 @@ static int fill_close(FILE *f, int (*fn)(FILE *f, const void *arg), const void *
 
 /* Write into an existing file that is not ours to replace (a device, a
  * FIFO, a link such as /dev/stdout): opened as it is, never created. */
-static int write_in_place(const char *path, int (*fn)(FILE *f, const void *arg), const void *arg)
+static int write_in_place(const char *path, int (*fn)(FILE *f, const void *arg), const void *arg, int gz)
 {
 	struct stat st;
 	if (stat(path, &st) != 0) {
@@ -101,14 +102,16 @@ static int write_in_place(const char *path, int (*fn)(FILE *f, const void *arg),
 		xl_error("cannot write '%s': %s", path, strerror(e));
 		return -1;
 	}
-	if (fill_close(f, fn, arg, is_gz(path), &e) != 0) {
+	if (fill_close(f, fn, arg, gz, &e) != 0) {
 		xl_error("cannot write '%s': %s", path, strerror(e ? e : EIO));
 		return -1;
 	}
 	return 0;
 }
 
-static int write_to(const char *path, const char *what, int (*fn)(FILE *f, const void *arg), const void *arg, int named)
+/* gz: compress (the path ends in .gz and the output is not gzip already). */
+static int write_to(const char *path, const char *what, int (*fn)(FILE *f, const void *arg), const void *arg, int named,
+		    int gz)
 {
 	if (strcmp(path, "-") == 0) {
 		int rc = fn(stdout, arg);
@@ -120,7 +123,7 @@ static int write_to(const char *path, const char *what, int (*fn)(FILE *f, const
 	}
 	struct stat st;
 	if (named && lstat(path, &st) == 0 && !S_ISREG(st.st_mode))
-		return write_in_place(path, fn, arg);
+		return write_in_place(path, fn, arg, gz);
 	/* A new temporary beside the output (random name, O_EXCL: a planted
 	 * link is never followed), renamed over it once complete. */
 	char tmp[PATH_MAX];
@@ -136,7 +139,7 @@ static int write_to(const char *path, const char *what, int (*fn)(FILE *f, const
 		return -1;
 	}
 	int e;
-	if (fill_close(f, fn, arg, is_gz(path), &e) != 0) {
+	if (fill_close(f, fn, arg, gz, &e) != 0) {
 		unlink(tmp);
 		xl_error("cannot write '%s': %s", path, strerror(e ? e : EIO));
 		return -1;
@@ -152,7 +155,7 @@ static int write_to(const char *path, const char *what, int (*fn)(FILE *f, const
 
 int xl_write_file(const char *path, const char *what, int (*fn)(FILE *f, const void *arg), const void *arg)
 {
-	return write_to(path, what, fn, arg, 0);
+	return write_to(path, what, fn, arg, 0, is_gz(path));
 }
 
 struct model_out {
@@ -176,7 +179,7 @@ int xl_write_output(const struct xl_model *m, const char *format, const struct x
 		return -1;
 	}
 	struct model_out x = {fn, m, o};
-	return write_to(path, format, write_model, &x, named);
+	return write_to(path, format, write_model, &x, named, is_gz(path) && !xl_emit_gzipped(format, o));
 }
 
 int xl_can_open_browser(int no_open)

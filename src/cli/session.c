@@ -37,8 +37,11 @@
 #include "report_out.h"
 #include "samples_out.h"
 #include "session.h"
+#include "inject.h"
 #include "strbuf.h"
+#include "strvec.h"
 #include "units.h"
+#include "xl_array.h"
 
 /* profiles/capture-YYYYMMDD-HHMMSS[-N] */
 static int make_capture_dir(const char *profiles, char *dir, size_t len)
@@ -110,7 +113,7 @@ struct child_env {
 static void set_child_env(void *arg)
 {
 	const struct child_env *c = arg;
-	for (size_t i = 0; i < sizeof(capture_env) / sizeof(capture_env[0]); i++)
+	for (size_t i = 0; i < XL_ARRAY_SIZE(capture_env); i++)
 		unsetenv(capture_env[i]);
 	if (!c->dir)
 		return;
@@ -200,7 +203,7 @@ static void remove_capture_dir(const char *dir)
 {
 	char path[PATH_MAX + 16];
 	static const char *const files[] = {"symbols.json", "run.json", XL_CAP_NOTE_FILE, XL_SAMPLES_FILE};
-	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+	for (size_t i = 0; i < XL_ARRAY_SIZE(files); i++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
 		unlink(path);
 	}
@@ -277,6 +280,8 @@ static void write_run_json(const struct xl_session *s, const char *dir, int fini
 	json_object_set_new(o, "include", strv_json(s->include));
 	json_object_set_new(o, "untraced_libraries", strv_json(s->untraced_libs));
 	json_object_set_new(o, "peak_rss_rusage", json_integer((json_int_t)maxrss_kb * 1024));
+	if (s->attached_at_ns > 0)
+		json_object_set_new(o, "attached_at_ns", json_integer(s->attached_at_ns));
 	char path[PATH_MAX];
 	snprintf(path, sizeof(path), "%s/run.json", dir);
 	if (json_dump_file(o, path, JSON_INDENT(2)) != 0)
@@ -472,6 +477,15 @@ static int finish(const struct xl_session *s, const char *dir, int status, int64
 	return xl_exit_status(status);
 }
 
+/* The time now as run.json's started_at: "2026-12-02T17:19:12Z". */
+static void utc_now(char *buf, size_t len)
+{
+	time_t wall = time(NULL);
+	struct tm tm;
+	gmtime_r(&wall, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
 int xl_session_run(const struct xl_session *s)
 {
 	struct xl_session no_capture; /* s without capture (full disk) */
@@ -486,22 +500,19 @@ int xl_session_run(const struct xl_session *s)
 		}
 	}
 
-	time_t wall = time(NULL);
-	struct tm tm;
-	gmtime_r(&wall, &tm);
 	char started_at[32];
-	strftime(started_at, sizeof(started_at), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	utc_now(started_at, sizeof(started_at));
 
 	/* The program runs as a job of its own (process.h): ^C in the
 	 * terminal reaches it directly, a signal sent to exaloop or its group
 	 * is passed on once, and exaloop lives on to write the report. */
-	size_t n = 0;
-	while (s->args && s->args[n])
-		n++;
-	char **argv = calloc(n + 2, sizeof(char *));
+	struct strvec argv;
+	strvec_init(&argv);
+	strvec_push(&argv, s->exe);
+	strvec_pushv(&argv, s->args);
 	struct child_env env = {s, s->capture ? dir : NULL, ids.len ? ids.buf : NULL};
 	struct xl_exec_probe probe = {""};
-	struct xl_process p = {.argv = argv,
+	struct xl_process p = {.argv = argv.v,
 			       .signals = XL_SIGNALS_FORWARD,
 			       .setup = set_child_env,
 			       .setup_arg = &env,
@@ -509,17 +520,14 @@ int xl_session_run(const struct xl_session *s)
 			       .ended_arg = &probe};
 	int64_t t0 = xl_now_ns();
 	int started = -1, e = ENOMEM;
-	if (argv) {
-		argv[0] = (char *)s->exe;
-		for (size_t i = 0; i < n; i++)
-			argv[i + 1] = (char *)s->args[i];
+	if (!argv.oom) {
 		started = xl_process_start(&p);
 		e = errno;
 	}
 	strbuf_release(&ids);
 	if (started != 0) {
 		xl_process_end(&p);
-		free(argv);
+		strvec_release(&argv);
 		xl_error("cannot run '%s': %s", s->exe, strerror(e));
 		if (s->capture)
 			remove_capture_dir(dir);
@@ -531,8 +539,121 @@ int xl_session_run(const struct xl_session *s)
 	int64_t app_ns = xl_now_ns() - t0;
 	pid_t pid = p.pid;
 	xl_process_end(&p);
-	free(argv);
+	strvec_release(&argv);
 	if (rc != 0)
 		return XL_EXIT_FAIL;
 	return finish(s, dir, status, app_ns, started_at, ru.ru_maxrss, reported, pid, &probe);
+}
+
+/* The runtime's settings for an attach: the variables a captured child's
+ * environment would hold, as "NAME=VALUE\0" strings ended by an empty one
+ * (xl_capture.h: XL_ATTACH_SYMBOL). */
+static void attach_settings(const struct xl_session *s, const char *dir, const char *ids, pid_t pid, struct strbuf *b)
+{
+	/* Absolute: the process has a working directory of its own. */
+	char abs[PATH_MAX];
+	strbuf_addf(b, "%s=%s", XL_ENV_DIR, realpath(dir, abs) ? abs : dir);
+	strbuf_add(b, "", 1);
+	strbuf_addf(b, "%s=%d", XL_ENV_PID, (int)pid);
+	strbuf_add(b, "", 1);
+	strbuf_addf(b, "%s=%s", XL_ENV_MODE, xl_mode_name(s->mode));
+	strbuf_add(b, "", 1);
+	const char *names[] = {XL_ENV_BUFFER, XL_ENV_INTERVAL, XL_ENV_DURATION, XL_ENV_TIMELINE_MIN};
+	const uint64_t values[] = {s->buffer_size, s->interval_ns, s->duration_ns, s->tl_min_ns};
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		strbuf_addf(b, "%s=%llu", names[i], (unsigned long long)values[i]);
+		strbuf_add(b, "", 1);
+	}
+	if (s->tl_mode) {
+		strbuf_addf(b, "%s=%s", XL_ENV_TIMELINE, xl_tl_mode_name(s->tl_mode));
+		strbuf_add(b, "", 1);
+	}
+	if (ids) {
+		strbuf_addf(b, "%s=%s", XL_ENV_INCLUDE, ids);
+		strbuf_add(b, "", 1);
+	}
+	strbuf_add(b, "", 1);
+}
+
+/* Process pid still runs: it exists and is not a zombie waiting for its
+ * parent (which is not exaloop). */
+static int still_runs(pid_t pid)
+{
+	char path[64], buf[512];
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return 0;
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	const char *p = strrchr(buf, ')'); /* the command may hold spaces and parentheses */
+	return p && p[1] == ' ' && p[2] != 'Z' && p[2] != 'X';
+}
+
+static const char *attach_problem(int rc)
+{
+	switch (rc) {
+	case XL_ATTACH_BUSY: return "it is being captured, or was attached to before (once per run of a process)";
+	case XL_ATTACH_REQUEST: return "its runtime refused the request (a different exaloop version?)";
+	default: return "its runtime could not start the capture";
+	}
+}
+
+int xl_session_attach(const struct xl_session *s, pid_t pid, uint64_t entry, uint64_t text_lo, uint64_t text_hi)
+{
+	struct xl_session no_capture;
+	char dir[PATH_MAX] = "", err[512];
+	struct strbuf ids, b;
+	strbuf_init(&ids);
+	strbuf_init(&b);
+	int rc = prepare(&s, &no_capture, dir, sizeof(dir), &ids);
+	if (rc == 0 && !s->capture)
+		rc = XL_EXIT_FAIL; /* prepare said why (disk full) */
+	if (rc != 0) {
+		strbuf_release(&ids);
+		return rc;
+	}
+	char started_at[32];
+	utc_now(started_at, sizeof(started_at));
+	attach_settings(s, dir, ids.len ? ids.buf : NULL, pid, &b);
+	strbuf_release(&ids);
+	struct xl_inject_call c = {
+		.pid = pid, .func = entry, .data = b.buf, .len = b.len, .safe_lo = text_lo, .safe_hi = text_hi};
+	int64_t t0 = xl_now_ns();
+	int irc = xl_inject_call(&c, err, sizeof(err));
+	strbuf_release(&b);
+	if (irc != 0 || c.result != XL_ATTACH_OK) {
+		if (irc != 0)
+			xl_error("cannot attach to process %d: %s", (int)pid, err);
+		else
+			xl_error("cannot attach to process %d: %s", (int)pid, attach_problem(c.result));
+		if (irc == XL_INJECT_DENIED)
+			xl_hint("ptrace is allowed for the process's owner when /proc/sys/kernel/yama/ptrace_scope is 0, "
+				"and with CAP_SYS_PTRACE (root)");
+		if (irc == 0)
+			print_runtime_notes(dir);
+		remove_capture_dir(dir);
+		return irc == XL_INJECT_NO_PROCESS ? XL_EXIT_NOTFOUND : XL_EXIT_FAIL;
+	}
+	char at[32], span[32];
+	xl_fmt_duration(s->attached_at_ns, at, sizeof(at));
+	xl_fmt_duration((int64_t)s->duration_ns, span, sizeof(span));
+	xl_note("attached to process %d at %s of its run: capturing for %s; the program runs on", (int)pid, at, span);
+	int gone = 0;
+	while (!window_closed(dir)) {
+		if (!still_runs(pid)) {
+			gone = 1;
+			break;
+		}
+		struct timespec ts = {0, 20 * 1000 * 1000};
+		nanosleep(&ts, NULL);
+	}
+	if (gone)
+		xl_note("process %d ended during the capture", (int)pid);
+	else
+		xl_note("capture window closed; exaloop let go of process %d, which runs on", (int)pid);
+	print_runtime_notes(dir);
+	write_run_json(s, dir, 0, 0, xl_now_ns() - t0, started_at, 0);
+	return render(dir, s->no_open, 0) == 0 ? XL_EXIT_OK : XL_EXIT_FAIL;
 }

@@ -12,6 +12,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "symbols.h"
 
@@ -34,8 +35,17 @@ struct xl_session {
 	int long_running;                 /* write the report when the window closes */
 	const char *profiles_dir;         /* default "profiles" */
 	const char *const *untraced_libs; /* shared libraries not traced (run.json), or NULL */
+	int64_t attached_at_ns;           /* profile attach: the process's age then; else -1 (or 0: unset) */
 };
 
 int xl_session_run(const struct xl_session *s);
+
+/* `profile attach`: capture from process pid, already running an
+ * executable exaloop built (s->exe), by calling its runtime's entry point
+ * at `entry` (its address in the process) through ptrace; the thread is
+ * stopped only where it runs the executable's own code, [text_lo,
+ * text_hi), or waits in a system call.  Waits for the window to close (or
+ * the process to end), then writes the report.  Returns an exit code. */
+int xl_session_attach(const struct xl_session *s, pid_t pid, uint64_t entry, uint64_t text_lo, uint64_t text_hi);
 
 #endif

@@ -7,6 +7,7 @@
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -62,4 +63,30 @@ int xl_create_temp_beside(const char *path, char *tmp, size_t len)
 	umask(mask);
 	fchmod(fd, 0666 & ~mask);
 	return fd;
+}
+
+/* The template $TMPDIR/exaloop-<what>-XXXXXX in path.  0, or -1 (ENAMETOOLONG). */
+static int temp_name(const char *what, char *path, size_t len)
+{
+	const char *dir = getenv("TMPDIR");
+	if (!dir || dir[0] != '/')
+		dir = "/tmp";
+	size_t n = strlen(dir);
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
+	if ((size_t)snprintf(path, len, "%.*s/exaloop-%s-XXXXXX", (int)n, dir, what) >= len) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	return 0;
+}
+
+int xl_make_temp_dir(const char *what, char *path, size_t len)
+{
+	return temp_name(what, path, len) == 0 && mkdtemp(path) ? 0 : -1;
+}
+
+int xl_make_temp_file(const char *what, char *path, size_t len)
+{
+	return temp_name(what, path, len) == 0 ? mkostemp(path, O_CLOEXEC) : -1;
 }

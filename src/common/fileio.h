@@ -31,4 +31,18 @@ int xl_create_temp_beside(const char *path, char *tmp, size_t len);
  * for each one created); existing ones are fine.  0, or -1 with errno. */
 int xl_mkdirs(const char *path, mode_t mode);
 
+/* exaloop's own temporaries (a build's output, logs, lists for the
+ * compiler): private, under $TMPDIR like the compiler's own temporaries (so
+ * that a test, or a user, can see that an interrupted command leaves
+ * nothing behind), or /tmp when $TMPDIR is unset or not an absolute path.
+ * Named exaloop-<what>-XXXXXX; the name goes into path.  The caller removes
+ * them.
+ *
+ * A new directory (mode 0700): 0, or -1 with errno (ENAMETOOLONG when path
+ * is too small for the name). */
+int xl_make_temp_dir(const char *what, char *path, size_t len);
+/* A new empty file (mode 0600): its descriptor (close-on-exec), or -1 with
+ * errno. */
+int xl_make_temp_file(const char *what, char *path, size_t len);
+
 #endif

@@ -4,11 +4,15 @@
  * Parsing is exact integer arithmetic (128-bit intermediate), so "0.1s" is
  * 100000000 ns, not 99999999, and overflow is detected instead of wrapping.
  */
+#include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "units.h"
+#include "xl_array.h"
 
 struct unit {
 	const char *name;
@@ -110,13 +114,23 @@ range:
 
 int xl_parse_duration(const char *s, uint64_t *ns, char *err, size_t errlen)
 {
-	return parse(s, duration_units, sizeof(duration_units) / sizeof(duration_units[0]), "duration",
-		     "'10s' or '250ms'", ns, err, errlen);
+	return parse(s, duration_units, XL_ARRAY_SIZE(duration_units), "duration", "'10s' or '250ms'", ns, err, errlen);
 }
 
 int xl_parse_size(const char *s, uint64_t *bytes, char *err, size_t errlen)
 {
-	return parse(s, size_units, sizeof(size_units) / sizeof(size_units[0]), "size", "'64MiB'", bytes, err, errlen);
+	return parse(s, size_units, XL_ARRAY_SIZE(size_units), "size", "'64MiB'", bytes, err, errlen);
+}
+
+int xl_parse_long(const char *s, long min, long max, long *out)
+{
+	char *end;
+	errno = 0;
+	long v = strtol(s, &end, 10);
+	if (!isdigit((unsigned char)s[s[0] == '-']) || *end || errno == ERANGE || v < min || v > max)
+		return -1;
+	*out = v;
+	return 0;
 }
 
 void xl_fmt_duration(int64_t ns, char *buf, size_t len)

@@ -17,6 +17,11 @@
 int xl_parse_duration(const char *s, uint64_t *ns, char *err, size_t errlen);
 int xl_parse_size(const char *s, uint64_t *bytes, char *err, size_t errlen);
 
+/* A whole decimal number from min to max (no sign but '-', no blanks, no
+ * suffix): 0 and the value, or -1.  The one integer parser of command
+ * lines (options.h's XL_OPT_INT, the build's -jN). */
+int xl_parse_long(const char *s, long min, long max, long *out);
+
 /* Human-readable forms for messages and text reports. */
 void xl_fmt_duration(int64_t ns, char *buf, size_t len);
 void xl_fmt_size(int64_t bytes, char *buf, size_t len);

@@ -14,6 +14,7 @@
 struct xl_diff_opts {
 	enum xl_diff_sort sort; /* order of the function table */
 	size_t top;             /* text: rows (0 = all); json/html: recorded, every function is listed */
+	int full_names;         /* text: functions by their full names, not their short forms */
 };
 
 int xl_emit_diff_text(const struct xl_diff *d, FILE *f, const struct xl_diff_opts *o);

@@ -165,6 +165,7 @@ void xl_diff_document(const struct xl_diff *d, struct jsonw *w, const struct xl_
 		const struct xl_diff_func *f = &d->funcs[order[i]];
 		jw_obj(w);
 		jw_kstr(w, "name", f->name);
+		jw_kstr(w, "short_name", f->short_name ? f->short_name : f->name);
 		jw_kstr(w, "file", f->file);
 		jw_kint(w, "line", f->line);
 		jw_kstr(w, "status", !f->present[XL_BASE] ? "new_only" : !f->present[XL_NEW] ? "base_only" : "both");

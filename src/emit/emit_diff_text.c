@@ -144,7 +144,7 @@ int xl_emit_diff_text(const struct xl_diff *d, FILE *f, const struct xl_diff_opt
 		fprintf(f, "%11s %11s %11s %7s%c %11s %11s %8s %12.0f %12.0f  ", a, b, c, e,
 			fn->significant == 0 ? '~' : ' ', g, h, k, fn->calls.v[XL_BASE], fn->calls.v[XL_NEW]);
 		insignificant += fn->significant == 0;
-		xl_put_text(f, fn->name);
+		xl_put_text(f, o->full_names || !fn->short_name ? fn->name : fn->short_name);
 		if (fn->file) {
 			fputs("  ", f);
 			xl_put_text(f, fn->file);

@@ -2,8 +2,10 @@
  * emit_folded.c - folded stacks: "main;parse;lex 1234" (self ns per path,
  * or, with --weight bytes|allocs, the heap bytes or allocations made on
  * the path; then allocations with no traced frame are a "(no traced
- * frame)" stack of their thread, and those the runtime could not attribute
- * one "(not attributed)" line, so the lines add up to the run's total).
+ * frame)" stack of their thread, those the runtime could not attribute
+ * one "(not attributed)" line and those made while the window was closed
+ * one "(outside the window)" line, so the lines add up to the run's
+ * total).
  *
  * Read by flamegraph.pl, speedscope, inferno and many others.  One line per
  * call path with self time; identical paths from different threads are
@@ -58,6 +60,9 @@ int xl_emit_folded(const struct xl_model *m, FILE *f, const struct xl_emit_opts 
 		uint64_t na = o->weight == XL_WEIGHT_BYTES ? m->alloc_na.bytes : m->alloc_na.allocs;
 		if (na)
 			fprintf(f, "(not attributed) %llu\n", (unsigned long long)na);
+		uint64_t out = o->weight == XL_WEIGHT_BYTES ? m->alloc_outside.bytes : m->alloc_outside.allocs;
+		if (out)
+			fprintf(f, "(outside the window) %llu\n", (unsigned long long)out);
 	}
 	free(path);
 	return ferror(f) ? -1 : 0;

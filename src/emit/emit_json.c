@@ -10,6 +10,7 @@
 #include "emit_internal.h"
 #include "jsonw.h"
 #include "timeline.h"
+#include "xl_array.h"
 
 static void strv(struct jsonw *w, const char *key, char **v)
 {
@@ -118,7 +119,7 @@ static void thread_functions(const struct xl_model *m, struct jsonw *w, const st
 	static const char *const cols[] = {"func", "calls", "self_ns", "total_ns"};
 	jw_key(w, "functions");
 	jw_obj(w);
-	for (size_t c = 0; c < sizeof(cols) / sizeof(cols[0]); c++) {
+	for (size_t c = 0; c < XL_ARRAY_SIZE(cols); c++) {
 		jw_key(w, cols[c]);
 		jw_arr(w);
 		for (size_t f = 0; f < m->nfuncs; f++) {
@@ -182,6 +183,7 @@ static void threads_member(const struct xl_model *m, struct jsonw *w)
 		jw_metric(w, t->dropped_from_ns >= 0 ? t->dropped_from_ns : XL_UNAVAILABLE);
 		jw_kint(w, "repaired_exits", (int64_t)t->repaired_exits);
 		jw_kint(w, "unwound_frames", (int64_t)t->unwound_frames);
+		jw_kint(w, "reentry_lost", (int64_t)t->reentry_lost);
 		jw_kint(w, "open_frames", t->open_frames);
 		jw_kint(w, "start_ns", t->start_ns);
 		jw_kint(w, "end_ns", t->end_ns);
@@ -224,7 +226,8 @@ static void alloc_obj(struct jsonw *w, const char *key, const struct xl_alloc *a
 }
 
 /* Heap allocations (docs/summary-json.md): the run's totals, the
- * "(not attributed)" part and the frees that matched no allocation. */
+ * "(not attributed)" part, those made outside the capture window, and
+ * the frees that matched no allocation. */
 static void allocations_member(const struct xl_model *m, struct jsonw *w)
 {
 	jw_key(w, "allocations");
@@ -232,6 +235,8 @@ static void allocations_member(const struct xl_model *m, struct jsonw *w)
 	jw_kbool(w, "recorded", m->allocs);
 	alloc_obj(w, "total", &m->alloc_total, 0);
 	alloc_obj(w, "not_attributed", &m->alloc_na, 0);
+	if (m->alloc_outside_kept)
+		alloc_obj(w, "outside_window", &m->alloc_outside, 0);
 	jw_kint(w, "unmatched_frees", (int64_t)m->alloc_unmatched_frees);
 	jw_kint(w, "unmatched_bytes", (int64_t)m->alloc_unmatched_bytes);
 	jw_kint(w, "untracked", (int64_t)m->alloc_untracked);
@@ -282,6 +287,7 @@ static void functions_member(const struct xl_model *m, struct jsonw *w)
 		jw_kint(w, "id", (int64_t)i);
 		jw_kint(w, "xray_id", f->xray_id);
 		jw_kstr(w, "name", f->name);
+		jw_kstr(w, "short_name", xl_func_shown(f, 0));
 		jw_kstr(w, "file", f->file);
 		jw_kint(w, "line", f->line);
 		jw_kint(w, "calls", (int64_t)f->calls);
@@ -314,7 +320,7 @@ static void functions_member(const struct xl_model *m, struct jsonw *w)
 static void tree_allocs(const struct xl_model *m, struct jsonw *w, int compact)
 {
 	static const char *const cols[] = {"alloc_at", "alloc_calls", "alloc_bytes", "alloc_live", "alloc_peak"};
-	size_t ncols = sizeof(cols) / sizeof(cols[0]);
+	size_t ncols = XL_ARRAY_SIZE(cols);
 	for (size_t c = compact ? 0 : 1; c < ncols; c++) {
 		jw_key(w, cols[c]);
 		jw_arr(w);
@@ -359,7 +365,7 @@ static void tree_samples(const struct xl_model *m, struct jsonw *w, int compact)
 static void tree_member(const struct xl_model *m, struct jsonw *w, int compact)
 {
 	static const char *const cols[] = {"thread", "parent", "func", "calls", "total_ns", "self_ns"};
-	size_t ncols = sizeof(cols) / sizeof(cols[0]) - (compact ? 1 : 0);
+	size_t ncols = XL_ARRAY_SIZE(cols) - (compact ? 1 : 0);
 	jw_key(w, "tree");
 	jw_obj(w);
 	if (m->allocs)
@@ -435,7 +441,7 @@ static void memory_member(const struct xl_model *m, struct jsonw *w)
 	static const char *const cols[] = {"t_ns",         "rss",          "gc_heap",        "gc_free",
 					   "gc_occupied",  "gc_allocated", "gc_collections", "program_rss",
 					   "profiler_rss", "alloc_bytes",  "alloc_calls"};
-	for (size_t c = 0; c < sizeof(cols) / sizeof(cols[0]); c++) {
+	for (size_t c = 0; c < XL_ARRAY_SIZE(cols); c++) {
 		jw_key(w, cols[c]);
 		jw_arr(w);
 		for (size_t i = 0; i < m->nsamples; i++) {
@@ -783,6 +789,7 @@ void xl_json_document(const struct xl_model *m, struct jsonw *w, const struct xl
 	jw_kint(w, "thread_time_ns", xl_thread_time(m));
 	jw_kint(w, "threads_not_recorded", (int64_t)m->threads_dropped + m->threads_unplaced);
 	jw_kint(w, "unrecorded_events", (int64_t)m->unrecorded_events);
+	jw_kint(w, "open_exits", (int64_t)m->open_exits);
 	jw_kint(w, "more_calls", (int64_t)m->more_calls);
 	jw_kint(w, "more_nodes", m->more_nodes);
 	jw_key(w, "cpu_time_ns");

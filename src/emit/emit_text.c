@@ -162,6 +162,11 @@ static int alloc_section(const struct xl_model *m, FILE *f, const struct xl_emit
 	if (m->alloc_unmatched_frees)
 		fprintf(f, "; %llu frees of blocks allocated before the capture or by a shared library",
 			(unsigned long long)m->alloc_unmatched_frees);
+	if (m->alloc_outside.allocs) {
+		xl_fmt_size((int64_t)m->alloc_outside.bytes, c, sizeof(c));
+		fprintf(f, "\n  (outside the window): %llu (%s), made while the capture window was closed",
+			(unsigned long long)m->alloc_outside.allocs, c);
+	}
 	putc('\n', f);
 	if (m->mode == XL_MODE_MEMORY)
 		return 0;
@@ -183,7 +188,7 @@ static int alloc_section(const struct xl_model *m, FILE *f, const struct xl_emit
 		xl_fmt_size((int64_t)xl_alloc_live(&fn->alloc), c, sizeof(c));
 		xl_fmt_size((int64_t)fn->alloc.peak_live, d, sizeof(d));
 		fprintf(f, "%14llu %11s %11s %11s %11s  ", (unsigned long long)fn->alloc.allocs, a, b, c, d);
-		xl_put_text(f, fn->name);
+		xl_put_text(f, xl_func_shown(fn, o->full_names));
 		putc('\n', f);
 	}
 	if (!shown)
@@ -283,7 +288,7 @@ int xl_emit_text(const struct xl_model *m, FILE *f, const struct xl_emit_opts *o
 			xl_fmt_duration(fn->calls ? fn->total_ns / (int64_t)fn->calls : 0, c, sizeof(c));
 			fprintf(f, "%14llu %11s %6.1f%% %11s %6.1f%% %11s  ", (unsigned long long)fn->calls, a,
 				pct(fn->self_ns, whole), b, pct(fn->total_ns, whole), c);
-			xl_put_text(f, fn->name);
+			xl_put_text(f, xl_func_shown(fn, o->full_names));
 			if (fn->file) {
 				fputs("  ", f);
 				xl_put_text(f, fn->file);

@@ -61,8 +61,7 @@ void jw_arr_end(struct jsonw *w)
 	close_(w, ']');
 }
 
-/* Length of a valid UTF-8 sequence at p, or 0 when invalid. */
-static int utf8_len(const unsigned char *p)
+int jw_utf8_len(const unsigned char *p)
 {
 	unsigned c = p[0];
 	if (c < 0x80)
@@ -92,7 +91,7 @@ void jw_escape(FILE *f, const char *s, int html_safe)
 	while (*p) {
 		unsigned c = *p;
 		if (c >= 0x80) {
-			int n = utf8_len(p);
+			int n = jw_utf8_len(p);
 			if (!n) {
 				fputs("\\ufffd", f);
 				p++;

@@ -23,6 +23,11 @@ struct jsonw {
 	int after_key;
 };
 
+/* Length of the valid UTF-8 sequence at p (NUL-terminated), or 0 when it
+ * is not one (overlong forms and UTF-16 surrogates included): the test by
+ * which the writer puts U+FFFD for a byte, shared with emit_pprof.c. */
+int jw_utf8_len(const unsigned char *p);
+
 void jw_init(struct jsonw *w, FILE *f, int html_safe);
 void jw_obj(struct jsonw *w);
 void jw_obj_end(struct jsonw *w);

@@ -99,6 +99,29 @@ void pb_msg(struct pbw *b, uint32_t field, const struct pbw *sub)
 	pb_bytes(b, field, sub->p, sub->len);
 }
 
+void pb_packed(struct pbw *b, uint32_t field, const uint64_t *v, size_t n)
+{
+	unsigned char tmp[10];
+	size_t len = 0;
+	for (size_t i = 0; i < n; i++)
+		len += varint(tmp, v[i]);
+	tag(b, field, WIRE_LEN);
+	put_varint(b, len);
+	if (room(b, len))
+		for (size_t i = 0; i < n; i++)
+			b->len += varint(b->p + b->len, v[i]);
+}
+
+void pb_append(struct pbw *b, const struct pbw *fields)
+{
+	if (fields->oom)
+		b->oom = 1;
+	if (fields->len && room(b, fields->len)) {
+		memcpy(b->p + b->len, fields->p, fields->len);
+		b->len += fields->len;
+	}
+}
+
 int pb_put(FILE *f, uint32_t field, const struct pbw *msg)
 {
 	if (msg->oom) {

@@ -1,5 +1,5 @@
 /*
- * pbw.h - protocol buffer encoding for the Perfetto export.
+ * pbw.h - protocol buffer encoding for the Perfetto and pprof exports.
  *
  * A message is built in a growable byte buffer (struct pbw) because a
  * nested message is written as its length, then its bytes: the inner
@@ -34,6 +34,11 @@ void pb_uint(struct pbw *b, uint32_t field, uint64_t v);
 void pb_bytes(struct pbw *b, uint32_t field, const void *data, size_t n);
 void pb_str(struct pbw *b, uint32_t field, const char *s);
 void pb_msg(struct pbw *b, uint32_t field, const struct pbw *sub);
+/* A packed repeated varint field (proto3's encoding of repeated scalars):
+ * one length-delimited field holding v[0..n) as varints. */
+void pb_packed(struct pbw *b, uint32_t field, const uint64_t *v, size_t n);
+/* Append fields encoded elsewhere (say, the same labels for many samples). */
+void pb_append(struct pbw *b, const struct pbw *fields);
 
 /* Write msg to f as field `field` of an enclosing message that is never
  * held in memory (a Trace's packets).  0, or -1 (write error, or msg ran

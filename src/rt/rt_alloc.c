@@ -75,6 +75,12 @@ static inline struct xl_alloc_stat *na_rec(void)
 	return (struct xl_alloc_stat *)(void *)rt__hdr->alloc_na;
 }
 
+/* Allocations while the window is closed, apart from alloc_na. */
+static inline struct xl_alloc_stat *outside_rec(void)
+{
+	return (struct xl_alloc_stat *)(void *)rt__hdr->alloc_outside;
+}
+
 static inline uint32_t off16(const void *p)
 {
 	return (uint32_t)((uint64_t)((const char *)p - rt__base) >> 4);
@@ -111,6 +117,9 @@ static void recording_start(void)
 	struct xl_alloc_stat *na = na_rec();
 	na->node = XL_ALLOC_NO_NODE;
 	na->owner = XL_ALLOC_SHARED;
+	struct xl_alloc_stat *out = outside_rec();
+	out->node = XL_ALLOC_NO_NODE;
+	out->owner = XL_ALLOC_SHARED;
 	rt__hdr->alloc_rec_size = sizeof(struct xl_alloc_stat);
 	rt__hdr->flags |= XL_FLAG_ALLOCS;
 	atomic_store(&rt__proc_page.s.alloc, 1);
@@ -118,7 +127,7 @@ static void recording_start(void)
 
 void rt__alloc_init(void)
 {
-	const char *off = getenv(XL_ENV_ALLOCS);
+	const char *off = rt__getenv(XL_ENV_ALLOCS);
 	if (off && strcmp(off, "0") == 0)
 		return;
 	/* Linked only when exaloop's link wrapped the allocation functions
@@ -287,7 +296,9 @@ static __attribute__((noinline)) uint32_t record_new(struct rt_hot *h, uint32_t 
 static inline struct xl_alloc_stat *current(struct rt_hot *h)
 {
 	uint32_t g = h->gate;
-	if (UNLIKELY((g != RT_GATE_READY && g != RT_GATE_SLOW) || !atomic_load_explicit(&rt__on, memory_order_relaxed)))
+	if (UNLIKELY(!atomic_load_explicit(&rt__on, memory_order_relaxed)))
+		return rt__cfg.mode == XL_MODE_MEMORY ? na_rec() : outside_rec();
+	if (UNLIKELY(g != RT_GATE_READY && g != RT_GATE_SLOW))
 		return na_rec();
 	const struct xl_thread_block *tb = h->tb;
 	uint32_t d = tb->depth;

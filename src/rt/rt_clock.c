@@ -43,6 +43,6 @@ static int tsc_invariant(void)
 void rt__clock_init(void)
 {
 	/* EXALOOP_CLOCK=monotonic lets tests and users force the fallback. */
-	const char *force = getenv("EXALOOP_CLOCK");
+	const char *force = rt__getenv("EXALOOP_CLOCK");
 	rt__use_tsc = tsc_invariant() && !(force && strcmp(force, "monotonic") == 0);
 }

@@ -82,7 +82,7 @@ static uint64_t pf_done, pf_end, pf_last_cursor, pf_sleep_ns;
 
 static void prefault_init(void)
 {
-	pf_active = rt__cfg.mode != XL_MODE_MEMORY && !getenv("EXALOOP_NO_PREFAULT");
+	pf_active = rt__cfg.mode != XL_MODE_MEMORY && !rt__getenv("EXALOOP_NO_PREFAULT");
 	pf_done = rt__hdr->arena_off & ~(uint64_t)4095;
 	pf_end = rt__hdr->timeline_limit & ~(uint64_t)4095;
 	pf_last_cursor = rt__hdr->arena_off;
@@ -177,23 +177,26 @@ void rt__window_open(void)
 {
 	if (atomic_exchange(&window_opened, 1))
 		return;
+	/* Recording starts when every sled is patched, and the window with
+	 * it: a window that began before patching (which a busy machine may
+	 * stretch to milliseconds) held time in which calls were missed. */
+	int patched = -1;
+	if (rt__cfg.mode != XL_MODE_MEMORY) {
+		rt__alloc_self_begin(); /* XRay's own allocations are not the program's */
+		patched = rt__patch();
+		rt__alloc_self_end();
+		if (patched != 0)
+			__atomic_fetch_or(&rt__hdr->flags, XL_FLAG_PATCH_FAILED, __ATOMIC_RELAXED);
+	}
 	uint64_t now = rt__ticks();
 	rt__hdr->window_open_ticks = now;
 	rt__tl_setup(now);
+	if (patched == 0)
+		atomic_store(&rt__on, 1);
 	struct xl_mem_sample s;
 	rt__mem_sample(&s, 0); /* for the collector's count only */
 	rt__hdr->gc_first_collections = s.gc_collections;
 	__atomic_store_n(&rt__hdr->state, XL_STATE_RECORDING, __ATOMIC_RELEASE);
-	if (rt__cfg.mode != XL_MODE_MEMORY) {
-		atomic_store(&rt__on, 1);
-		rt__alloc_self_begin(); /* XRay's own allocations are not the program's */
-		int patched = rt__patch();
-		rt__alloc_self_end();
-		if (patched != 0) {
-			atomic_store(&rt__on, 0);
-			__atomic_fetch_or(&rt__hdr->flags, XL_FLAG_PATCH_FAILED, __ATOMIC_RELAXED);
-		}
-	}
 }
 
 void rt__finalize(uint32_t reason)
@@ -202,6 +205,9 @@ void rt__finalize(uint32_t reason)
 		return;
 	if (atomic_load(&window_opened))
 		rt__calibrate(); /* needs the window still open */
+	/* The window ends when recording stops, not after the finalization's
+	 * own work (the last memory sample, the clock's calibration). */
+	uint64_t closed = rt__ticks();
 	atomic_store(&rt__on, 0);
 	if (rt__cfg.mode != XL_MODE_MEMORY && atomic_load(&window_opened)) {
 		rt__alloc_self_begin();
@@ -212,7 +218,7 @@ void rt__finalize(uint32_t reason)
 		take_sample();
 	calibrate();
 	uint64_t now = rt__hdr->cal1_ticks;
-	rt__hdr->window_close_ticks = atomic_load(&window_opened) ? now : 0;
+	rt__hdr->window_close_ticks = atomic_load(&window_opened) ? closed : 0;
 	rt__hdr->peak_rss_bytes = rt__peak_rss();
 	rt__hdr->capture_rss_bytes = rt__profiler_resident(touched_len());
 	/* On the control thread while the program runs on (the window
@@ -222,6 +228,13 @@ void rt__finalize(uint32_t reason)
 	rt__threads_finalize(now, apart);
 	rt__hdr->end_reason = reason;
 	__atomic_store_n(&rt__hdr->state, XL_STATE_FINALIZED, __ATOMIC_RELEASE);
+	/* An attached capture's end: let go of what the runtime opened in the
+	 * program's process (its /proc descriptors) and stop looking at its
+	 * allocations (rt_init.c: __exaloop_attach). */
+	if (__atomic_load_n(&rt__hdr->flags, __ATOMIC_RELAXED) & XL_FLAG_ATTACHED) {
+		atomic_store(&rt__proc_page.s.alloc, 0);
+		rt__mem_fork_child();
+	}
 }
 
 static uint64_t min_u64(uint64_t a, uint64_t b)
@@ -249,7 +262,9 @@ static uint64_t min_u64(uint64_t a, uint64_t b)
 static void main_gone(void *arg)
 {
 	(void)arg;
-	if (!rt__owns_capture())
+	/* Not "owns the capture": a memory-only child's control thread runs
+	 * before it makes the child's capture, and must leave all the same. */
+	if (!ctl_started)
 		return;
 	atomic_store(&main_exited, 1);
 	pthread_mutex_lock(&ctl_mu);
@@ -377,6 +392,13 @@ void rt__control_fork_child(void)
 	atomic_store(&window_opened, 0);
 	atomic_store(&finalized, 0);
 	ctl_child_lazy = 0;
+	/* The key's value is the parent's main thread's, and fork copied the
+	 * forking thread only: mark that one, which is the child's main
+	 * thread.  If it ends with pthread_exit, a control thread started
+	 * later must leave once it is the last thread, or the child would
+	 * never end (its parent's waitpid hangs). */
+	if (main_key_ok)
+		pthread_setspecific(main_key, &main_key);
 	mem_blk = NULL;
 	mem_arr = NULL;
 	pf_active = 0;
@@ -416,17 +438,21 @@ int rt__control_start(void)
 	sigset_t all;
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &ctl_creator_mask);
+	/* Set before the thread exists: it reads the flag (a window that
+	 * closes at once finalizes on it). */
+	ctl_started = 1;
 	int rc = pthread_create(&ctl_thread, NULL, control_main, NULL);
 	pthread_sigmask(SIG_SETMASK, &ctl_creator_mask, NULL);
-	if (rc != 0)
+	if (rc != 0) {
+		ctl_started = 0;
 		return -1;
+	}
 	/* The constructor runs on the main thread: watch for its pthread_exit.
 	 * (A forked child keeps the key; its forking thread is its main one.) */
 	if (!main_key_ok && pthread_key_create(&main_key, main_gone) == 0) {
 		main_key_ok = 1;
 		pthread_setspecific(main_key, &main_key);
 	}
-	ctl_started = 1;
 	return 0;
 }
 

@@ -17,7 +17,9 @@
  *    clock_gettime fallback) are refused with return value 1 and go to
  *    the full handler.
  *  - Re-entry (a signal handler running instrumented code in the middle of
- *    an event) is dropped: `gate` is BUSY for the whole event.
+ *    an event: `gate` is BUSY for the whole event) is deferred: the
+ *    handler's events wait in TLS and go into the tree at the thread's
+ *    next event (see "Deferred events" below).
  *  - A call after the window closed is ignored (rt__on is checked first;
  *    the capture mapping is never unmapped).
  *  - Publication order, for captures cut off at any instruction: a node,
@@ -701,7 +703,13 @@ static RT_NOINSTR void exit_at(struct rt_hot *h, int32_t func, uint32_t kind, ui
 	while (k > 0 && tb->stack[k - 1].func != func)
 		k--;
 	if (k == 0) {
-		tb->repaired_exits++;
+		/* With no frame open, a frame entered before recording began
+		 * (a window opened later, a forked child's inherited frames):
+		 * not a defect.  Else the exit matches nothing. */
+		if (d == 0)
+			__atomic_fetch_add(&rt__hdr->open_exits, 1, __ATOMIC_RELAXED);
+		else
+			tb->repaired_exits++;
 		return;
 	}
 	while (d > k) {
@@ -777,23 +785,148 @@ static inline RT_NOINSTR void keep_sp(uint64_t sp)
 	}
 }
 
+/*
+ * Deferred events.  A signal handler that runs traced code while the
+ * thread is inside an event (gate BUSY) cannot touch the tree, which the
+ * interrupted event is changing.  Its events are kept in the thread's
+ * defer[] (TLS) with their time, and the thread's next event, which finds
+ * the deferred count non-zero in the same word as the gate, puts them
+ * into the tree first: below the frame that is on top after the
+ * interrupted event, which is where the handler ran.  Nothing is added to
+ * the fast path: the gate test reads one 8-byte word either way.
+ *
+ * Every handler has returned before the code it interrupted goes on, so
+ * when the next event reads the count, the events in defer[] are whole
+ * handler runs, each a balanced sequence of entries and exits (nested
+ * handlers included, as they nest).  A slot is taken with one atomic add,
+ * which a further signal cannot split.  Their times are kept monotonic:
+ * an event timed before the thread's latest event (the signal came before
+ * the interrupted event read the clock) is moved to that time, so the
+ * handler's calls may shrink but never take time from a frame they were
+ * not in.  Under the clock_gettime clock the hot path cannot read the
+ * clock: such events get the latest event's time.
+ *
+ * A handler that makes more than RT_DEFER_MAX events inside one event
+ * loses the handler runs that did not fit, whole (a partial run would
+ * leave frames open); they are counted in the thread's reentry_lost.
+ * Events still deferred when the thread ends are taken in by its exit
+ * (rt_xray.c: thread_gone), the main thread's at finalization; those of
+ * other threads when a window closes end with the capture, as every
+ * later event does.
+ */
+static NOINLINE RT_NOINSTR int defer_event(int32_t func, uint32_t type, uint64_t sp)
+{
+	struct rt_hot *h = &rt__hot;
+	uint32_t i = __atomic_fetch_add(&h->deferred, 1, __ATOMIC_RELAXED);
+	if (i < RT_DEFER_MAX) {
+		struct rt_deferred *e = &h->defer[i];
+		e->func = func;
+		e->type = type;
+		e->sp = sp;
+		e->ticks = rt__use_tsc ? hot_ticks() : 0;
+	}
+	return 0;
+}
+
+/* The end of the longest prefix of defer[from..to) made of whole handler
+ * runs (entries and exits balanced). */
+static RT_NOINSTR uint32_t deferred_whole(const struct rt_hot *h, uint32_t from, uint32_t to)
+{
+	uint32_t end = from;
+	int64_t depth = 0;
+	for (uint32_t i = from; i < to; i++) {
+		depth += h->defer[i].type == 0 ? 1 : -1;
+		if (depth == 0)
+			end = i + 1;
+	}
+	return end;
+}
+
+static RT_NOINSTR void deferred_put(struct rt_hot *h, uint32_t from, uint32_t to)
+{
+	for (uint32_t i = from; i < to; i++) {
+		const struct rt_deferred *e = &h->defer[i];
+		uint64_t now = e->ticks > h->tb->last_ticks ? e->ticks : h->tb->last_ticks;
+		rt__hot_event_at(e->func, (int)e->type, e->sp, now);
+	}
+}
+
+void rt__hot_replay(void)
+{
+	struct rt_hot *h = &rt__hot;
+	uint32_t done = 0;
+	for (;;) {
+		uint32_t n = __atomic_load_n(&h->deferred, __ATOMIC_RELAXED);
+		__atomic_signal_fence(__ATOMIC_SEQ_CST);
+		if (n > RT_DEFER_MAX) {
+			/* Full: the runs that fit, then drop the rest (a
+			 * handler may add more until the exchange). */
+			uint32_t end = deferred_whole(h, done, RT_DEFER_MAX);
+			deferred_put(h, done, end);
+			n = __atomic_exchange_n(&h->deferred, 0, __ATOMIC_RELAXED);
+			h->tb->reentry_lost += n - end;
+			return;
+		}
+		deferred_put(h, done, n);
+		done = n;
+		if (__atomic_compare_exchange_n(&h->deferred, &n, 0, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+			return;
+	}
+}
+
+/* A ready thread's event when deferred events wait: those first, then
+ * this one, in the general code.  Out of line and in tail position, so
+ * that the fast paths keep their few registers. */
+static NOINLINE RT_NOINSTR int deferred_then(int32_t func, uint32_t type, uint64_t sp)
+{
+	struct rt_hot *h = &rt__hot;
+	h->gate = RT_GATE_BUSY;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	rt__hot_replay();
+	rt__hot_event_at(func, (int)type, sp, hot_ticks());
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	h->gate = RT_GATE_READY;
+	return 0;
+}
+
 /* The gate, common to the three entry points: 1 = give the event to the
  * full handler (new thread, clock_gettime clock; `refused` runs first),
- * 0 = ignore it (window closed, re-entry, unregistered thread). */
-#define HOT_GATE(refused)                                                   \
+ * 0 = done with it (window closed, unregistered thread; re-entry, which is
+ * deferred; deferred events waiting, which are taken in with this one).
+ * type and sp describe the event for those two (rt__hot_event_at). */
+#define HOT_GATE(refused, type, sp)                                         \
 	if (UNLIKELY(!atomic_load_explicit(&rt__on, memory_order_relaxed))) \
 		return 0;                                                   \
-	uint32_t g = rt__hot.gate;                                          \
-	if (UNLIKELY(g != RT_GATE_READY)) {                                 \
+	if (UNLIKELY(*(const rt_u64a *)&rt__hot.gate != RT_GATE_READY)) {   \
+		uint32_t g = rt__hot.gate;                                  \
+		if (g == RT_GATE_BUSY)                                      \
+			return defer_event(func, type, sp);                 \
 		if (g == RT_GATE_OFF)                                       \
 			return unrecorded_event();                          \
-		if (!(g & (RT_GATE_NEW | RT_GATE_SLOW)))                    \
+		if (g & (RT_GATE_NEW | RT_GATE_SLOW)) {                     \
+			refused;                                            \
+			return 1;                                           \
+		}                                                           \
+		if (g != RT_GATE_READY)                                     \
 			return 0;                                           \
-		refused;                                                    \
-		return 1;                                                   \
+		return deferred_then(func, type, sp);                       \
 	}                                                                   \
 	rt__hot.gate = RT_GATE_BUSY;                                        \
 	__atomic_signal_fence(__ATOMIC_SEQ_CST)
+
+/* For thread exit and finalization on the thread (not inside an event). */
+void rt__hot_flush(void)
+{
+	struct rt_hot *h = &rt__hot;
+	uint32_t g = h->gate;
+	if (!h->deferred || (g != RT_GATE_READY && g != RT_GATE_SLOW))
+		return;
+	h->gate = RT_GATE_BUSY;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	rt__hot_replay();
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	h->gate = g;
+}
 
 /*
  * The fast paths read the clock as late as they can: rdtsc costs about as
@@ -856,7 +989,7 @@ static NOINLINE RT_NOINSTR int fast_short(struct xl_thread_block *tb, struct xl_
  * stopped.  All checks come before the first store. */
 RT_NOINSTR int rt__hot_entry(int32_t func, uint64_t sp)
 {
-	HOT_GATE(keep_sp(sp));
+	HOT_GATE(keep_sp(sp), 0, sp);
 	struct rt_hot *h = &rt__hot;
 	struct xl_thread_block *tb = h->tb;
 	struct xl_cap_block *tl = h->tl_blk;
@@ -896,7 +1029,7 @@ RT_NOINSTR int rt__hot_entry(int32_t func, uint64_t sp)
  * or the timeline has stopped. */
 static inline __attribute__((always_inline)) RT_NOINSTR int hot_exit(int32_t func, uint32_t kind)
 {
-	HOT_GATE((void)0);
+	HOT_GATE((void)0, kind == XL_EV_TAIL ? 2u : 1u, 0);
 	struct rt_hot *h = &rt__hot;
 	struct xl_thread_block *tb = h->tb;
 	struct xl_cap_block *tl = h->tl_blk;
@@ -1021,6 +1154,7 @@ void rt__scratch_enter(void *mem, uint32_t events, int32_t func, uint64_t now)
 	s->tl.kind = XL_BLOCK_TIMELINE;
 	s->tl.capacity = events;
 	h->gate = RT_GATE_READY;
+	h->deferred = 0; /* the thread's own wait in the saved state */
 	hot_reset(h, &s->tb, &s->t, NULL, (uint32_t)func + 1, &s->tl);
 	/* Its block never grows: extra events (a signal handler's) are only
 	 * counted, and none of the thread's timeline state (a "last" ring's

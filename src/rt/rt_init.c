@@ -38,9 +38,11 @@ static void proc_page_setup(void)
 		madvise(p, sizeof(rt__proc_page), MADV_WIPEONFORK);
 }
 
+static char attach_buf[XL_ATTACH_MAX];
+
 static uint64_t env_u64(const char *name, uint64_t dflt)
 {
-	const char *v = getenv(name);
+	const char *v = rt__getenv(name);
 	if (!v || !*v)
 		return dflt;
 	char *end;
@@ -69,7 +71,7 @@ static void parse_include(const char *list)
 
 static void read_config(void)
 {
-	const char *mode = getenv(XL_ENV_MODE);
+	const char *mode = rt__getenv(XL_ENV_MODE);
 	rt__cfg.mode = XL_MODE_ALL;
 	if (mode && strcmp(mode, "memory") == 0)
 		rt__cfg.mode = XL_MODE_MEMORY;
@@ -82,7 +84,7 @@ static void read_config(void)
 	rt__cfg.delay_ns = env_u64(XL_ENV_DELAY, 0);
 	rt__cfg.duration_ns = env_u64(XL_ENV_DURATION, 0);
 	/* The CLI checks these; anything else here means the default. */
-	const char *tl = getenv(XL_ENV_TIMELINE);
+	const char *tl = rt__getenv(XL_ENV_TIMELINE);
 	rt__cfg.tl_mode = XL_TL_AUTO;
 	if (tl && strcmp(tl, "first") == 0)
 		rt__cfg.tl_mode = XL_TL_FIRST;
@@ -94,7 +96,7 @@ static void read_config(void)
 	rt__cfg.sample_rate = rt__cfg.mode == XL_MODE_MEMORY ? 0
 			      : rate > XL_MAX_SAMPLE_RATE    ? XL_MAX_SAMPLE_RATE
 							     : (uint32_t)rate;
-	const char *inc = getenv(XL_ENV_INCLUDE);
+	const char *inc = rt__getenv(XL_ENV_INCLUDE);
 	if (inc)
 		parse_include(inc);
 }
@@ -133,13 +135,15 @@ static void fork_child(void)
 	atomic_store(&rt__on, 0);
 	atomic_store(&rt__proc_page.s.owner, 0);
 	atomic_store(&rt__proc_page.s.alloc, 0);
+	/* First: whatever follows, no control thread runs in the child, and
+	 * its forking thread (the child's only one) is now its main thread. */
+	rt__control_fork_child();
 	int memory = rt__cfg.mode == XL_MODE_MEMORY;
 	if (!root_dir[0] || (!memory && !rt__xray_available()))
 		return;
 	rt__hot = (struct rt_hot){.gate = RT_GATE_NEW};
 	rt__threads_fork_child();
 	rt__alloc_fork_child();
-	rt__control_fork_child();
 	rt__mem_fork_child();
 	rt__sample_fork_child();
 	atomic_store(&rt__child_state, 1);
@@ -433,6 +437,52 @@ static int child_begin(void)
 	return ok ? 0 : -1;
 }
 
+/* Start capturing into dir (the constructor's, or an attach's). */
+static int start(const char *dir)
+{
+	if (strlen(dir) < sizeof(root_dir))
+		memcpy(root_dir, dir, strlen(dir) + 1);
+	proc_page_setup();
+	read_config();
+	rt__clock_init();
+	/* The directory already holds a capture: this is an image the process
+	 * exec'd (exec keeps the pid and the environment). */
+	char exec_dir[4096];
+	uint32_t image = 0;
+	char first[4096 + 32];
+	snprintf(first, sizeof(first), "%s/%s", dir, XL_CAP_FILE);
+	if (access(first, F_OK) == 0) {
+		image = exec_takeover(dir, exec_dir, sizeof(exec_dir));
+		if (!image) {
+			rt_note(dir, "an image the program exec'd could not start its own capture "
+				     "(exec-<n> directory): it ran uncaptured");
+			return -1;
+		}
+		dir = exec_dir;
+	}
+	if (map_capture(dir) != 0)
+		return -1;
+	rt__hdr->image = image;
+	/* EXALOOP_UNWIND_TRACKING=0/1 overrides the guess: off for a program
+	 * that switches stacks itself (coroutines, fibers), on to measure. */
+	const char *track = rt__getenv("EXALOOP_UNWIND_TRACKING");
+	rt__track_sp = track && (*track == '0' || *track == '1') ? *track == '1' : rt__program_may_unwind();
+	capture_start();
+	rt__mem_init();
+	rt__alloc_init();
+	rt__thread_key_init();
+	rt__child_begin = child_begin;
+	pthread_atfork(NULL, NULL, fork_child);
+	memcpy(rt__hdr->magic, XL_CAP_MAGIC, 8); /* the file is now readable */
+	atomic_store(&rt__proc_page.s.owner, 1);
+	if (rt__cfg.delay_ns == 0)
+		rt__window_open();
+	if (rt__control_start() != 0)
+		rt_note(dir, "cannot start the capture's control thread: no memory samples, and the capture "
+			     "window closes only at exit");
+	return 0;
+}
+
 /* The earliest constructor priority a program may use (101; lower ones
  * are the implementation's), so that calls the program makes in its own
  * constructors are recorded, whatever their priority (constructors of
@@ -458,48 +508,41 @@ __attribute__((constructor(101))) static void rt_init(void)
 		return;
 	}
 	int saved_errno = errno;
-	if (strlen(dir) < sizeof(root_dir))
-		memcpy(root_dir, dir, strlen(dir) + 1);
-	proc_page_setup();
-	read_config();
-	rt__clock_init();
-	/* The directory already holds a capture: this is an image the process
-	 * exec'd (exec keeps the pid and the environment). */
-	char exec_dir[4096];
-	uint32_t image = 0;
-	char first[4096 + 32];
-	snprintf(first, sizeof(first), "%s/%s", dir, XL_CAP_FILE);
-	if (access(first, F_OK) == 0) {
-		image = exec_takeover(dir, exec_dir, sizeof(exec_dir));
-		if (!image) {
-			rt_note(dir, "an image the program exec'd could not start its own capture "
-				     "(exec-<n> directory): it ran uncaptured");
-			goto out;
-		}
-		dir = exec_dir;
-	}
-	if (map_capture(dir) != 0)
-		goto out;
-	rt__hdr->image = image;
-	/* EXALOOP_UNWIND_TRACKING=0/1 overrides the guess: off for a program
-	 * that switches stacks itself (coroutines, fibers), on to measure. */
-	const char *track = getenv("EXALOOP_UNWIND_TRACKING");
-	rt__track_sp = track && (*track == '0' || *track == '1') ? *track == '1' : rt__program_may_unwind();
-	capture_start();
-	rt__mem_init();
-	rt__alloc_init();
-	rt__thread_key_init();
-	rt__child_begin = child_begin;
-	pthread_atfork(NULL, NULL, fork_child);
-	memcpy(rt__hdr->magic, XL_CAP_MAGIC, 8); /* the file is now readable */
-	atomic_store(&rt__proc_page.s.owner, 1);
-	if (rt__cfg.delay_ns == 0)
-		rt__window_open();
-	if (rt__control_start() != 0)
-		rt_note(dir, "cannot start the capture's control thread: no memory samples, and the capture "
-			     "window closes only at exit");
-out:
+	start(dir);
 	errno = saved_errno;
+}
+
+/*
+ * `exaloop profile attach PID` (src/os/inject.c, src/cli/cmd_attach.c):
+ * the CLI stops the program's main thread with ptrace where it holds no
+ * lock of libc's (in a blocking system call, or in the executable's own
+ * code), makes it call this function with the capture settings, and lets
+ * it go.  The runtime then starts as the constructor would have: the
+ * capture file, the control thread, the window (patching the sleds); its
+ * threads register at their next traced event, and the frames they had
+ * open return as "open at the start".  When the window closes the runtime
+ * unpatches, finalizes and lets go of the process: the control thread
+ * ends, its /proc descriptors are closed, allocations are no longer
+ * looked at (rt__detach).  The capture file stays mapped: a thread may
+ * still be inside a trampoline.
+ */
+__attribute__((visibility("default"), used)) RT_NOINSTR int __exaloop_attach(const char *settings, unsigned long len)
+{
+	if (atomic_load(&rt__proc_page.s.owner) || rt__attach_settings || root_dir[0])
+		return XL_ATTACH_BUSY;
+	if (!settings || len < 2 || len > sizeof(attach_buf) || settings[len - 1] || settings[len - 2])
+		return XL_ATTACH_REQUEST;
+	int saved_errno = errno;
+	memcpy(attach_buf, settings, len);
+	rt__attach_settings = attach_buf;
+	const char *dir = rt__getenv(XL_ENV_DIR);
+	int rc = XL_ATTACH_REQUEST;
+	if (dir && *dir)
+		rc = start(dir) == 0 ? XL_ATTACH_OK : XL_ATTACH_FAILED;
+	if (rc == XL_ATTACH_OK)
+		__atomic_fetch_or(&rt__hdr->flags, XL_FLAG_ATTACHED, __ATOMIC_RELAXED);
+	errno = saved_errno;
+	return rc;
 }
 
 /* Destructors run in the reverse order: priority 101 comes last of the
@@ -511,6 +554,7 @@ __attribute__((destructor(101))) static void rt_fini(void)
 	int saved_errno = errno;
 	rt__alloc_self_begin();
 	rt__control_stop();
+	rt__hot_flush(); /* this thread's deferred events, before the capture closes */
 	rt__finalize(XL_END_EXIT);
 	rt__alloc_self_end();
 	atomic_store(&rt__proc_page.s.owner, 0);

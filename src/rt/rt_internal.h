@@ -83,7 +83,14 @@ extern RT_HIDDEN int (*rt__child_begin)(void);
 RT_HIDDEN void rt__threads_fork_child(void); /* rt_xray.c */
 RT_HIDDEN void rt__control_fork_child(void); /* rt_control.c */
 RT_HIDDEN void rt__mem_fork_child(void);     /* rt_mem.c */
-RT_HIDDEN void rt__child_window_open(void);  /* rt_control.c */
+/* The capture settings: the environment, or what `profile attach` handed
+ * over (rt_init.c). */
+RT_HIDDEN const char *rt__getenv(const char *name); /* rt_state.c */
+extern RT_HIDDEN const char *rt__attach_settings;
+/* The entry point `profile attach` calls (xl_capture.h: XL_ATTACH_SYMBOL);
+ * exported, so that the CLI finds it in the executable's symbol table. */
+__attribute__((visibility("default"))) int __exaloop_attach(const char *settings, unsigned long len);
+RT_HIDDEN void rt__child_window_open(void); /* rt_control.c */
 
 /* Capture settings, read from the environment once. */
 struct rt_config {
@@ -156,9 +163,27 @@ RT_HIDDEN struct xl_cap_block *rt__alloc_block(uint32_t kind, uint32_t owner, ui
 
 struct rt_thread; /* private per-thread tables, rt_hot.c */
 
+/* An event made while another of the same thread was being handled (a
+ * signal handler running traced code inside the hot path): kept in TLS and
+ * handled at the thread's next event (rt_hot.c: deferred events). */
+#define RT_DEFER_MAX 64u
+struct rt_deferred {
+	int32_t func;
+	uint32_t type; /* 0 entry, 1 exit, 2 tail (rt__hot_event_at) */
+	uint64_t ticks;
+	uint64_t sp;
+};
+
 struct rt_hot {
+	/* gate and deferred are one 8-byte word for the hot path's first
+	 * test (rt_hot.c: HOT_GATE): it is 0 only when the thread is ready
+	 * and no deferred event waits.  The hot path stores gate alone, as a
+	 * 32-bit word, so a count raised by a signal handler survives the
+	 * event it interrupted. */
 	uint32_t gate;
-	uint32_t deep; /* open frames beyond XL_MAX_DEPTH (tb->depth
+	uint32_t deferred; /* events in defer[] (may exceed RT_DEFER_MAX:
+			    * those beyond it are lost, and counted) */
+	uint32_t deep;     /* open frames beyond XL_MAX_DEPTH (tb->depth
 				      * stays at XL_MAX_DEPTH meanwhile) */
 	struct xl_thread_block *tb;
 	struct rt_thread *t;
@@ -197,6 +222,7 @@ struct rt_hot {
 	 * recorded, such as a program's own operator new calling malloc). */
 	struct rt_amap *am;
 	uint32_t in_alloc;
+	struct rt_deferred defer[RT_DEFER_MAX];
 };
 extern RT_HIDDEN __thread struct rt_hot rt__hot __attribute__((tls_model("local-exec")));
 
@@ -220,6 +246,11 @@ RT_HIDDEN int rt__hot_tail(int32_t func);
 /* One event at a given time, for the full handler (gate must be BUSY);
  * sp as for rt__hot_entry (entries only). */
 RT_HIDDEN void rt__hot_event_at(int32_t func, int type, uint64_t sp, uint64_t now);
+/* The thread's deferred events (signal handlers' events made inside
+ * another event) into the tree; gate must be BUSY.  rt__hot_flush takes
+ * the gate itself: for thread exit and finalization on the thread. */
+RT_HIDDEN void rt__hot_replay(void);
+RT_HIDDEN void rt__hot_flush(void);
 /* Size of the private tables that follow a thread block in the arena, and
  * their set-up (creates the root node).  Returns 0, or -1 when the arena
  * has no room for the root's node chunk. */

@@ -6,6 +6,9 @@
  * patching) depend on this data only, not on rt_init.c, which in turn calls
  * them: the runtime's files form no loop.  Code here: none.
  */
+#include <stdlib.h>
+#include <string.h>
+
 #include "rt_internal.h"
 
 char *rt__base;
@@ -36,3 +39,18 @@ union rt_proc_page rt__proc_page __attribute__((aligned(4096)));
 extern _Atomic int rt__on __attribute__((alias("rt__proc_page")));
 _Atomic int rt__child_state;
 int (*rt__child_begin)(void);
+
+/* Settings handed over by `profile attach` (xl_capture.h), which take the
+ * environment's place; NULL unless attached (rt_init.c sets it). */
+const char *rt__attach_settings;
+
+const char *rt__getenv(const char *name)
+{
+	if (!rt__attach_settings)
+		return getenv(name);
+	size_t n = strlen(name);
+	for (const char *p = rt__attach_settings; *p; p += strlen(p) + 1)
+		if (strncmp(p, name, n) == 0 && p[n] == '=')
+			return p + n + 1;
+	return NULL;
+}

@@ -150,11 +150,15 @@ static NOINLINE RT_NOINSTR void slow_event(int32_t func, int type)
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	uint64_t now = rt__ticks();
 	if (g == RT_GATE_NEW && !thread_register(now)) {
-		h->unrecorded++; /* this event; later ones: rt_hot.c */
+		/* this event and any a signal handler made meanwhile; later
+		 * ones: rt_hot.c */
+		h->unrecorded += 1 + __atomic_exchange_n(&h->deferred, 0, __ATOMIC_RELAXED);
 		__atomic_signal_fence(__ATOMIC_SEQ_CST);
 		h->gate = RT_GATE_OFF;
 		return;
 	}
+	if (h->deferred) /* a signal handler's events, made inside an earlier event */
+		rt__hot_replay();
 	rt__hot_event_at(func, type, h->pending_sp, now);
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	h->gate = rt__use_tsc ? RT_GATE_READY : RT_GATE_SLOW;
@@ -329,6 +333,7 @@ static void thread_gone(void *arg)
 		if (prctl(PR_GET_NAME, name, 0, 0, 0) == 0 && name[0])
 			name_store(tb, name);
 		cpu_store(tb, 0);
+		rt__hot_flush();  /* signal handlers' events made inside its last one */
 		rt__tl_close(tb); /* before exit_ticks: its blocks may then be taken */
 		__atomic_store_n(&tb->exit_ticks, rt__ticks(), __ATOMIC_RELEASE);
 	}

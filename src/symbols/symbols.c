@@ -213,6 +213,27 @@ int xl_build_id(const char *exe_path, char *hex, size_t len)
 	return (int)n;
 }
 
+int xl_elf_function(const char *path, const char *name, uint64_t *addr, int *pie)
+{
+	struct elf_file ef;
+	int rc = sym_elf_open(path, &ef, NULL, 0);
+	if (rc != XL_OK)
+		return rc;
+	struct esyms es = {0};
+	rc = sym_collect_elf_syms(&ef, &es) == 0 ? XL_ENOENT : XL_ENOMEM;
+	for (size_t i = 0; i < es.n && rc == XL_ENOENT; i++) {
+		if (strcmp(es.s[i].name, name) == 0) {
+			*addr = es.s[i].value;
+			rc = XL_OK;
+		}
+	}
+	GElf_Ehdr eh;
+	*pie = gelf_getehdr(ef.elf, &eh) != NULL && eh.e_type == ET_DYN;
+	free(es.s);
+	sym_elf_close(&ef);
+	return rc;
+}
+
 const struct xl_symbol *xl_symtab_find(const struct xl_symtab *tab, int32_t id)
 {
 	if (tab == NULL || id <= 0 || (uint64_t)id > tab->count)

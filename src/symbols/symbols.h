@@ -205,6 +205,12 @@ int xl_samples_load_json(const char *path, struct xl_resolved *out, char *err, s
 const struct xl_addr *xl_addr_find(const struct xl_addr *v, size_t n, uint64_t addr);
 void xl_resolved_release(struct xl_resolved *r);
 
+/* The link-time address of the function symbol `name` of an ELF file
+ * (.symtab, else .dynsym) into *addr, and whether the file is position
+ * independent (ET_DYN: add its load base).  XL_OK, XL_ENOENT when there is
+ * no such function, or another XL_E* code. */
+int xl_elf_function(const char *path, const char *name, uint64_t *addr, int *pie);
+
 #ifdef __cplusplus
 }
 #endif

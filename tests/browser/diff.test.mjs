@@ -64,7 +64,8 @@ xl(['profile', 'diff', caps[1], caps[0], '--html', '-o', rev]);
   const open = '<script type="application/json" id="xd-data">';
   const a = page.indexOf(open) + open.length, b = page.indexOf('</script>', a);
   const doc = JSON.parse(page.slice(a, b));
-  doc.functions.forEach((f, i) => { f.name = i === 0 ? EVIL : f.name + '"><b onmouseover=alert(1)>' + i; f.file = EVIL + '.c'; });
+  // in both names: the page shows short_name, hover the full name
+  doc.functions.forEach((f, i) => { f.name = f.short_name = i === 0 ? EVIL : f.name + '"><b onmouseover=alert(1)>' + i; f.file = EVIL + '.c'; });
   doc.base.program = EVIL;
   doc.new.captures = [EVIL];
   writeFileSync(hostile, page.slice(0, a) + escapeJson(JSON.stringify(doc)) + page.slice(b));

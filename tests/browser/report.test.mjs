@@ -10,7 +10,9 @@
 // Options: --out DIR (assembled reports + screenshots; default ./artifacts), --chromium PATH
 // (default $CHROMIUM or /usr/bin/chromium), --max-bytes N (fail a real report larger than N),
 // --stage SRC=NAME (with --exaloop: copy SRC into the run directory as NAME), --expect-text TEXT (a
-// real report must show TEXT as page text; repeatable), --list.  Exit status: 0 all passed, 1 a check failed,
+// real report must show TEXT as page text; repeatable), --expect-short METHOD (a C++ method whose
+// frames must carry a short name ending in it; repeatable), --expect-close-bursts (the memory chart
+// has allocation labels that would meet), --require FILE (skip unless FILE exists), --list.  Exit status: 0 all passed, 1 a check failed,
 // 77 skipped (playwright-core or Chromium missing), 2 usage error.
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
@@ -23,7 +25,7 @@ import { check, counts, done, launchChromium, watch } from './harness.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const argv = process.argv.slice(2);
-const opt = { only: null, out: join(here, 'artifacts'), chromium: process.env.CHROMIUM || '/usr/bin/chromium', reports: [], list: false, exaloop: null, runArgs: [], maxBytes: 0, stage: [], expectText: [], timelineProg: null, expectLive: [], expectPeak: [], expectPeakInv: [], globalArgs: [], expectLines: false };
+const opt = { only: null, out: join(here, 'artifacts'), chromium: process.env.CHROMIUM || '/usr/bin/chromium', reports: [], list: false, exaloop: null, runArgs: [], maxBytes: 0, stage: [], expectText: [], timelineProg: null, expectLive: [], expectPeak: [], expectPeakInv: [], expectShort: [], closeBursts: false, require: [], globalArgs: [], expectLines: false };
 for (let i = 0; i < argv.length; i++) {
   const a = argv[i];
   if (a === '--') { opt.runArgs = argv.slice(i + 1); break; }
@@ -36,6 +38,12 @@ for (let i = 0; i < argv.length; i++) {
   else if (a === '--expect-peak') { const [fn, v] = argv[++i].split('='); opt.expectPeak.push([fn, v]); }
   // fn=peak/paths: fn's bottom-up frame (depth 1, all threads merged)
   else if (a === '--expect-peak-inverted') { const [fn, v] = argv[++i].split('='); opt.expectPeakInv.push([fn, v]); }
+  // a method whose frames must be labelled with a short name ending in it (C++ names)
+  else if (a === '--expect-short') opt.expectShort.push(argv[++i]);
+  // the memory chart has allocation bursts whose labels would meet where they start
+  else if (a === '--expect-close-bursts') opt.closeBursts = true;
+  // skip (77) unless this file exists (a library header the program needs)
+  else if (a === '--require') opt.require.push(argv[++i]);
   else if (a === '--max-bytes') opt.maxBytes = +argv[++i];
   // an option of exaloop's before the command (--sample-rate=4000)
   else if (a === '--global') opt.globalArgs.push(argv[++i]);
@@ -50,6 +58,7 @@ for (let i = 0; i < argv.length; i++) {
 }
 const ALL = [...Object.keys(FIXTURES), 'large', 'dark', 'robust'];
 if (opt.list) { console.log(ALL.join('\n')); process.exit(0); }
+for (const f of opt.require) if (!existsSync(f)) { console.log(`SKIP: ${f} is not installed (scripts/setup.sh --deps)`); process.exit(77); }
 
 const browser = await launchChromium(opt.chromium);
 mkdirSync(opt.out, { recursive: true });
@@ -807,6 +816,67 @@ async function allocChecks(name, page) {
   check(`${name}: memory chart marks the largest allocation bursts`, grew ? mem.bursts.length > 0 : mem.bursts.length === 0, JSON.stringify(mem.bursts));
 }
 
+/* The memory chart's allocation-burst labels never meet (they did on loans: "+22.9 MiB" and
+ * "+15.3 MiB" in neighbouring samples); with --expect-close-bursts the capture must have had two
+ * bursts whose labels, each at its own band, would have met, so the check is of the real case. */
+async function burstLabelChecks(name, page) {
+  await scrollTo(page, '#mem-canvas');
+  const mem = await page.evaluate(() => window.__xl.memory());
+  const bs = mem.bursts || [];
+  const meet = (p, q) => p.x < q.x + q.w && q.x < p.x + p.w && p.y < q.y + q.h && q.y < p.y + p.h;
+  const pairs = [];
+  for (let i = 0; i < bs.length; i++) for (let j = 0; j < i; j++) pairs.push([bs[i], bs[j]]);
+  const hit = pairs.filter(([p, q]) => meet(p.label, q.label));
+  check(`${name}: the memory chart's burst labels do not overlap (${bs.length} bursts)`, hit.length === 0, JSON.stringify(hit));
+  if (!opt.closeBursts) return;
+  const naive = (b) => ({ x: b.x0 + 3, y: b.label.y, w: b.label.w, h: b.label.h });
+  const close = pairs.filter(([p, q]) => meet(Object.assign(naive(p), { y: 0 }), Object.assign(naive(q), { y: 0 })));
+  check(`${name}: two bursts close enough for their labels to meet where they start`, close.length > 0,
+    bs.map((b) => `+${b.bytes} at x ${b.x0.toFixed(0)}, label ${JSON.stringify(b.label)}`).join('; '));
+}
+
+/* C++ names: every function's short name is at most 100 characters; every frame's label is its
+ * short name, or an end of it (after "…": a narrow frame keeps the function's own name), or the
+ * start of its own name cut with "…"; search finds a function by a piece of its full name that the short name
+ * leaves out.  With --expect-short M: M's widest frame is labelled with a short name that ends in
+ * M, hovering shows the full name, and selecting it puts the full name in the detail line. */
+async function shortNameChecks(name, page) {
+  const doc = await page.evaluate(() => JSON.parse(document.getElementById('xl-data').textContent));
+  const long = doc.functions.filter((f) => typeof f.short_name !== 'string' || [...f.short_name].length > 100);
+  check(`${name}: every function's short name is at most 100 characters`, long.length === 0, long.map((f) => f.short_name).join(' | ').slice(0, 400));
+  await scrollTo(page, '#fg-canvas');
+  const fs = (await frames(page)).filter((f) => f.func >= 0 && f.label);
+  const odd = fs.filter((f) => {
+    const core = f.label.replace(/^\u2026/, '').replace(/\u2026$/, '');
+    return !(f.short.includes(core) && (f.label.endsWith('\u2026') || f.short.endsWith(core)));
+  });
+  check(`${name}: frames are labelled with their short names (${fs.length} labelled)`, fs.length > 0 && odd.length === 0, odd.map((f) => f.label + ' / ' + f.short).join(' | ').slice(0, 400));
+  if (!opt.expectShort.length) return;
+  const hidden = doc.functions.map((f) => /\w*_abi_v\d+\w*/.exec(f.name)).find((m) => m);
+  if (check(`${name}: full names hold an ABI namespace the short names leave out`, !!hidden && !doc.functions.some((f) => f.short_name.includes(hidden[0])))) {
+    await page.fill('#fg-search', hidden[0]); await settle(page);
+    const st = await state(page);
+    check(`${name}: searching a piece of the full names only (${hidden[0]}) finds frames`, st.matchedFrames > 0, JSON.stringify(st.matchedFrames));
+    await page.fill('#fg-search', ''); await settle(page);
+  }
+  for (const m of opt.expectShort) {
+    const own = (f) => f.short.endsWith('::' + m) || f.short.endsWith(m + '<\u2026>');
+    const f = (await frames(page)).filter((x) => x.func >= 0 && own(x) && x.label).sort((a, b) => b.w - a.w)[0];
+    if (!check(`${name}: a labelled frame of ${m}`, !!f, '')) continue;
+    const full = doc.functions[f.func].name;
+    check(`${name}: ${m}'s frame is labelled ${JSON.stringify(f.label)}, with ${m}`, f.label.includes(m) && f.short.length <= 100 && full.length > f.short.length, `${f.short} (full: ${full.length} characters)`);
+    await page.mouse.move(f.x + Math.min(f.w / 2, 30), f.y + f.h / 2); await settle(page);
+    const title = await page.textContent('#xl-tip .xl-tip-title');
+    const tipFull = (await page.$('#xl-tip-full')) ? await page.textContent('#xl-tip-full') : '';
+    check(`${name}: hovering ${m}'s frame shows its short name and its full name`, title === f.short && tipFull === full, `${title} / ${tipFull.slice(0, 200)}`);
+    await page.mouse.move(2, 2);
+    await clickFrame(page, f);
+    const det = (await page.$('#fg-detail-full')) ? await page.textContent('#fg-detail-full') : '';
+    check(`${name}: selecting ${m} puts its full name in the detail line`, det === full && (await page.textContent('#fg-detail-name')) === f.short, det.slice(0, 200));
+    await page.goBack(); await settle(page);
+  }
+}
+
 /* Peak live bytes per call path (--expect-peak, --expect-peak-inverted; the figures come from the
  * program's own allocation pattern, tests/progs/s-allocpeak.c): each frame's peak and the number
  * of call paths it counts, the tooltip saying so with an allocation metric and not with elapsed
@@ -884,6 +954,8 @@ async function realReport(path, label) {
     await r.page.keyboard.press('z');
   }
   if (hasTree) await allocChecks(name, r.page);
+  await burstLabelChecks(name, r.page);
+  if (hasTree) await shortNameChecks(name, r.page);
   if (opt.expectLines) await sourceChecks(name, r.page);
   const mem = await r.page.evaluate(() => window.__xl.memory());
   console.log('     memory series: ' + mem.series.map((s) => `${s.key}=${s.available ? s.points + ' pts' : 'unavailable (' + s.reason + ')'}`).join(', '));

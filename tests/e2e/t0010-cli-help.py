@@ -55,10 +55,10 @@ with Workdir() as w:
         check(p.returncode == 2 and "unknown build option '--no-such-option'" in p.stderr,
               "exaloop %s: an unknown build option is a usage error" % " ".join(path))
     p = w.run(["pgo", "evaluate", "--runs", "0", prog("s-fib.c")])
-    check(p.returncode == 2 and "invalid count '0'" in p.stderr and usages["pgo evaluate"] in p.stderr,
+    check(p.returncode == 2 and "invalid --runs '0': expected a number from 1 to 1000" in p.stderr and usages["pgo evaluate"] in p.stderr,
           "pgo evaluate --runs 0: the error and the usage")
     p = w.run(["profile"])
-    check(p.returncode == 2 and "needs a subcommand: exec, report, export or diff" in p.stderr and usages["profile"] in p.stderr,
+    check(p.returncode == 2 and "needs a subcommand: exec, report, export, diff or attach" in p.stderr and usages["profile"] in p.stderr,
           "profile without a subcommand: the error and the usage")
     p = w.run(["plugin", "lst"])
     check(p.returncode == 2 and "'lst' is not a plugin subcommand" in p.stderr and "did you mean 'list'" in p.stderr,

@@ -1,4 +1,4 @@
-"""The ARM64 tail-call workaround of XRay builds (src/cli/tailcall.h, docs/cli.md).
+"""The ARM64 tail-call workaround of XRay builds (src/driver/tailcall.h, docs/cli.md).
 
 On ARM64 a tracing build turns optional tail calls into calls (-fno-optimize-sibling-calls) and
 keeps functions that make musttail calls out of XRay with a warning; memory-only builds are left

@@ -139,8 +139,14 @@ with Workdir() as w:
     check(not any(l.startswith("break") for l in text), "text: an argument's newline does not start a line")
     rows = [l for l in text if re.match(r"\s+\d+ ", l)]
     eq(len(rows), len(doc["functions"]), "text: one row per function")
+    for f in doc["functions"]:   # by their short names (the long one cut to 100 characters)
+        check(any(f["short_name"] in l for l in rows), "text: row for %.60s" % f["short_name"])
+    r = subprocess.run([EXALOOP, "profile", "report", cap, "--text", "--full-names"], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, timeout=300)
+    eq(r.returncode, 0, "text: report --full-names")
+    rows = [l for l in r.stdout.decode("utf-8", "replace").splitlines() if re.match(r"\s+\d+ ", l)]
     for n in NAMES:
-        check(any(n in l for l in rows), "text: row for %.60s" % n)
+        check(any(n in l for l in rows), "text --full-names: row for %.60s" % n)
 
     # HTML report: the embedded data parses, and nothing arrives unescaped
     r = subprocess.run([EXALOOP, "--no-open", "profile", "report", cap], stdout=subprocess.PIPE,

@@ -1,10 +1,11 @@
-"""Faults: exaloop is stopped with SIGTERM while it compiles.
+"""Faults: exaloop is stopped with SIGTERM (or ^C's SIGINT) while it compiles.
 
 Whatever processes a compile is made of (the clang driver, and a `clang -cc1` child when the
 driver does not run it in-process: it does not pass signals on, and a `-cc1` signalled through the
-driver alone ran on as an orphan), each compiler runs as a process group of its own (objcache.c)
-and the signal reaches all of it: exaloop exits 143 with one line, no compiler process is left, and
-nothing is left in $TMPDIR (neither exaloop's build directory nor the compiler's temporaries).
+driver alone ran on as an orphan), each compiler runs as a process group of its own (process.c's pool)
+and the signal reaches all of it, for every compiler of a parallel build too: exaloop exits 128+N with
+one line, no compiler process is left, and nothing is left in $TMPDIR (neither exaloop's build
+directory nor the compiler's temporaries).
 """
 import signal
 import time
@@ -26,82 +27,62 @@ def source(path):
         f.write('printf("%d\\n",s);return 0;}\n')
 
 
-def cmdline(pid):
-    try:
-        with open("/proc/%d/cmdline" % pid, "rb") as f:
-            return f.read().split(b"\0")
-    except OSError:
-        return []
-
-
-def descendants(root):
-    kids = {}
-    for d in os.listdir("/proc"):
-        if d.isdigit():
-            try:
-                with open("/proc/%s/stat" % d) as f:
-                    ppid = int(f.read().rsplit(")", 1)[1].split()[1])
-            except (OSError, IndexError, ValueError):
-                continue
-            kids.setdefault(ppid, []).append(int(d))
-    out, todo = [], [root]
-    while todo:
-        p = todo.pop()
-        for k in kids.get(p, []):
-            out.append(k)
-            todo.append(k)
-    return out
-
-
-def alive(pid):
-    try:
-        with open("/proc/%d/stat" % pid) as f:
-            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
+def compilers(x, sources):
+    """The compiler processes under exaloop x working on any of sources."""
+    return [p for p in descendants(x.pid) if any(src.encode() in cmdline(p) for src in sources)]
 
 
 with Workdir() as w:
     tmp = os.path.join(w.path, "tmp")
     os.mkdir(tmp)
-    src = os.path.join(w.path, "big.c")
-    source(src)
-    # -fno-integrated-cc1: the driver runs `clang -cc1` as a child process of its own.
-    for mode, extra in ((["--profile"], []), ([], []), (["--profile"], ["-fno-integrated-cc1"])):
+    big = [os.path.join(w.path, name) for name in ("big.c", "big2.c", "big3.c")]
+    for src in big:
+        source(src)
+    # -fno-integrated-cc1: the driver runs `clang -cc1` as a child process of its own.  The last case is a
+    # parallel build (the process pool of process.c, -j3) stopped with ^C's signal: every compiler goes.
+    cases = ((["--profile"], [], big[:1], signal.SIGTERM), ([], [], big[:1], signal.SIGTERM),
+             (["--profile"], ["-fno-integrated-cc1"], big[:1], signal.SIGTERM),
+             (["--profile"], ["-j3", "-fno-integrated-cc1"], big, signal.SIGINT))
+    for mode, extra, srcs, sig in cases:
         # Output to a file, not a pipe: an orphaned compiler would hold a pipe open.
         log = open(os.path.join(w.path, "stderr.txt"), "w+")
-        x = subprocess.Popen([EXALOOP, "--no-open"] + mode + ["run", "-release"] + extra + [src], cwd=w.path,
+        x = subprocess.Popen([EXALOOP, "--no-open"] + mode + ["run", "-release"] + extra + srcs, cwd=w.path,
                              env=dict(os.environ, CI="1", TMPDIR=tmp), stdout=subprocess.DEVNULL,
                              stderr=log, start_new_session=True)
-        what = "SIGTERM while compiling (%s%s)" % ("profiling build" if mode else "plain build", " ".join([""] + extra))
-        cc1 = None
+        what = "%s while compiling %d source%s (%s%s)" % (signal.Signals(sig).name, len(srcs), "s" if len(srcs) > 1 else "",
+                                                          "profiling build" if mode else "plain build",
+                                                          " ".join([""] + extra))
+        # Each source's compiler (the `-cc1` when it runs apart) seen running.
+        seen = set()
         deadline = time.time() + 600
-        while cc1 is None and time.time() < deadline and x.poll() is None:
+        while len(seen) < len(srcs) and time.time() < deadline and x.poll() is None:
             for p in descendants(x.pid):
-                if src.encode() in cmdline(p) and (b"-cc1" in cmdline(p) or b"-c" in cmdline(p)):
-                    cc1 = p
-                    break
+                line = cmdline(p)
+                for src in srcs:
+                    if src.encode() in line and (b"-cc1" in line or b"-c" in line) and (
+                            b"-cc1" in line or b"-fno-integrated-cc1" not in line):
+                        seen.add(src)
             time.sleep(0.05)
-        check(cc1 is not None, what + ": the compiler seen running under exaloop")
-        if cc1 is None:
+        check(len(seen) == len(srcs), what + ": every compiler seen running under exaloop at once")
+        if len(seen) < len(srcs):
             x.kill()
             x.wait()
             continue
-        kids = [p for p in descendants(x.pid) if src.encode() in cmdline(p)]
-        os.kill(x.pid, signal.SIGTERM)
+        kids = compilers(x, srcs)
+        os.kill(x.pid, sig)
         x.wait(timeout=300)
         log.seek(0)
         err = log.read()
         log.close()
         sys.stdout.write(err)
-        eq(x.returncode, 143, what + ": exaloop exits 128+SIGTERM")
+        eq(x.returncode, 128 + sig, what + ": exaloop exits 128+%s" % signal.Signals(sig).name)
         check("compilation interrupted" in err, what + ": one line says the compilation was interrupted")
         # The signal reaches -cc1 at once; left alone it would compile for tens of seconds.
         deadline = time.time() + 5
         while any(alive(p) for p in kids) and time.time() < deadline:
             time.sleep(0.1)
         left = [p for p in kids if alive(p)]
-        check(not left, what + ": no compiler process left running")
+        check(not left, what + ": no compiler process left running (%d were)" % len(kids))
         for p in left:
             os.kill(p, signal.SIGKILL)   # do not leave an orphan to the machine
         eq(sorted(os.listdir(tmp)), [], what + ": nothing left in $TMPDIR")

@@ -162,7 +162,8 @@ class Summary:
 
 
 def validate(doc, schema, path="$"):
-    """A small JSON Schema subset: type, required, properties, items, enum, nullable via type lists."""
+    """A small JSON Schema subset: type, required, properties, items, enum, maxLength, nullable via
+    type lists."""
     errors = []
     t = schema.get("type")
     types = t if isinstance(t, list) else [t] if t else []
@@ -173,6 +174,8 @@ def validate(doc, schema, path="$"):
         return ["%s: expected %s, got %r" % (path, types, type(doc).__name__)]
     if "enum" in schema and doc not in schema["enum"]:
         errors.append("%s: %r not in %r" % (path, doc, schema["enum"]))
+    if isinstance(doc, str) and len(doc) > schema.get("maxLength", len(doc)):
+        errors.append("%s: %d characters, more than %d" % (path, len(doc), schema["maxLength"]))
     if isinstance(doc, dict):
         for k in schema.get("required", []):
             if k not in doc:
@@ -221,3 +224,44 @@ def xray_basic_counts(exe, args=(), max_depth=200000):
         return xray_account(exe, logs[0])
     finally:
         shutil.rmtree(d, ignore_errors=True)
+
+
+# ---------------------------------------------------------------- processes (/proc)
+
+def cmdline(pid):
+    """The argument list of a process (bytes), [] when it is gone."""
+    try:
+        with open("/proc/%d/cmdline" % pid, "rb") as f:
+            return f.read().split(b"\0")
+    except OSError:
+        return []
+
+
+def descendants(root):
+    """Every process below root (children, their children, ...)."""
+    kids = {}
+    for d in os.listdir("/proc"):
+        if d.isdigit():
+            try:
+                with open("/proc/%s/stat" % d) as f:
+                    ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            kids.setdefault(ppid, []).append(int(d))
+    out, todo = [], [root]
+    while todo:
+        p = todo.pop()
+        for k in kids.get(p, []):
+            out.append(k)
+            todo.append(k)
+    return out
+
+
+def alive(pid):
+    """Is the process there and not a zombie?"""
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+

@@ -64,7 +64,7 @@ static void diff_with_itself(struct xl_model *m)
 		return;
 	for (size_t i = 0; i < d.nfuncs; i++)
 		must(d.funcs[i].calls.v[XL_BASE] == d.funcs[i].calls.v[XL_NEW], "a capture against itself: same calls");
-	struct xl_diff_opts o = {XL_DSORT_SELF, 3};
+	struct xl_diff_opts o = {XL_DSORT_SELF, 3, 0};
 	for (int s = XL_DSORT_SELF; s <= XL_DSORT_CALLS; s++) {
 		o.sort = (enum xl_diff_sort)s;
 		xl_emit_diff_text(&d, fz_sink(), &o);
@@ -86,7 +86,7 @@ int fz_load_and_emit(const char *dir)
 		return rc;
 	}
 	check(m);
-	static const char *const formats[] = {"json", "text", "chrome", "perfetto", "folded", "html"};
+	static const char *const formats[] = {"json", "text", "chrome", "perfetto", "folded", "pprof", "html"};
 	struct xl_emit_opts o;
 	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++) {
 		xl_emit_opts_init(&o);
@@ -104,6 +104,7 @@ int fz_load_and_emit(const char *dir)
 	}
 	xl_emit_json(m, fz_sink(), &o);
 	xl_emit_folded(m, fz_sink(), &o);
+	xl_emit_pprof(m, fz_sink(), &o);
 	diff_with_itself(m);
 	xl_model_free(m);
 	return rc;

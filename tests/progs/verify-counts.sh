@@ -77,6 +77,7 @@ runs=(
     "s-fork||buffer1"
     "s-fork|--child-exit|buffer1"
     "s-forkvec||buffer1"
+    "s-forkexit||buffer1"
     "s-cputime|sleep 2 3 10|buffer1"
     "s-touch|1 5 10|"
     "s-gc||"

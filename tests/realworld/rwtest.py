@@ -154,6 +154,43 @@ def linkage_names(capture_dir):
     return {fn["id"]: fn.get("linkage_name") or fn["name"] for fn in doc["functions"]}
 
 
+def dwarf_own_names(exe):
+    """{linkage name: the function's own, unqualified name} from exe's DWARF: the DW_AT_name of each
+    DIE that has a DW_AT_linkage_name (or of the declaration it specifies), without its template
+    arguments ("parse", "~basic_json",
+    "operator[]", "operator()" for a lambda; "operator" for a conversion operator, which clang and
+    libstdc++ spell differently).  An oracle for the short names that owes nothing to a demangler."""
+    out = subprocess.run(["llvm-dwarfdump-14", "--debug-info", exe], stdout=subprocess.PIPE,
+                         stderr=subprocess.DEVNULL, text=True, timeout=600).stdout
+    ops = sorted(["->*", "<=>", "<<=", ">>=", "()", "[]", "->", "<<", ">>", "<=", ">=", "==", "!=", "&&",
+                  "||", "++", "--", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", " new[]", " delete[]",
+                  " new", " delete"] + list("+-*/%^&|~!=<>,"), key=len, reverse=True)
+    names, link, name = {}, None, None
+    for line in out.splitlines():
+        if "DW_TAG_" in line:
+            link = name = None
+            continue
+        # the name is the DIE's own, or its declaration's (DW_AT_specification: an out-of-line
+        # definition, such as a constructor's C2 variant), which llvm-dwarfdump prints in quotes
+        m = re.search(r'DW_AT_(linkage_name|name|specification)\t\((?:0x[0-9a-f]+ )?"(.*)"\)$', line)
+        if not m:
+            continue
+        if m.group(1) == "linkage_name":
+            link = m.group(2)
+        else:
+            name = m.group(2)
+        if link and name:
+            if name.startswith("operator"):
+                rest = name[len("operator"):]
+                op = next((o for o in ops if rest.startswith(o)), None)
+                own = "operator" + op if op else "operator"
+            else:
+                own = name.split("<")[0]
+            names[link] = own
+            link = name = None
+    return names
+
+
 def calls_by_linkage(capture_dir, s, aliases):
     """{key: calls} of a summary's function table, keyed by linkage name through aliases
     (see xray_entries), and {key: displayed name}.  Keys, unlike displayed names, do not depend

@@ -7,7 +7,8 @@ captured output and status == uncaptured; the 30 most-called functions' counts =
 in LLVM XRay basic mode's log of a plain clang build (entries, since frames unwound by a throw
 never exit: `llvm-xray account` cannot read such a log), then every function's, and named out
 the driver's handlers and the library's exception classes; the throws unwound frames and
-exaloop closed them.  Functions are matched by linkage name: exaloop and llvm-xray demangle
+exaloop closed them; every function's short name (at most 100 characters) holds its own name as
+the DWARF names it, and no two functions share one.  Functions are matched by linkage name: exaloop and llvm-xray demangle
 with different demanglers (libstdc++'s and LLVM's: `decltype(nullptr)` vs `std::nullptr_t`).
 """
 from rwtest import *
@@ -60,6 +61,29 @@ with Workdir() as w:
     throws = [k for k in names if "Limited::key" in shown[k]]
     check(throws and got.get(throws[0], 0) > 0, "json: the throwing SAX callback was called (%s)"
           % (throws and got.get(throws[0], 0)))
+
+    # C++ names (docs/cli.md, Function names; issue 26): the library's names run to thousands of
+    # characters; every short name is at most 100 and holds the function's own name as the DWARF
+    # names it (DW_AT_name, which no demangler wrote), and different names have different short names
+    longest = max(s.funcs, key=lambda f: len(f["name"]))
+    check(len(longest["name"]) > 2000, "json: names of thousands of characters (the longest: %d, shown as %s)"
+          % (len(longest["name"]), longest["short_name"]))
+    own = dwarf_own_names(os.path.join(w.path, "driver-xl"))
+    link = linkage_names(cap)
+    named = [(f, own.get(link.get(f["xray_id"]))) for f in s.funcs if f["name"] != "main"]
+    known = [(f, o) for f, o in named if o]
+    check(len(known) >= 0.95 * len(named), "json: DWARF names %d of the %d C++ functions" % (len(known), len(named)))
+    eq([f["short_name"] for f in s.funcs if len(f["short_name"]) > 100], [],
+       "json: every short name is at most 100 characters")
+    eq([(o, f["short_name"]) for f, o in known if o not in f["short_name"]], [],
+       "json: every short name holds the function's own name (%d functions)" % len(known))
+    first = {}
+    for f in s.funcs:
+        first.setdefault(f["short_name"], f["name"])
+    eq([f["short_name"] for f in s.funcs if first[f["short_name"]] != f["name"]], [],
+       "json: different names have different short names")
+    for f in sorted(s.funcs, key=lambda f: -f["self_ns"])[:5]:
+        print("  top self time: %s (%d characters in full)" % (f["short_name"], len(f["name"])))
 
     t = s.doc["threads"][0]
     check(t["unwound_frames"] > 0, "json: throws unwound traced frames (%d), closed by exaloop" % t["unwound_frames"])

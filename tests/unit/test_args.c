@@ -8,13 +8,21 @@
 #include <cmocka.h>
 
 #include "args.h"
+#include "ccline.h"
+#include "xl_array.h"
 
 #define ARGV(...) ((const char *[]){__VA_ARGS__})
 #define ARGC(...) ((int)(sizeof((const char *[]){__VA_ARGS__}) / sizeof(const char *)))
 #define SPLIT(out, output_ok, ...) \
-	xl_split_build_args(ARGC(__VA_ARGS__), ARGV(__VA_ARGS__), output_ok, out, err, sizeof(err))
+	xl_split_build_args(ARGC(__VA_ARGS__), ARGV(__VA_ARGS__), output_ok, is_global, out, err, sizeof(err))
 
 static char err[512];
+
+/* The caller's global options (exaloop's are globals.c's). */
+static int is_global(const char *arg)
+{
+	return !strcmp(arg, "--no-open") || !strncmp(arg, "--profile", 9);
+}
 
 static void release_and_sources(void **state)
 {
@@ -122,6 +130,41 @@ static void languages(void **state)
 	xl_build_args_release(&a);
 }
 
+/* One suffix rule for `run`/`build` and the compiler wrappers: every
+ * suffix clang's driver compiles without -x is a source of its language to
+ * both, and both refuse or pass on the same files. */
+static void one_suffix_rule(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *path;
+		enum xl_lang lang;
+		int run; /* `run` takes it as an input */
+	} cases[] = {
+		{"a.c", XL_LANG_C, 1},         {"a.i", XL_LANG_C, 1},      {"a.cc", XL_LANG_CXX, 1},
+		{"a.cp", XL_LANG_CXX, 1},      {"a.cxx", XL_LANG_CXX, 1},  {"a.cpp", XL_LANG_CXX, 1},
+		{"a.CPP", XL_LANG_CXX, 1},     {"a.c++", XL_LANG_CXX, 1},  {"a.C", XL_LANG_CXX, 1},
+		{"a.ii", XL_LANG_CXX, 1},      {"a.m", XL_LANG_OBJC, 0},   {"a.mm", XL_LANG_OBJCXX, 0},
+		{"a.codon", XL_LANG_CODON, 1}, {"a.o", XL_LANG_OBJECT, 1}, {"a.a", XL_LANG_OBJECT, 1},
+		{"a.h", XL_LANG_NONE, 0},      {"a.s", XL_LANG_NONE, 0},   {"input.json", XL_LANG_NONE, 0},
+		{"c", XL_LANG_NONE, 0},        {".cc", XL_LANG_NONE, 0},
+	};
+	for (size_t i = 0; i < XL_ARRAY_SIZE(cases); i++) {
+		enum xl_lang l = cases[i].lang;
+		assert_int_equal(xl_source_lang(cases[i].path), l);
+		int clang_source = l == XL_LANG_C || l == XL_LANG_CXX || l == XL_LANG_OBJC || l == XL_LANG_OBJCXX;
+		assert_int_equal(xl_cc_is_source(cases[i].path), clang_source);
+		struct xl_build_args a;
+		int rc = SPLIT(&a, 0, "run", cases[i].path);
+		assert_int_equal(rc, cases[i].run ? 0 : -1);
+		if (l == XL_LANG_OBJC || l == XL_LANG_OBJCXX)
+			assert_non_null(strstr(err, "is an Objective-C source: 'run' builds C and C++"));
+		else if (!cases[i].run)
+			assert_non_null(strstr(err, "C++: .cc .cp .cxx .cpp .CPP .c++ .C .ii"));
+		xl_build_args_release(&a);
+	}
+}
+
 static void objects_jobs_and_link_hint(void **state)
 {
 	(void)state;
@@ -160,6 +203,7 @@ int main(void)
 		cmocka_unit_test(global_option_after_subcommand),
 		cmocka_unit_test(bad_input),
 		cmocka_unit_test(languages),
+		cmocka_unit_test(one_suffix_rule),
 		cmocka_unit_test(objects_jobs_and_link_hint),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

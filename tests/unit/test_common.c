@@ -1,15 +1,23 @@
-/* Unit tests: the error vocabulary and the array helpers (src/common/xl_errors.c, xl_array.c). */
+/* Unit tests: the error vocabulary, the array helpers, the string vector, messages and temporaries
+ * (src/common/xl_errors.c, xl_array.c, strvec.c, xl_msgs.c, fileio.c). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
+#include "fileio.h"
+#include "strbuf.h"
+#include "strvec.h"
 #include "xl_array.h"
 #include "xl_errors.h"
+#include "xl_msgs.h"
 
 static void every_error_has_its_own_message(void **state)
 {
@@ -19,7 +27,7 @@ static void every_error_has_its_own_message(void **state)
 		XL_ERRORS(CODE)
 #undef CODE
 	};
-	size_t n = sizeof(codes) / sizeof(codes[0]);
+	size_t n = XL_ARRAY_SIZE(codes);
 	assert_int_equal(XL_OK, 0);
 	for (size_t i = 0; i < n; i++) {
 		if (i > 0)
@@ -66,15 +74,109 @@ static void lower_bound_finds_the_first_not_below(void **state)
 {
 	(void)state;
 	const int v[] = {1, 3, 3, 3, 7, 9};
-	size_t n = sizeof(v) / sizeof(v[0]);
+	size_t n = XL_ARRAY_SIZE(v);
 	const struct {
 		int key;
 		size_t at;
 	} cases[] = {{0, 0}, {1, 0}, {2, 1}, {3, 1}, {4, 4}, {7, 4}, {8, 5}, {9, 5}, {10, 6}};
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+	for (size_t i = 0; i < XL_ARRAY_SIZE(cases); i++)
 		assert_int_equal(xl_lower_bound(v, n, sizeof(v[0]), &cases[i].key, cmp_int), cases[i].at);
 	int key = 5;
 	assert_int_equal(xl_lower_bound(v, 0, sizeof(v[0]), &key, cmp_int), 0);
+}
+
+static void strvec_is_always_an_argv(void **state)
+{
+	(void)state;
+	struct strvec sv;
+	strvec_init(&sv);
+	assert_non_null(sv.v);
+	assert_null(sv.v[0]);
+	char word[] = "cc";
+	strvec_push(&sv, word);
+	word[0] = 'x'; /* pushed strings are copies */
+	strvec_pushf(&sv, "-fxray-instruction-threshold=%d", 7);
+	const char *more[] = {"-c", "app.c", NULL};
+	strvec_pushv(&sv, more);
+	strvec_pushv(&sv, NULL);
+	for (int i = 0; i < 100; i++)
+		strvec_pushf(&sv, "-D%d", i);
+	assert_false(sv.oom);
+	assert_int_equal(sv.n, 104);
+	assert_string_equal(sv.v[0], "cc");
+	assert_string_equal(sv.v[1], "-fxray-instruction-threshold=7");
+	assert_string_equal(sv.v[3], "app.c");
+	assert_string_equal(sv.v[103], "-D99");
+	assert_null(sv.v[104]);
+	char **v = strvec_detach(&sv);
+	assert_int_equal(sv.n, 0);
+	assert_null(sv.v[0]);
+	for (size_t i = 0; v[i]; i++)
+		free(v[i]);
+	free(v);
+	strvec_release(&sv); /* an empty vector: nothing to free, still usable */
+	strvec_push(&sv, "again");
+	assert_string_equal(sv.v[0], "again");
+	strvec_release(&sv);
+	strvec_release(&sv);
+	v = strvec_detach(&sv); /* nothing pushed: an empty, terminated array */
+	assert_non_null(v);
+	assert_null(v[0]);
+	free(v);
+}
+
+static void collect(void *arg, enum xl_msg_level level, const char *text)
+{
+	strbuf_addf(arg, "%d:%s|", (int)level, text);
+}
+
+static void messages_go_to_the_callers_sink(void **state)
+{
+	(void)state;
+	struct strbuf got;
+	strbuf_init(&got);
+	const struct xl_msgs m = {collect, &got};
+	xl_msgf(&m, XL_MSG_ERROR, "cannot read '%s'", "a.c");
+	xl_msgf(&m, XL_MSG_HINT, "install %s", "clang");
+	xl_msgf(NULL, XL_MSG_WARN, "dropped");
+	char long_text[3000];
+	memset(long_text, 'x', sizeof(long_text) - 1);
+	long_text[sizeof(long_text) - 1] = 0;
+	xl_msgf(&m, XL_MSG_TEXT, "%s", long_text); /* not cut at any buffer size */
+	assert_int_equal(got.len, strlen("0:cannot read 'a.c'|3:install clang|4:") + sizeof(long_text) - 1 + 1);
+	assert_memory_equal(got.buf, "0:cannot read 'a.c'|3:install clang|4:xxx", 41);
+	strbuf_release(&got);
+}
+
+static void temporaries_follow_tmpdir(void **state)
+{
+	(void)state;
+	char dir[4096], path[4096], small[16];
+	const char *old = getenv("TMPDIR");
+	char *keep = old ? strdup(old) : NULL;
+	setenv("TMPDIR", "relative/dir", 1); /* not absolute: /tmp */
+	assert_int_equal(xl_make_temp_dir("unit", dir, sizeof(dir)), 0);
+	assert_memory_equal(dir, "/tmp/exaloop-unit-", 18);
+	struct stat st;
+	assert_int_equal(stat(dir, &st), 0);
+	assert_true(S_ISDIR(st.st_mode) && (st.st_mode & 0777) == 0700);
+	setenv("TMPDIR", dir, 1);
+	int fd = xl_make_temp_file("log", path, sizeof(path));
+	assert_true(fd >= 0);
+	assert_int_equal(strncmp(path, dir, strlen(dir)), 0);
+	assert_memory_equal(path + strlen(dir), "/exaloop-log-", 13);
+	assert_int_equal(fstat(fd, &st), 0);
+	assert_true(S_ISREG(st.st_mode) && (st.st_mode & 0777) == 0600 && st.st_size == 0);
+	close(fd);
+	unlink(path);
+	assert_int_equal(xl_make_temp_dir("unit", small, sizeof(small)), -1);
+	assert_int_equal(errno, ENAMETOOLONG);
+	assert_int_equal(rmdir(dir), 0);
+	if (keep)
+		setenv("TMPDIR", keep, 1);
+	else
+		unsetenv("TMPDIR");
+	free(keep);
 }
 
 int main(void)
@@ -83,6 +185,9 @@ int main(void)
 		cmocka_unit_test(every_error_has_its_own_message),
 		cmocka_unit_test(grow_doubles_and_refuses_overflow),
 		cmocka_unit_test(lower_bound_finds_the_first_not_below),
+		cmocka_unit_test(strvec_is_always_an_argv),
+		cmocka_unit_test(messages_go_to_the_callers_sink),
+		cmocka_unit_test(temporaries_follow_tmpdir),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -128,6 +128,31 @@ static void pairing(void **state)
 	model_free(mn);
 }
 
+/* Short names for display over both sides: ns::f(int) only in BASE and
+ * ns::f(long) only in NEW share the short form "ns::f", which neither side
+ * alone would tell apart; the diff does, by parameters, and pairs by full
+ * name (the instantiation in both sides stays one function). */
+static void short_names(void **state)
+{
+	(void)state;
+	const struct fdef b[] = {{"ns::f(int)", "a.cc", 10}, {"int ns::g<int>(int)", "a.cc", 20}};
+	const struct fdef n[] = {{"ns::f(long)", "a.cc", 15}, {"int ns::g<int>(int)", "a.cc", 25}};
+	struct xl_model *mb = model(b, 2, 5), *mn = model(n, 2, 5);
+	struct xl_diff_side sb = {&mb, 1}, sn = {&mn, 1};
+	struct xl_diff d;
+	assert_int_equal(xl_diff_build(&sb, &sn, 0, &d), XL_OK);
+	assert_int_equal(d.nfuncs, 4); /* main, f(int), f(long), g<int> */
+	assert_string_equal(find(&d, "ns::f(int)", NULL)->short_name, "ns::f(int)");
+	assert_string_equal(find(&d, "ns::f(long)", NULL)->short_name, "ns::f(long)");
+	const struct xl_diff_func *g = find(&d, "int ns::g<int>(int)", NULL);
+	assert_string_equal(g->short_name, "ns::g<\u2026>");
+	assert_true(g->present[XL_BASE] && g->present[XL_NEW]);
+	assert_string_equal(find(&d, "main", NULL)->short_name, "main");
+	xl_diff_free(&d);
+	model_free(mb);
+	model_free(mn);
+}
+
 static void runs_and_noise(void **state)
 {
 	(void)state;
@@ -181,6 +206,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(pairing),
 		cmocka_unit_test(runs_and_noise),
+		cmocka_unit_test(short_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -101,7 +101,7 @@ enum path {
 	P_NEWNODE,   /* entry of a path not in the tree yet */
 	P_TLFULL,    /* the timeline block is full: a new one is taken */
 	P_CLOSED,    /* capture window closed */
-	P_BUSY,      /* re-entry (a signal handler inside an event): refused */
+	P_BUSY,      /* re-entry (a signal handler inside an event): deferred */
 	P_CLOCK,     /* clock_gettime clock: every event through the full handler */
 	P_OFF,       /* a thread that could not be registered: counted only */
 	P_DEEP,      /* beyond XL_MAX_DEPTH: counted in the timeline only */
@@ -234,8 +234,8 @@ static void fill_block(void)
 
 struct snap {
 	struct xl_thread_block *tb;
-	uint32_t gate, depth, node_count, deep, unrecorded;
-	uint64_t events, unwound, repaired;
+	uint32_t gate, depth, node_count, deep, unrecorded, deferred;
+	uint64_t events, unwound, repaired, open_exits;
 	const struct xl_cap_block *tl;
 };
 
@@ -245,7 +245,9 @@ static struct snap snap(void)
 			 .gate = rt__hot.gate,
 			 .deep = rt__hot.deep,
 			 .unrecorded = rt__hot.unrecorded,
-			 .tl = rt__hot.tl_blk};
+			 .deferred = rt__hot.deferred,
+			 .tl = rt__hot.tl_blk,
+			 .open_exits = rt__hdr ? rt__hdr->open_exits : 0};
 	if (s.tb) {
 		s.depth = s.tb->depth;
 		s.node_count = s.tb->node_count;
@@ -351,8 +353,10 @@ static void check_path(struct job *j, const struct snap *b, const struct snap *a
 		}
 		if (j->path == P_FIRST && entry && (a->depth != 1 || a->tb->stack[0].func != id))
 			job_fail(j, "first event: entry not recorded");
-		if (j->path == P_FIRST && !entry && a->repaired != 1)
-			job_fail(j, "first event: unmatched exit not counted");
+		/* an exit with no frame open: a frame open before the
+		 * thread's recording began */
+		if (j->path == P_FIRST && !entry && (a->repaired != 0 || a->open_exits != b->open_exits + 1))
+			job_fail(j, "first event: exit of a frame open at the start not counted");
 		if (j->path == P_FIRST)
 			break;
 		if (a->events != b->events + 1)
@@ -370,8 +374,11 @@ static void check_path(struct job *j, const struct snap *b, const struct snap *a
 		if (j->path == P_CLOCK && a->gate != RT_GATE_SLOW)
 			job_fail(j, "clock fallback not in effect");
 		break;
-	case P_CLOSED:
 	case P_BUSY:
+		if (a->deferred != b->deferred + 1)
+			job_fail(j, "re-entered event not deferred");
+		/* fall through */
+	case P_CLOSED:
 	case P_NOHANDLER:
 	case P_FOREIGN:
 		if (a->events != b->events || a->depth != b->depth)
@@ -496,6 +503,7 @@ static void *run_job(void *arg)
 	xray_handler = rt__xray_handler;
 	if (j->path == P_BUSY || j->path == P_OFF)
 		rt__hot.gate = RT_GATE_READY;
+	rt__hot.deferred = 0; /* a deferred event's registers are checked, not its replay */
 	rt__use_tsc = saved_tsc;
 
 	check_path(j, &before, &after, id);

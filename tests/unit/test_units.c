@@ -1,13 +1,15 @@
-/* Unit tests: duration and size parsing (src/common/units.c). */
+/* Unit tests: duration, size and integer parsing (src/common/units.c). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <limits.h>
 #include <stdint.h>
 #include <string.h>
 
 #include <cmocka.h>
 
 #include "units.h"
+#include "xl_array.h"
 
 static void durations(void **state)
 {
@@ -60,6 +62,26 @@ static void sizes(void **state)
 		assert_int_equal(xl_parse_size(bad[i], &v, err, sizeof(err)), -1);
 }
 
+static void whole_numbers_in_bounds(void **state)
+{
+	(void)state;
+	long v = 42;
+	assert_int_equal(xl_parse_long("7", 1, 1024, &v), 0);
+	assert_int_equal(v, 7);
+	assert_int_equal(xl_parse_long("1024", 1, 1024, &v), 0);
+	assert_int_equal(xl_parse_long("-3", -5, 5, &v), 0);
+	assert_int_equal(v, -3);
+	assert_int_equal(xl_parse_long("0", 0, 0, &v), 0);
+	assert_int_equal(v, 0);
+	static const char *const bad[] = {"",   "0",  "1025", "-1",   "+5",  " 5",
+					  "5 ", "5x", "x",    "0x10", "1e3", "99999999999999999999999"};
+	v = 42;
+	for (size_t i = 0; i < XL_ARRAY_SIZE(bad); i++)
+		assert_int_equal(xl_parse_long(bad[i], 1, 1024, &v), -1);
+	assert_int_equal(v, 42); /* a refused value leaves the destination alone */
+	assert_int_equal(xl_parse_long("99999999999999999999999", 0, LONG_MAX, &v), -1);
+}
+
 static void formatting(void **state)
 {
 	(void)state;
@@ -77,6 +99,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(durations),
 		cmocka_unit_test(sizes),
+		cmocka_unit_test(whole_numbers_in_bounds),
 		cmocka_unit_test(formatting),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

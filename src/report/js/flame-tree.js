@@ -211,6 +211,8 @@ function vName(v) {
   if (v === 0) return typeof ui.thread === 'number' ? threadLabel(ui.thread) : 'all threads';
   return threadLabel(flameView.thr[v]);
 }
+/* The view node's label: a function's short name, a thread's label. */
+function vShort(v) { const f = flameView.func[v]; return f >= 0 ? funcShort(f) : vName(v); }
 function vKey(v) { const f = flameView.func[v]; return f >= 0 ? String(f) : 't' + flameView.thr[v]; }
 function vPath(v) { const out = []; for (; v > 0; v = flameView.parent[v]) out.push(v); return out.reverse(); }
 function resolveFocus(keys) {

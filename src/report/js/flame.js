@@ -41,7 +41,7 @@ function buildFlameSection() {
   sec.appendChild(el('div', { id: 'fg-detail', class: 'xl-detail' }));
   sec.appendChild(el('div', { id: 'fg-source', class: 'xl-source', hidden: true }));
   sec.appendChild(el('p', { class: 'xl-hint', id: 'fg-hint', text: flameHint() }));
-  fg = { canvas, scroller, spacer, ctx: null, rows: [], w: 0, h: 0 };
+  fg = { canvas, scroller, spacer, ctx: null, rows: [], labels: new Map(), w: 0, h: 0 };
   scroller.addEventListener('scroll', () => schedule('flame'), { passive: true });
   canvas.addEventListener('mousemove', (e) => flameHover(e));
   canvas.addEventListener('mouseleave', () => { ui.hover = -1; hideTip(); schedule('flame'); });
@@ -79,7 +79,7 @@ function renderCrumbs() {
     if (i) nav.appendChild(el('span', { class: 'xl-crumb-sep', 'aria-hidden': 'true', text: '\u203a' }));
     const last = i === chain.length - 1;
     nav.appendChild(el('button', { type: 'button', class: 'xl-crumb' + (last ? ' current' : ''), 'aria-current': last ? 'location' : null,
-      title: disp(vName(v), 2000), text: disp(vName(v), 60),
+      title: disp(vName(v), 2000), text: disp(vShort(v), 60),
       onclick: () => navigate({ focus: vPath(v).map(vKey) }) }));
   });
   $button('fg-reset').disabled = ui.focus === 0;
@@ -101,7 +101,7 @@ function computeMatches() {
   } else { const ql = q.toLowerCase(); test = (s) => s.toLowerCase().indexOf(ql) >= 0; }
   const mf = new Uint8Array(funcs.length);
   let nf = 0;
-  for (let f = 0; f < funcs.length; f++) if (test(funcName(f))) { mf[f] = 1; nf++; }
+  for (let f = 0; f < funcs.length; f++) if (test(funcName(f)) || test(funcShort(f))) { mf[f] = 1; nf++; }
   ui.matchFunc = mf;
   // matched share: time spent with a matching function anywhere on the stack (nested matches
   // count once). Computed on the call tree, so it is the same top-down and bottom-up.
@@ -118,9 +118,27 @@ function computeMatches() {
   if (info) info.textContent = frames ? nf + (nf === 1 ? ' function' : ' functions') + ' in ' + fmtCount(frames) + (frames === 1 ? ' call path' : ' call paths') + ' \u00b7 ' + fmtPct(pct(tot, flameView.total[0])) + ' of total (' + fmtMetric(tot) + ')' : 'no match';
 }
 
+/* A short name in maxW pixels: as it is, else with its leading scopes given way to "…" (the
+ * function's own name, at the end, is what a narrow frame keeps: "…::json_value::destroy"), else
+ * cut at the end (scopeCuts). */
+function fitName(ctx, text, maxW, cache) {
+  if (textWidth(ctx, text, cache) <= maxW) return text;
+  const cuts = scopeCuts(text);
+  for (const at of cuts) {
+    const t = '\u2026::' + text.slice(at);
+    if (textWidth(ctx, t, cache) <= maxW) return t;
+  }
+  return fitLabel(ctx, cuts.length ? text.slice(cuts[cuts.length - 1]) : text, maxW, cache);
+}
+
+function textWidth(ctx, text, cache) {
+  let w = cache.get(text);
+  if (w === undefined) { w = ctx.measureText(text).width; if (cache.size > 20000) cache.clear(); cache.set(text, w); }
+  return w;
+}
+
 function fitLabel(ctx, text, maxW, cache) {
-  let full = cache.get(text);
-  if (full === undefined) { full = ctx.measureText(text).width; if (cache.size > 20000) cache.clear(); cache.set(text, full); }
+  const full = textWidth(ctx, text, cache);
   if (full <= maxW) return text;
   let n = Math.floor(text.length * maxW / full);
   while (n > 2) {
@@ -166,6 +184,7 @@ function drawFlame() {
   const firstRow = Math.floor(top / ROW), lastRow = Math.ceil((top + viewH) / ROW);
   const rows = [];
   fg.rows = rows;
+  fg.labels = new Map();   // view node -> the label drawn on its frame
   const mf = ui.matchFunc, sel = ui.selFunc, hov = ui.hover;
   let drawn = 0;
   const frame = (v, x, w, row, anc) => {
@@ -186,8 +205,8 @@ function drawFlame() {
       ctx.strokeRect(x + 0.5, y + 0.5, Math.max(0, bw - 1), ROW - 2);
     }
     if (w > 26) {
-      const label = fitLabel(ctx, disp(vName(v), 400), w - 8, labelCache);
-      if (label) { ctx.fillStyle = txt; ctx.fillText(label, x + 4, y + ROW / 2); }
+      const label = fitName(ctx, disp(vShort(v), 400), w - 8, labelCache);
+      if (label) { ctx.fillStyle = txt; ctx.fillText(label, x + 4, y + ROW / 2); fg.labels.set(v, label); }
     }
     ctx.globalAlpha = 1;
     let r = rows[row]; if (!r) r = rows[row] = [];
@@ -247,9 +266,10 @@ function flameHover(e) {
   const pk = peakText(v);
   if (pk) rows.push(['Peak live', pk]);
   const more = f >= 0 && funcs[f] && funcs[f].more;
-  showTip(e.clientX, e.clientY, vName(v), loc, rows,
+  showTip(e.clientX, e.clientY, vShort(v), loc, rows,
     more ? 'The call tree ran out of space: calls on paths first seen after that, made from the frame below, are counted here with their time (the function table has each under its own name)'
-      : ui.inverted ? 'Bottom-up: width is the self time of the function at the top of this chain. Click to focus \u00b7 C copies the name' : 'Click to focus \u00b7 C copies the name');
+      : ui.inverted ? 'Bottom-up: width is the self time of the function at the top of this chain. Click to focus \u00b7 C copies the name' : 'Click to focus \u00b7 C copies the name',
+    f >= 0 ? funcName(f) : null);
 }
 
 /* A frame's peak live bytes (flame-tree.js), with the allocation metrics: of its own allocations
@@ -262,10 +282,13 @@ function peakText(v) {
   return fmtBytes(flameView.peak[v]) + (n > 1 ? '  \u00b7  largest of ' + fmtCount(n) + ' call paths\u2019 peaks' : ui.inverted ? '' : '  \u00b7  its own allocations');
 }
 
-function showTip(cx, cy, title, sub, rows, hint) {
+/* A tooltip: title (a short name), sub (a location), rows [label, value], hint; full: the
+ * function's full name, shown under the title when it differs. */
+function showTip(cx, cy, title, sub, rows, hint, full) {
   const tip = $('xl-tip');
   tip.textContent = '';
   tip.appendChild(el('div', { class: 'xl-tip-title', text: disp(title, 600) }));
+  if (full && full !== title) tip.appendChild(el('div', { class: 'xl-tip-full', id: 'xl-tip-full', text: disp(full, 6000) }));
   if (sub) tip.appendChild(el('div', { class: 'xl-tip-sub', text: disp(sub, 600) }));
   const tb = el('table', { class: 'xl-tip-rows' });
   for (const [k, v] of rows) tb.appendChild(el('tr', null, [el('th', { text: k }), el('td', { text: v })]));

@@ -45,6 +45,30 @@ function el(tag, props, kids) {
   return append(e, kids);
 }
 
+/* Where the scopes of a (short) C++ name end: the index after each "::" outside brackets, in
+ * order; an operator's own characters ("operator<", "operator<<", "operator()") are no brackets.
+ * The part after the last is the function's own name, which a narrow place keeps in sight. */
+function scopeCuts(text) {
+  const cuts = [];
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const op = /^operator(?![\w$])\s*(\(\)|\[\]|[<>=!+\-*\/%^&|~,]+)?/.exec(text.slice(i, i + 12));
+    if (op && (i === 0 || !/[\w$]/.test(text[i - 1]))) { i += op[0].length - 1; continue; }
+    const c = text[i];
+    if (c === '<' || c === '(' || c === '[' || c === '{') depth++;
+    else if ((c === '>' || c === ')' || c === ']' || c === '}') && depth > 0) depth--;
+    else if (c === ':' && text[i + 1] === ':' && depth === 0) { cuts.push(i + 2); i++; }
+  }
+  return cuts;
+}
+
+/* A name as two spans, its scope and its own part ("::destroy"), so that CSS can shorten the
+ * scope first (.xl-fn-scope / .xl-fn-own); text goes through disp(). */
+function nameSpans(text, max) {
+  const cuts = scopeCuts(text), at = cuts.length ? cuts[cuts.length - 1] - 2 : 0;
+  return [el('span', { class: 'xl-fn-scope', text: disp(text.slice(0, at), max) }), el('span', { class: 'xl-fn-own', text: disp(text.slice(at), max) })];
+}
+
 /* Make untrusted text safe to look at: control characters become visible symbols and
  * bidirectional overrides are shown as escapes so they cannot reorder what is displayed. */
 const ODD_CHARS = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029\ufeff]/g;

@@ -65,6 +65,7 @@ function seriesReason(key) {
 
 let mc = null, tc = null;      // memory chart / timeline canvases
 const PL = 70, PR = 14;         // shared plot margins: the time axes line up
+const BURST_LINE = 14;          // an allocation burst's label line (11px text)
 
 function buildMemorySection() {
   const sec = section('xl-memory', timelineData ? 'Memory and timeline' : 'Memory', el('div', { class: 'xl-head-tools' }, [
@@ -421,14 +422,22 @@ function drawMem() {
       info.peak = { t: memData.t[mi], value: arr[mi], osPeak: peak };
     } else info.peak = { t: null, value: null, osPeak: peak };
   }
-  // the largest heap allocation bursts: a band over the interval, labelled
+  // the largest heap allocation bursts: a band over the interval, labelled.  Bursts a few pixels
+  // apart (loans: +22.9 MiB and +15.3 MiB in neighbouring samples) would draw their labels on top
+  // of each other: a label that would meet one already placed goes a line lower (the largest
+  // burst's stays on top), and none runs past the plot's right edge.
+  const placed = [];
   for (const bu of memData.bursts) {
     if (bu.t1 < a || bu.t0 > b) continue;
     const x0 = X(Math.max(bu.t0, a)), x1 = Math.max(X(Math.min(bu.t1, b)), x0 + 2);
     ctx.globalAlpha = palette.dark ? 0.22 : 0.16; ctx.fillStyle = palette.accent; ctx.fillRect(x0, top, x1 - x0, bottom - top); ctx.globalAlpha = 1;
     ctx.fillStyle = palette.accent; ctx.font = '600 11px ' + FONT; ctx.textBaseline = 'top';
-    ctx.fillText('+' + fmtBytes(bu.bytes) + ' allocated', x0 + 3, top + 2);
-    info.bursts.push({ t0: bu.t0, t1: bu.t1, bytes: bu.bytes });
+    const text = '+' + fmtBytes(bu.bytes) + ' allocated';
+    const box = { x: Math.max(PL + 2, Math.min(x0 + 3, W - PR - 2 - ctx.measureText(text).width)), y: top + 2, w: ctx.measureText(text).width, h: BURST_LINE - 2 };
+    while (placed.some((p) => box.x < p.x + p.w + 6 && p.x < box.x + box.w + 6 && box.y < p.y + p.h && p.y < box.y + box.h)) box.y += BURST_LINE;
+    placed.push(box);
+    ctx.fillText(text, box.x, box.y);
+    info.bursts.push({ t0: bu.t0, t1: bu.t1, bytes: bu.bytes, x0, label: box });
   }
   // GC collections
   ctx.fillStyle = palette.gc; ctx.strokeStyle = palette.gc;

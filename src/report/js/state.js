@@ -35,7 +35,11 @@ function threadLabel(t) {
   const nm = th.name != null && th.name !== '' ? String(th.name) : 'thread ' + t;
   return th.tid != null ? nm + ' (tid ' + th.tid + ')' : nm;
 }
+/* A function's name in full (as demangled: C++ names run to thousands of characters), for hover,
+ * the detail line, search and copying; and its short form (functions[].short_name, docs/cli.md
+ * "Function names"), for frames, rows and timeline labels. */
 function funcName(f) { const fn = funcs[f]; return fn && fn.name != null ? String(fn.name) : '[function ' + f + ']'; }
+function funcShort(f) { const fn = funcs[f]; return fn && typeof fn.short_name === 'string' && fn.short_name !== '' ? fn.short_name : funcName(f); }
 function funcLoc(f) {
   const fn = funcs[f];
   if (!fn || fn.file == null || fn.file === '') return '';

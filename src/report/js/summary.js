@@ -87,13 +87,14 @@ function buildSummary() {
 function allocText() {
   const al = profileDoc.allocations;
   if (!al || !al.recorded || !al.total || !(al.total.allocs > 0)) return '';
-  const t = al.total, na = al.not_attributed || {};
+  const t = al.total, na = al.not_attributed || {}, out = al.outside_window || {};
   let s = fmtCount(t.allocs) + ' allocations \u00b7 ' + fmtBytes(t.bytes) + ' \u00b7 ' + fmtBytes(t.live_bytes) + ' live at exit';
   if (t.gc_bytes > 0) s += ' \u00b7 ' + fmtBytes(t.gc_bytes) + ' by the GC';
   if (na.allocs > 0) {
     s += ' \u00b7 ' + fmtCount(na.allocs) + ' not attributed to a call path (' + fmtBytes(na.bytes) + ')';
     if (profileDoc.run.mode === 'memory') s += ': no call paths in memory mode';
   }
+  if (out.allocs > 0) s += ' \u00b7 ' + fmtCount(out.allocs) + ' outside the capture window (' + fmtBytes(out.bytes) + ')';
   return s;
 }
 

@@ -87,7 +87,7 @@ function buildTableRows() {
     if (!isNum(tt) || tt <= 0) { tt = 0; for (const th of threadList) tt += th.total_ns || 0; }
     tableTotal = tt || 1;
   }
-  for (const r of rows) { r.avg = r.calls > 0 ? r.total / r.calls : 0; r.selfPct = r.self / tableTotal; r.totalPct = r.total / tableTotal; r.name = funcName(r.f); }
+  for (const r of rows) { r.avg = r.calls > 0 ? r.total / r.calls : 0; r.selfPct = r.self / tableTotal; r.totalPct = r.total / tableTotal; r.name = funcShort(r.f); }
   if (hasAllocs()) allocRows(rows);
   tableRows = rows;
   renderTable();
@@ -123,7 +123,7 @@ function sortBy(key) {
 function sortedFilteredRows() {
   let rows = tableRows || [];
   const q = ui.filter.trim().toLowerCase();
-  if (q) rows = rows.filter((r) => r.name.toLowerCase().indexOf(q) >= 0 || funcLoc(r.f).toLowerCase().indexOf(q) >= 0);
+  if (q) rows = rows.filter((r) => r.name.toLowerCase().indexOf(q) >= 0 || funcName(r.f).toLowerCase().indexOf(q) >= 0 || funcLoc(r.f).toLowerCase().indexOf(q) >= 0);
   else rows = rows.slice();
   const k = ui.sortKey, d = ui.sortDir;
   if (k === 'name') rows.sort((a, b) => d * (a.name < b.name ? -1 : a.name > b.name ? 1 : 0) || a.f - b.f);
@@ -154,8 +154,8 @@ function tableRow(r) {
   return el('tr', { class: 'xl-row' + (r.f === ui.selFunc ? ' selected' : ''), dataset: { f: String(r.f) }, 'aria-selected': r.f === ui.selFunc ? 'true' : 'false' }, [
     el('td', { class: 'xl-name-cell', dataset: { v: r.name } }, [
       el('div', { class: 'xl-fn' }, [
-        el('span', { class: 'xl-swatch', style: 'background:' + frameColor(r.name) }),
-        el('span', { class: 'xl-fn-name', title: disp(r.name, 4000), text: disp(r.name, 500) }),
+        el('span', { class: 'xl-swatch', style: 'background:' + frameColor(funcName(r.f)) }),
+        el('span', { class: 'xl-fn-name', title: disp(funcName(r.f), 6000) }, nameSpans(r.name, 500)),
         el('button', { type: 'button', class: 'xl-copy', dataset: { copy: '1' }, title: 'Copy function name', 'aria-label': 'Copy function name', text: '\u29c9' }),
       ]),
       el('div', { class: 'xl-fn-loc', title: loc ? disp(loc, 4000) : null, text: loc ? disp(loc, 300) : '\u00a0' }),
@@ -236,12 +236,13 @@ function renderDetail() {
   const r = (tableRows || []).find((x) => x.f === f);
   append(d, [
     el('span', { class: 'xl-swatch big', style: 'background:' + SELECT() }),
-    el('strong', { class: 'xl-detail-name', id: 'fg-detail-name', title: disp(funcName(f), 4000), text: disp(funcName(f), 300) }),
+    el('strong', { class: 'xl-detail-name', id: 'fg-detail-name', title: disp(funcName(f), 6000), text: disp(funcShort(f), 300) }),
     funcLoc(f) ? el('span', { class: 'xl-mono xl-muted', text: disp(funcLoc(f), 300) }) : null,
     r ? el('span', { text: fmtCount(r.calls) + (r.calls === 1 ? ' call' : ' calls') + ' \u00b7 self ' + fmtNs(r.self) + ' (' + fmtPct(r.selfPct) + ') \u00b7 total ' + fmtNs(r.total) + ' (' + fmtPct(r.totalPct) + ')' }) : null,
     el('span', { class: 'xl-grow' }),
     el('button', { type: 'button', class: 'xl-btn', id: 'fg-copy', text: 'Copy name', onclick: () => copyText(funcName(f)) }),
     el('button', { type: 'button', class: 'xl-btn', text: 'Zoom to largest frame', onclick: () => zoomToFunc(f) }),
     el('button', { type: 'button', class: 'xl-btn ghost', text: 'Clear', onclick: () => selectFunc(-1, false) }),
+    funcShort(f) !== funcName(f) ? el('div', { class: 'xl-detail-full', id: 'fg-detail-full', text: disp(funcName(f), 6000) }) : null,
   ]);
 }

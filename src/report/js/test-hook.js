@@ -16,7 +16,7 @@ function installHook() {
         if (!list) return;
         for (let i = 0; i < list.length; i += 3) {
           const v = list[i + 2], f = flameView.func[v];
-          out.push({ name: vName(v), func: f, thread: f < 0 ? flameView.thr[v] : null, depth: row, node: v,
+          out.push({ name: vName(v), short: vShort(v), label: fg.labels.get(v) || '', func: f, thread: f < 0 ? flameView.thr[v] : null, depth: row, node: v,
             x: r.left + list[i], y: r.top + row * ROW - fg.top, w: list[i + 1], h: ROW - 1,
             total_ns: flameView.total[v], self_ns: flameView.self[v], calls: flameView.calls[v],
             peak: flameView.hasPeak && flameView.peakPaths[v] > 0 ? flameView.peak[v] : null, peakPaths: flameView.hasPeak ? flameView.peakPaths[v] : 0,
@@ -30,7 +30,7 @@ function installHook() {
         thread: ui.thread, inverted: ui.inverted, mergeRecursion: ui.rec, metric: ui.metric, flameTotal: flameView ? flameView.total[0] : 0,
         focus: flameView ? [0].concat(vPath(ui.focus)).map(vName) : [], focusHash: location.hash,
         search: ui.search, matchedFrames: ui.matchFrames, matchedShare: flameView && flameView.total[0] > 0 ? ui.matchTotal / flameView.total[0] : 0, matchedNs: ui.matchTotal,
-        selectedFunc: ui.selFunc, selectedName: ui.selFunc >= 0 ? funcName(ui.selFunc) : null,
+        selectedFunc: ui.selFunc, selectedName: ui.selFunc >= 0 ? funcName(ui.selFunc) : null, selectedShort: ui.selFunc >= 0 ? funcShort(ui.selFunc) : null,
         sort: { key: ui.sortKey, dir: ui.sortDir > 0 ? 'asc' : 'desc' }, timeView: ui.timeView ? ui.timeView.slice() : null,
         highlightedWarning: activeWarn(), timeAxisEnd: tEnd,
       };

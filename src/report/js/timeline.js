@@ -157,7 +157,7 @@ function drawTimeline() {
         ctx.fillStyle = fill;
         ctx.fillRect(x0, y, Math.max(1, w > 3 ? w - 1 : w), TL_ROW - 1);
         if (w > 30 && f >= 0) {
-          const lab = fitLabel(ctx, (many ? lod.count[j] + '\u00d7 ' : '') + disp(funcName(f), 300), w - 6, labelCache);
+          const lab = many ? fitLabel(ctx, lod.count[j] + '\u00d7 ' + disp(funcShort(f), 300), w - 6, labelCache) : fitName(ctx, disp(funcShort(f), 300), w - 6, labelCache);
           if (lab) { ctx.fillStyle = mf && !mf[f] ? palette.dimText : palette.frameText; ctx.fillText(lab, Math.max(x0, PL) + 3, y + TL_ROW / 2); }
         }
         drawn++; inRow++;
@@ -220,13 +220,13 @@ function tlHover(e) {
   tc.canvas.style.cursor = hit.f >= 0 ? 'pointer' : 'default';
   const ln = hit.lane, lod = hit.lod, j = hit.j, f = hit.f;
   if (lod.count[j] > 1) {
-    showTip(e.clientX, e.clientY, fmtCount(lod.count[j]) + ' calls, each under a pixel at this zoom', f >= 0 ? 'all ' + funcName(f) : 'several functions', [
+    showTip(e.clientX, e.clientY, fmtCount(lod.count[j]) + ' calls, each under a pixel at this zoom', f >= 0 ? 'all ' + funcShort(f) : 'several functions', [
       ['From', fmtNs(lod.start[j])], ['To', fmtNs(lod.end[j])], ['Depth', String(ln.depth[lod.k[j]])], ['Thread', disp(threadLabel(ln.index), 120)],
     ], 'Drag across them to zoom in');
     return;
   }
   const k = lod.k[j];
-  showTip(e.clientX, e.clientY, f >= 0 ? funcName(f) : '(unknown function)', f >= 0 ? funcLoc(f) : '', [
+  showTip(e.clientX, e.clientY, f >= 0 ? funcShort(f) : '(unknown function)', f >= 0 ? funcLoc(f) : '', [
     ['Start', fmtNs(ln.start[k])], ['Duration', fmtNs(ln.dur[k])], ['Depth', String(ln.depth[k])], ['Thread', disp(threadLabel(ln.index), 120)],
-  ], 'Click selects the function \u00b7 drag zooms');
+  ], 'Click selects the function \u00b7 drag zooms', f >= 0 ? funcName(f) : null);
 }
