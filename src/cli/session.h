@@ -32,6 +32,8 @@ struct xl_session {
 	int long_running;                 /* write the report when the window closes */
 	const char *profiles_dir;         /* default "profiles" */
 	const char *const *untraced_libs; /* shared libraries not traced (run.json), or NULL */
+	int quiet; /* the caller sums up (pgo evaluate's captures): the program's stdout and stderr
+		      discarded, no notes on how it ended or where the report is; warnings and errors stay */
 };
 
 int xl_session_run(const struct xl_session *s);
