@@ -106,7 +106,7 @@ with Workdir() as w:
         check(pkg is not None and pkg in deps, "%s (%s) is in Depends" % (soname, pkg))
 
     # ... and of each tool the unpacked CLI's doctor finds.
-    env = dict(os.environ, CI="1", XDG_CONFIG_HOME=os.path.join(w.path, "cfg"))
+    env = dict(os.environ, CI="1", XDG_CONFIG_HOME=os.path.join(w.path, "cfg"), EXALOOP_CACHE_DIR=w.cache)
     run = os.path.join(w.path, "run")
     os.makedirs(run)
     p = out([exe, "doctor", "--profiling"], env=env, cwd=run)
