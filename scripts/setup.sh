@@ -21,9 +21,10 @@ esac
 # clang-format-14 for scripts/check-format.sh; nlohmann-json3-dev for the
 # realworld C++ test; protobuf-compiler: protoc decodes the Perfetto export in
 # the tests; golang-go: `go tool pprof` reads the pprof export in the tests;
-# librdkafka-dev: the Kafka client and mock cluster of examples/events).
+# librdkafka-dev: the Kafka client and mock cluster of examples/events;
+# dpkg-dev: dpkg-shlibdeps computes the Debian package's library Depends).
 packages=(
-  clang-14 libclang-rt-14-dev llvm-14 clang-format-14 cmake make gcc g++ pkg-config
+  clang-14 libclang-rt-14-dev llvm-14 clang-format-14 cmake make gcc g++ pkg-config dpkg-dev
   libgc-dev libelf-dev libdw-dev libjansson-dev libcmocka-dev zlib1g-dev protobuf-compiler
   python3 procps chromium nlohmann-json3-dev golang-go librdkafka-dev
 )

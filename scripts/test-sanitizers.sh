@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 export ASAN_OPTIONS="abort_on_error=1:halt_on_error=1:detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
 
-# Warnings are the normal build's job (-Werror there): gcc's sanitizer builds
+# Warnings are the normal builds' job (-Werror in .ci/run): gcc's sanitizer builds
 # warn differently (e.g. -Wformat-truncation), which must not hide the reports.
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DEXALOOP_SANITIZE=ON -DEXALOOP_WERROR=OFF >/dev/null
 cmake --build build-asan -j"$(nproc)"

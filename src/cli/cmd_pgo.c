@@ -532,12 +532,16 @@ static int pgo_evaluate(int argc, const char **argv, struct xl_ctx *ctx)
 			s.compile_ns = -1;
 			s.no_open = 1;
 			s.profiles_dir = e[k].dir;
+			s.quiet = 1; /* one line per build below, not three per capture */
 			int st = xl_session_run(&s);
 			if (st != 0) {
 				xl_error("captured run of the %s exited with status %d", e[k].label, st);
 				rc = st > XL_EXIT_FAIL ? st : XL_EXIT_FAIL;
 			}
 		}
+	for (int k = 0; !rc && k < 2; k++)
+		xl_note("%s: %ld capture%s in %s/ (each with its index.html)", e[k].label, j.captures,
+			j.captures == 1 ? "" : "s", e[k].dir);
 	if (!rc) {
 		for (long r = 0; r < j.runs; r++)
 			ratio[r] = e[1].times[r] / e[0].times[r];

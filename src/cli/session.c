@@ -289,10 +289,16 @@ static void write_run_json(const struct xl_session *s, const char *dir, int fini
 	json_decref(o);
 }
 
+/* What render() prints besides errors. */
+enum render_notes {
+	NOTES_ALL,      /* the capture's warnings, where the report is, the privacy note */
+	NOTES_UPDATED,  /* the report is being rewritten (long-running program ended after its
+			   window): one line instead of repeating the warnings */
+	NOTES_WARNINGS, /* only the warnings: the caller sums up (xl_session.quiet) */
+};
+
 /* Render the report of a capture directory and print where it is. */
-/* quiet: the report is being rewritten (long-running program ended after
- * its window): say so in one line instead of repeating the warnings. */
-static int render(const char *dir, int no_open, int quiet)
+static int render(const char *dir, int no_open, enum render_notes notes)
 {
 	struct xl_model *m;
 	char err[512];
@@ -306,16 +312,18 @@ static int render(const char *dir, int no_open, int quiet)
 	struct xl_emit_opts o;
 	xl_emit_opts_init(&o);
 	rc = xl_write_output(m, "html", &o, path, 0);
-	if (rc == 0 && quiet) {
+	if (rc == 0 && notes == NOTES_UPDATED) {
 		xl_note("report updated with the program's exit status: %s", path);
 	} else if (rc == 0) {
 		for (size_t i = 0; i < m->nwarnings; i++)
 			if (strcmp(m->warnings[i].kind, "overhead") != 0)
 				xl_warn("%s", m->warnings[i].message);
-		xl_note("report: %s", path);
-		xl_note("reports contain source paths%s and function names; review them before sharing outside your "
-			"team",
-			m->nsources ? " and source text" : "");
+		if (notes == NOTES_ALL) {
+			xl_note("report: %s", path);
+			xl_note("reports contain source paths%s and function names; review them before sharing "
+				"outside your team",
+				m->nsources ? " and source text" : "");
+		}
 		xl_open_browser(path, no_open);
 	}
 	xl_model_free(m);
@@ -425,7 +433,7 @@ static int wait_program(const struct xl_session *s, struct xl_process *p, const 
 			xl_note("capture window closed; the program keeps running");
 			xl_samples_write(dir, s->exe, s->symtab, !s->no_source);
 			write_run_json(s, dir, 0, 0, xl_now_ns() - t0, started_at, 0);
-			render(dir, s->no_open, 0);
+			render(dir, s->no_open, s->quiet ? NOTES_WARNINGS : NOTES_ALL);
 			*reported = 1;
 		} else {
 			struct timespec ts = {0, 50 * 1000 * 1000};
@@ -443,7 +451,7 @@ static int finish(const struct xl_session *s, const char *dir, int status, int64
 	if (WIFSIGNALED(status))
 		xl_note("application ran %s and was killed by signal %d (%s)", took, WTERMSIG(status),
 			strsignal(WTERMSIG(status)));
-	else if (s->capture || s->compile_ns >= 0)
+	else if (!s->quiet && (s->capture || s->compile_ns >= 0))
 		xl_note("application ran %s, exit status %d", took, WEXITSTATUS(status));
 	if (!s->capture)
 		return xl_exit_status(status);
@@ -473,7 +481,7 @@ static int finish(const struct xl_session *s, const char *dir, int status, int64
 	write_run_json(s, dir, 1, status, app_ns, started_at, maxrss);
 	if (!reported)
 		xl_samples_write(dir, s->exe, s->symtab, !s->no_source);
-	render(dir, s->no_open || reported, reported);
+	render(dir, s->no_open || reported, reported ? NOTES_UPDATED : s->quiet ? NOTES_WARNINGS : NOTES_ALL);
 	return xl_exit_status(status);
 }
 
@@ -514,6 +522,7 @@ int xl_session_run(const struct xl_session *s)
 	struct xl_exec_probe probe = {""};
 	struct xl_process p = {.argv = argv.v,
 			       .signals = XL_SIGNALS_FORWARD,
+			       .stdio = s->quiet ? XL_STDIO_QUIET : XL_STDIO_INHERIT,
 			       .setup = set_child_env,
 			       .setup_arg = &env,
 			       .ended_hook = s->capture ? xl_exec_probe_hook : NULL,

@@ -36,6 +36,8 @@ struct xl_session {
 	const char *profiles_dir;         /* default "profiles" */
 	const char *const *untraced_libs; /* shared libraries not traced (run.json), or NULL */
 	int64_t attached_at_ns;           /* profile attach: the process's age then; else -1 (or 0: unset) */
+	int quiet; /* the caller sums up (pgo evaluate's captures): the program's stdout and stderr
+		      discarded, no notes on how it ended or where the report is; warnings and errors stay */
 };
 
 int xl_session_run(const struct xl_session *s);

@@ -965,6 +965,9 @@ static bool digit_run(struct parser *p, const char *t, size_t n, size_t *j, int 
 		      size_t *count)
 {
 	size_t digits = 0;
+	/* Set on every path: callers read it only when this returns true, but
+	 * gcc -O3 cannot see that fail_at() (not inlined) always returns false. */
+	*count = 0;
 	while (*j < n) {
 		int c = (unsigned char)t[*j];
 		if (is_base_digit(c, base)) {

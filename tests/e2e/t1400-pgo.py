@@ -2,7 +2,8 @@
 profile merges every training run (and starts over with --fresh), its function count matches
 llvm-profdata's own listing, a PGO build computes exactly what the plain build computes, a stale
 profile is one warning line with the count of functions, exaloop.toml targets carry inputs and the
-profile, evaluation prints the ratio with its spread and writes the diff, and missing tools are named."""
+profile, evaluation prints the ratio with its spread and one line per build on its captures and writes the
+diff, and missing tools are named."""
 from xltest import *
 import re
 
@@ -105,6 +106,11 @@ with Workdir() as w:
     if m:
         r, lo, hi = map(float, m.groups())
         check(0 < lo <= r <= hi, "median within its spread (%s <= %s <= %s)" % (lo, r, hi))
+    per_build = [l for l in p.stderr.splitlines() if re.search(r"(release|PGO) build: 1 capture in ev/(base|pgo)/", l)]
+    eq(len(per_build), 2, "one line per build on its captures")
+    for noise in ("application ran", "report: ", "reports contain"):
+        check(noise not in p.stderr, "no '%s' line per capture" % noise.strip())
+    check("portfolio exposure" not in p.stdout, "the captured runs' output is discarded, as the timing runs' is")
     ev = os.path.join(proj.path, "ev")
     eq(len(glob.glob(os.path.join(ev, "base", "capture-*"))), 1, "one capture of the release build")
     eq(len(glob.glob(os.path.join(ev, "pgo", "capture-*"))), 1, "one capture of the PGO build")
