@@ -126,6 +126,31 @@ struct xl_tnode {
 	uint64_t isamples; /* instruction samples matched to this path (samples.c) */
 };
 
+/* A sampled frame (samples.c): code that runs inside a traced frame but
+ * is no call of the tree, seen by its instruction samples: a function the
+ * compiler inlined into the frame's function (XL_SF_INLINED; code inlined
+ * at several levels nests, outermost first), or code outside the traced
+ * functions, the frame's call into a shared library or into the
+ * executable's untraced code (XL_SF_LIBRARY).  Statistical, never exact:
+ * the tree's calls and times leave them out. */
+enum xl_sframe_kind {
+	XL_SF_INLINED = 1,
+	XL_SF_LIBRARY = 2
+};
+
+struct xl_sframe {
+	int32_t parent; /* a node index (< nnodes), or nnodes + the index of
+			 * the sampled frame it is nested in (always lower) */
+	uint32_t thread;
+	uint32_t kind;    /* enum xl_sframe_kind */
+	char *name;       /* the function (a symbol, "??" when none); owned */
+	char *library;    /* soname; NULL: the executable; owned */
+	uint64_t samples; /* its own (nested frames' apart) */
+	/* its own samples' share of its traced frame's self time: self_ns x
+	 * samples / the traced node's isamples */
+	int64_t est_ns;
+};
+
 /* One rise of a thread's timeline threshold (xl_tl_change in ns). */
 struct xl_tl_step {
 	int64_t t_ns;      /* on the model's axis */
@@ -349,6 +374,8 @@ struct xl_model {
 	int resolved;
 	char samples_problem[320];
 	uint64_t isamples_matched;
+	struct xl_sframe *sframes; /* parents before the frames nested in them */
+	size_t nsframes;
 	struct xl_source *sources;
 	size_t nsources;
 

@@ -617,6 +617,7 @@ static int read_thread(struct xl_model *m, struct xl_loader *ld, struct claims *
 		if (n > 0 && src->parent >= n)
 			break; /* parents always precede children */
 		struct xl_tnode *d = &m->nodes[base + n];
+		*d = (struct xl_tnode){0};
 		d->thread = (uint32_t)m->nthreads;
 		d->parent = n == 0 ? XL_NONE : (int32_t)(base + src->parent);
 		d->func = XL_NONE;

@@ -443,6 +443,11 @@ void xl_model_free(struct xl_model *m)
 	free(m->samples);
 	free(m->isamples);
 	free(m->psamples);
+	for (size_t i = 0; i < m->nsframes; i++) {
+		free(m->sframes[i].name);
+		free(m->sframes[i].library);
+	}
+	free(m->sframes);
 	for (size_t i = 0; i < m->nmaps; i++)
 		free(m->maps[i].path);
 	free(m->maps);

@@ -334,6 +334,117 @@ static const char *chain_text(const struct xl_resolved *r, const struct xl_addr 
 	return *slot = t;
 }
 
+/* The sampled frames under construction: an open-addressing table of
+ * (parent, kind, name, library) to 1 + the frame's index (0: empty). */
+struct sfindex {
+	int32_t *slot;
+	size_t cap; /* a power of two, at least twice the frames */
+	size_t frames_cap;
+};
+
+static uint64_t sf_hash(int32_t parent, uint32_t kind, const char *name, const char *lib)
+{
+	uint64_t h = 1469598103934665603ull ^ ((uint64_t)(uint32_t)parent << 2 | kind);
+	for (const char *c = name; *c; c++)
+		h = (h ^ (unsigned char)*c) * 1099511628211ull;
+	for (const char *c = lib ? lib : ""; *c; c++)
+		h = (h ^ (unsigned char)*c) * 1099511628211ull;
+	return h ^ h >> 29;
+}
+
+static int sf_same(const struct xl_sframe *f, int32_t parent, uint32_t kind, const char *name, const char *lib)
+{
+	return f->parent == parent && f->kind == kind && strcmp(f->name, name) == 0 &&
+	       (f->library && lib ? strcmp(f->library, lib) == 0 : f->library == lib);
+}
+
+static size_t sf_find(const struct xl_model *m, const struct sfindex *ix, int32_t parent, uint32_t kind,
+		      const char *name, const char *lib)
+{
+	size_t i = sf_hash(parent, kind, name, lib) & (ix->cap - 1);
+	while (ix->slot[i] && !sf_same(&m->sframes[ix->slot[i] - 1], parent, kind, name, lib))
+		i = (i + 1) & (ix->cap - 1);
+	return i;
+}
+
+static int sf_rehash(const struct xl_model *m, struct sfindex *ix)
+{
+	size_t cap = ix->cap ? ix->cap * 2 : 256;
+	int32_t *slot = calloc(cap, sizeof(*slot));
+	if (!slot)
+		return XL_ENOMEM;
+	free(ix->slot);
+	ix->slot = slot;
+	ix->cap = cap;
+	for (size_t k = 0; k < m->nsframes; k++) {
+		const struct xl_sframe *f = &m->sframes[k];
+		slot[sf_find(m, ix, f->parent, f->kind, f->name, f->library)] = (int32_t)k + 1;
+	}
+	return XL_OK;
+}
+
+/* The id (m->nnodes + index) of the sampled frame (parent, kind, name,
+ * library), made when new; -1 out of memory. */
+static int32_t sframe(struct xl_model *m, struct sfindex *ix, int32_t parent, uint32_t kind, const char *name,
+		      const char *lib)
+{
+	if ((m->nsframes + 1) * 2 > ix->cap && sf_rehash(m, ix) != XL_OK)
+		return -1;
+	size_t i = sf_find(m, ix, parent, kind, name, lib);
+	if (!ix->slot[i]) {
+		if (xl_grow((void **)&m->sframes, &ix->frames_cap, m->nsframes + 1, sizeof(*m->sframes)))
+			return -1;
+		const struct xl_tnode *n = &m->nodes[parent < (int32_t)m->nnodes ? parent : 0];
+		uint32_t thread = parent < (int32_t)m->nnodes ? n->thread : m->sframes[parent - m->nnodes].thread;
+		struct xl_sframe *f = &m->sframes[m->nsframes];
+		*f = (struct xl_sframe){parent, thread, kind, strdup(name), lib ? strdup(lib) : NULL, 0, 0};
+		m->nsframes++;
+		if (!f->name || (lib && !f->library))
+			return -1; /* (freed with the model) */
+		ix->slot[i] = (int32_t)m->nsframes;
+	}
+	return (int32_t)m->nnodes + ix->slot[i] - 1;
+}
+
+/* The sampled frames of a sample matched to node: the inline chain of its
+ * instruction when that is in the node's own function, or the library or
+ * untraced function it is in; the innermost one counts the sample. */
+static int sample_frames(struct xl_model *m, struct sfindex *ix, int32_t node, const struct xl_addr *leaf)
+{
+	if (!leaf)
+		return XL_OK;
+	const struct xl_tnode *n = &m->nodes[node];
+	int32_t id = node;
+	if (!leaf->func) {
+		id = sframe(m, ix, node, XL_SF_LIBRARY, leaf->symbol ? leaf->symbol : "??", leaf->library);
+	} else if (leaf->ninl && n->func != XL_NONE && m->funcs[n->func].xray_id == leaf->func) {
+		for (size_t j = 0; j < leaf->ninl && id >= 0; j++)
+			id = sframe(m, ix, id, XL_SF_INLINED, leaf->inl[j], NULL);
+	}
+	if (id < 0)
+		return XL_ENOMEM;
+	if (id >= (int32_t)m->nnodes)
+		m->sframes[id - m->nnodes].samples++;
+	return XL_OK;
+}
+
+/* Each sampled frame's share of its traced frame's self time: of the
+ * frame's samples whose instruction is known (known, per node; an address
+ * samples.json could not place is in no frame). */
+static void estimate_sframes(struct xl_model *m, const uint32_t *known)
+{
+	for (size_t i = 0; i < m->nsframes; i++) {
+		struct xl_sframe *f = &m->sframes[i];
+		int32_t p = f->parent;
+		while (p >= (int32_t)m->nnodes)
+			p = m->sframes[p - m->nnodes].parent;
+		const struct xl_tnode *n = &m->nodes[p];
+		f->est_ns = known[p] && n->self_ns > 0
+				    ? (int64_t)((double)n->self_ns * (double)f->samples / (double)known[p])
+				    : 0;
+	}
+}
+
 /* Every sample's line, inlined functions and call path. */
 static int attribute(struct xl_model *m, const struct xl_resolved *r, const struct kids *k)
 {
@@ -344,7 +455,9 @@ static int attribute(struct xl_model *m, const struct xl_resolved *r, const stru
 	struct fkey *fc = malloc((m->nisamples + 1) * sizeof(*fc));
 	size_t nfc = 0;
 	char **memo = calloc(r->nips + 1, sizeof(*memo));
-	int rc = fl && seq && fc && memo ? XL_OK : XL_ENOMEM;
+	struct sfindex ix = {NULL, 0, 0};
+	uint32_t *known = calloc(m->nnodes + 1, sizeof(*known));
+	int rc = fl && seq && fc && memo && known ? XL_OK : XL_ENOMEM;
 	for (size_t i = 0; rc == XL_OK && i < m->nisamples; i++) {
 		struct xl_isamp *s = &m->isamples[i];
 		const struct xl_addr *leaf = xl_addr_find(r->ips, r->nips, s->ips[0]);
@@ -376,8 +489,14 @@ static int attribute(struct xl_model *m, const struct xl_resolved *r, const stru
 		if (s->node != XL_NONE) {
 			m->nodes[s->node].isamples++;
 			m->isamples_matched++;
+			known[s->node] += leaf != NULL;
+			rc = sample_frames(m, &ix, s->node, leaf);
 		}
 	}
+	free(ix.slot);
+	if (rc == XL_OK)
+		estimate_sframes(m, known);
+	free(known);
 	if (rc == XL_OK)
 		rc = count_keys(m, fl, nfl);
 	if (rc == XL_OK)

@@ -31,14 +31,73 @@ static int64_t weight(const struct xl_model *m, size_t i, enum xl_weight w)
 	return (int64_t)(w == XL_WEIGHT_BYTES ? m->node_alloc[i].bytes : m->node_alloc[i].allocs);
 }
 
+/* A node's path from its thread's root, outermost first. */
+static void put_path(FILE *f, const struct xl_model *m, int32_t node, int32_t *path)
+{
+	size_t depth = 0;
+	for (int32_t c = node; m->nodes[c].parent != XL_NONE; c = m->nodes[c].parent)
+		path[depth++] = m->nodes[c].func;
+	while (depth-- > 0) {
+		put_name(f, m->funcs[path[depth]].name);
+		if (depth)
+			putc(';', f);
+	}
+}
+
+/* The sampled frames (by time only): each a line of its estimated time,
+ * its traced frame's path then the frames it is nested in, inlined
+ * functions marked "_[i]" (flamegraph.pl colours those as inlined),
+ * library code "soname`symbol".  traced[k]: the node of frame k; their
+ * estimates come off that node's line (sub, per node). */
+static void put_sampled(FILE *f, const struct xl_model *m, const struct xl_emit_opts *o, int32_t *path, int32_t *traced)
+{
+	for (size_t k = 0; k < m->nsframes; k++) {
+		const struct xl_sframe *s = &m->sframes[k];
+		int32_t p = s->parent;
+		traced[k] = p < (int32_t)m->nnodes ? p : traced[p - m->nnodes];
+		/* (a thread root's time is in no line: no traced frame) */
+		if (s->est_ns <= 0 || m->nodes[traced[k]].parent == XL_NONE ||
+		    (o->thread >= 0 && s->thread != (uint32_t)o->thread))
+			continue;
+		put_path(f, m, traced[k], path);
+		size_t depth = 0;
+		for (int32_t c = (int32_t)k; c >= 0; c = m->sframes[c].parent - (int32_t)m->nnodes)
+			path[depth++] = c;
+		while (depth-- > 0) {
+			const struct xl_sframe *e = &m->sframes[path[depth]];
+			putc(';', f);
+			if (e->kind == XL_SF_LIBRARY) {
+				put_name(f, e->library ? e->library : "(program)");
+				putc('`', f);
+			}
+			put_name(f, e->name);
+			if (e->kind == XL_SF_INLINED)
+				fputs("_[i]", f);
+		}
+		fprintf(f, " %lld\n", (long long)s->est_ns);
+	}
+}
+
 int xl_emit_folded(const struct xl_model *m, FILE *f, const struct xl_emit_opts *o)
 {
-	int32_t *path = malloc((m->nnodes + 1) * sizeof(int32_t));
-	if (!path)
+	size_t longest = m->nnodes > m->nsframes ? m->nnodes : m->nsframes;
+	int32_t *path = malloc((longest + 1) * sizeof(int32_t));
+	int32_t *traced = malloc((m->nsframes + 1) * sizeof(int32_t));
+	int64_t *sub = calloc(m->nnodes + 1, sizeof(int64_t));
+	if (!path || !traced || !sub) {
+		free(path);
+		free(traced);
+		free(sub);
 		return -1;
+	}
+	if (o->weight == XL_WEIGHT_TIME) {
+		put_sampled(f, m, o, path, traced);
+		for (size_t k = 0; k < m->nsframes; k++)
+			sub[traced[k]] += m->sframes[k].est_ns;
+	}
 	for (size_t i = 0; i < m->nnodes; i++) {
 		const struct xl_tnode *n = &m->nodes[i];
-		int64_t v = weight(m, i, o->weight);
+		int64_t v = weight(m, i, o->weight) - sub[i];
 		if (v <= 0 || (o->thread >= 0 && n->thread != (uint32_t)o->thread))
 			continue;
 		if (n->parent == XL_NONE) {
@@ -46,14 +105,7 @@ int xl_emit_folded(const struct xl_model *m, FILE *f, const struct xl_emit_opts 
 				fprintf(f, "(no traced frame) %lld\n", (long long)v);
 			continue;
 		}
-		size_t depth = 0;
-		for (int32_t c = (int32_t)i; m->nodes[c].parent != XL_NONE; c = m->nodes[c].parent)
-			path[depth++] = m->nodes[c].func;
-		while (depth-- > 0) {
-			put_name(f, m->funcs[path[depth]].name);
-			if (depth)
-				putc(';', f);
-		}
+		put_path(f, m, (int32_t)i, path);
 		fprintf(f, " %lld\n", (long long)v);
 	}
 	if (o->weight != XL_WEIGHT_TIME && o->thread < 0) {
@@ -65,5 +117,7 @@ int xl_emit_folded(const struct xl_model *m, FILE *f, const struct xl_emit_opts 
 			fprintf(f, "(outside the window) %llu\n", (unsigned long long)out);
 	}
 	free(path);
+	free(traced);
+	free(sub);
 	return ferror(f) ? -1 : 0;
 }

@@ -362,6 +362,36 @@ static void tree_samples(const struct xl_model *m, struct jsonw *w, int compact)
 	}
 }
 
+/* The sampled frames (analyze.h, struct xl_sframe) as columns: `parent`
+ * is a node of the tree, or the number of tree nodes plus the index of the
+ * sampled frame it is nested in, so the tree and its sampled frames read
+ * as one tree of ids; `kind` "inlined" or "library"; `library` the soname
+ * (null: the executable's untraced code, or an inlined function). */
+static void tree_sampled(const struct xl_model *m, struct jsonw *w)
+{
+	static const char *const cols[] = {"parent", "thread", "kind", "name", "library", "samples", "est_ns"};
+	jw_key(w, "sampled");
+	jw_obj(w);
+	for (size_t c = 0; c < XL_ARRAY_SIZE(cols); c++) {
+		jw_key(w, cols[c]);
+		jw_arr(w);
+		for (size_t i = 0; i < m->nsframes; i++) {
+			const struct xl_sframe *f = &m->sframes[i];
+			switch (c) {
+			case 0: jw_int(w, f->parent); break;
+			case 1: jw_int(w, f->thread); break;
+			case 2: jw_str(w, f->kind == XL_SF_INLINED ? "inlined" : "library"); break;
+			case 3: jw_str(w, f->name); break;
+			case 4: jw_str(w, f->library); break;
+			case 5: jw_int(w, (int64_t)f->samples); break;
+			default: jw_int(w, f->est_ns); break;
+			}
+		}
+		jw_arr_end(w);
+	}
+	jw_obj_end(w);
+}
+
 static void tree_member(const struct xl_model *m, struct jsonw *w, int compact)
 {
 	static const char *const cols[] = {"thread", "parent", "func", "calls", "total_ns", "self_ns"};
@@ -370,8 +400,10 @@ static void tree_member(const struct xl_model *m, struct jsonw *w, int compact)
 	jw_obj(w);
 	if (m->allocs)
 		tree_allocs(m, w, compact);
-	if (m->resolved)
+	if (m->resolved) {
 		tree_samples(m, w, compact);
+		tree_sampled(m, w);
+	}
 	for (size_t c = 0; c < ncols; c++) {
 		jw_key(w, c == 1 && compact ? "parent_up" : cols[c]);
 		jw_arr(w);

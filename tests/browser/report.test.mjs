@@ -772,6 +772,23 @@ async function sourceChecks(name, page) {
   rows = await pick('main');
   const note = await page.$eval('#fg-source', (e) => e.hidden ? '' : e.textContent);
   check(`${name}: main (no samples of its own) says so`, rows.length === 0 && note.includes('No instruction sample'), note);
+  // step_n, inlined into with_inline, is a sampled frame on top of it: about half its width
+  // (s-lines.c: its loop is half of with_inline's work), hatched, labelled, with a tooltip
+  await scrollTo(page, '#fg-canvas');
+  await settle(page);
+  const frames = await page.evaluate(() => window.__xl.frames());
+  const wi = frames.find((f) => f.name === 'with_inline' && !f.sampled);
+  const sn = frames.find((f) => f.sampled && f.name === 'step_n');
+  check(`${name}: the flame graph has a sampled step_n frame on with_inline`, !!(wi && sn && sn.depth === wi.depth + 1 && sn.x >= wi.x - 1 && sn.x + sn.w <= wi.x + wi.w + 1),
+    JSON.stringify(frames.filter((f) => f.sampled || f.name === 'with_inline').map((f) => [f.name, f.depth, Math.round(f.x), Math.round(f.w)])));
+  if (!wi || !sn) return;
+  check(`${name}: step_n's width is 50 % of with_inline's (within 7 points)`, Math.abs(sn.total_ns / wi.total_ns - 0.5) <= 0.07, `${sn.total_ns} / ${wi.total_ns}`);
+  check(`${name}: step_n's frame is labelled as sampled`, sn.short.endsWith('(sampled)'), sn.short);
+  check(`${name}: the sampled frame has no calls and with_inline keeps its exact self time`, sn.calls === 0 && wi.self_ns > 0, JSON.stringify([sn.calls, wi.self_ns]));
+  await page.mouse.move(sn.x + sn.w / 2, sn.y + sn.h / 2);
+  await settle(page);
+  const tip = await page.$eval('#xl-tip', (e) => e.textContent).catch(() => '');
+  check(`${name}: hovering the sampled frame says it is inlined and sampled`, tip.includes('inlined') && tip.includes('Sampled'), tip);
 }
 
 /* Heap allocations (issue 16): the flame graph's width selector switches between elapsed time

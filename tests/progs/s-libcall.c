@@ -3,7 +3,7 @@
  * pointer: the instruction samples' call chains skip its caller (copier), which the analysis
  * puts back from the direct call in main (docs/summary-json.md, "Samples").
  *
- * Usage:   s-libcall [ROUNDS]   (default 150: about 0.5 s of copying 8 MiB blocks here)
+ * Usage:   s-libcall [ROUNDS]   (default 150: about 0.1 s of copying 8 MiB blocks)
  * Stdout:  "copied: rounds=ROUNDS sum=S"
  * Exit:    0 (2 for a bad argument)
  *

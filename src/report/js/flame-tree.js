@@ -33,12 +33,12 @@ function peakAdder(peak, paths) {
 }
 
 function buildTopDown() {
-  const parent = [], func = [], thr = [], total = [], self = [], calls = [], peak = [], peakPaths = [];
+  const parent = [], func = [], thr = [], total = [], self = [], calls = [], peak = [], peakPaths = [], sam = [];
   const kidMap = new Map();
   const NTH = threadKeys(), KEYS = funcs.length + NTH + 3;
   const addPeak = peakAdder(peak, peakPaths);
   function node(p, f, t) {
-    parent.push(p); func.push(f); thr.push(t); total.push(0); self.push(0); calls.push(0); peak.push(0); peakPaths.push(0);
+    parent.push(p); func.push(f); thr.push(t); total.push(0); self.push(0); calls.push(0); peak.push(0); peakPaths.push(0); sam.push(-1);
     return parent.length - 1;
   }
   function child(p, f, t) {           // f >= 0: a function; f < 0: the node of thread t
@@ -92,6 +92,7 @@ function buildTopDown() {
       if (addPeak) addPeak(v, n);
       viewOf[n] = v;
     }
+    if (callTree.sampled && ui.metric === 'time') addSampled(callTree.sampled, viewOf, { parent, thr, sam, total, self, node });
   }
   const N = parent.length;
   const kidCount = new Int32Array(N), depth = new Int32Array(N), height = new Int32Array(N);
@@ -110,9 +111,29 @@ function buildTopDown() {
   return {
     n: N, lazy: false, parent: Int32Array.from(parent), func: Int32Array.from(func), thr: Int32Array.from(thr),
     total: totalA, self: Float64Array.from(self), calls: Float64Array.from(calls), depth, height,
-    hasPeak: !!addPeak, peak: Float64Array.from(peak), peakPaths: Int32Array.from(peakPaths),
+    hasPeak: !!addPeak, peak: Float64Array.from(peak), peakPaths: Int32Array.from(peakPaths), sam: Int32Array.from(sam),
     kids: (v) => kids.subarray(kidStart[v], kidStart[v + 1]),
   };
+}
+
+/* The sampled frames (load.js) under the view nodes of their traced frames, one view node per
+ * (parent view node, label): width is the estimated time (est_ns), which lies inside the traced
+ * frame's self time, so the frame's exact self time stays what it is and its children now show
+ * where part of it went. V.sam[v] is the sampled frame's index (its label), -1 for others. */
+function addSampled(S, viewOf, V) {
+  const vOf = new Int32Array(S.n).fill(-1), made = new Map(), first = V.parent.length;
+  for (let i = 0; i < S.n; i++) {
+    const p = S.parent[i];
+    const pv = p < nodeCount ? viewOf[p] : vOf[p - nodeCount];
+    if (pv < 0) continue;   // its traced frame is not shown (another thread)
+    const key = pv + '\u0000' + S.label[i] + (S.inlined[i] ? '\u0000i' : '');
+    let v = made.get(key);
+    if (v === undefined) { v = V.node(pv, -1, V.thr[pv]); V.sam[v] = i; made.set(key, v); }
+    V.total[v] += S.est[i]; V.self[v] += S.est[i];
+    vOf[i] = v;
+  }
+  // a nested inlined frame's time is inside the frame it is nested in
+  for (let v = V.parent.length - 1; v >= first; v--) { const p = V.parent[v]; if (p >= first) V.total[p] += V.total[v]; }
 }
 
 /* Bottom-up: the children of a frame are its callers; width is the self time of the call-tree
@@ -205,15 +226,19 @@ function buildInverted() {
   return X;
 }
 
+/* The sampled frame a view node shows, -1 for a call or a thread. */
+function vSam(v) { return flameView.sam && v < flameView.sam.length ? flameView.sam[v] : -1; }
 function vName(v) {
+  const s = vSam(v);
+  if (s >= 0) return callTree.sampled.label[s];
   const f = flameView.func[v];
   if (f >= 0) return funcName(f);
   if (v === 0) return typeof ui.thread === 'number' ? threadLabel(ui.thread) : 'all threads';
   return threadLabel(flameView.thr[v]);
 }
 /* The view node's label: a function's short name, a thread's label. */
-function vShort(v) { const f = flameView.func[v]; return f >= 0 ? funcShort(f) : vName(v); }
-function vKey(v) { const f = flameView.func[v]; return f >= 0 ? String(f) : 't' + flameView.thr[v]; }
+function vShort(v) { const f = flameView.func[v]; return vSam(v) >= 0 ? vName(v) + ' (sampled)' : f >= 0 ? funcShort(f) : vName(v); }
+function vKey(v) { const f = flameView.func[v], s = vSam(v); return s >= 0 ? 's' + vName(v) : f >= 0 ? String(f) : 't' + flameView.thr[v]; }
 function vPath(v) { const out = []; for (; v > 0; v = flameView.parent[v]) out.push(v); return out.reverse(); }
 function resolveFocus(keys) {
   let v = 0;

@@ -162,6 +162,24 @@ function setupCanvas(canvas, cssW, cssH) {
   return ctx;
 }
 
+/* A sampled frame's fill: its colour with diagonal hatching (one pattern per colour and draw). */
+const hatchCache = new Map();
+function sampledFill(ctx, color) {
+  const key = color + '|' + palette.bg;
+  let pat = hatchCache.get(key);
+  if (pat) return pat;
+  const c = document.createElement('canvas');
+  c.width = 6; c.height = 6;
+  const g = c.getContext('2d');
+  if (!g) return color;
+  g.fillStyle = color; g.fillRect(0, 0, 6, 6);
+  g.strokeStyle = palette.bg; g.globalAlpha = 0.55; g.lineWidth = 1.5;
+  g.beginPath(); g.moveTo(-1, 7); g.lineTo(7, -1); g.moveTo(-1, 1); g.lineTo(1, -1); g.moveTo(5, 7); g.lineTo(7, 5); g.stroke();
+  pat = ctx.createPattern(c, 'repeat') || color;
+  hatchCache.set(key, pat);
+  return pat;
+}
+
 function drawFlame() {
   if (!fg || !flameView) return;
   const t0 = performance.now();
@@ -192,7 +210,9 @@ function drawFlame() {
     const y = row * ROW - top;
     const f = flameView.func[v];
     let fill, txt = palette.frameText;
-    if (f < 0) fill = NEUTRAL();
+    const sm = vSam(v);
+    if (sm >= 0) fill = sampledFill(ctx, frameColor(vName(v)));
+    else if (f < 0) fill = NEUTRAL();
     else if (mf) { if (mf[f]) fill = MATCH(); else { fill = DIM(); txt = palette.dimText; } }
     else fill = frameColor(funcName(f));
     if (f >= 0 && f === sel) fill = SELECT();
@@ -262,6 +282,15 @@ function flameHover(e) {
   if (f >= 0) {
     rows.push(['Calls', fmtCount(flameView.calls[v])]);
     if (flameView.calls[v] > 0 && !ui.inverted && ui.metric === 'time') rows.push(['Average', fmtNs(flameView.total[v] / flameView.calls[v]) + ' per call']);
+  }
+  const sm = vSam(v);
+  if (sm >= 0) {
+    const S = callTree.sampled;
+    rows.length = 0;
+    rows.push(['Estimated', fmtNs(flameView.total[v]) + '  \u00b7  ' + fmtPct(pct(flameView.total[v], rootT)) + (p >= 0 ? ' of all, ' + fmtPct(pct(flameView.total[v], flameView.total[p])) + ' of parent' : '')]);
+    rows.push(['Kind', S.inlined[sm] ? 'inlined into the frame below (no call of its own)' : S.library[sm] ? 'in ' + S.library[sm] + ', called from the frame below' : 'untraced code of the program, called from the frame below']);
+    showTip(e.clientX, e.clientY, vShort(v), '', rows, 'Sampled, not traced: width is the share of the frame below\'s self time that instruction samples found here (statistical; no calls are counted)', vName(v));
+    return;
   }
   const pk = peakText(v);
   if (pk) rows.push(['Peak live', pk]);

@@ -52,6 +52,7 @@ function load() {
       for (let i = 0; i < nodeCount; i++) callTree.self[i] = Math.max(callTree.total[i] - kids[i], 0);
     }
     loadAllocs(tr);
+    callTree.sampled = loadSampled(tr.sampled);
   }
   prepareMemory();
   prepareTimeline();
@@ -106,6 +107,30 @@ function setMetric(m) {
   ui.metric = m;
   if (callTree && callTree.metrics) { callTree.self = callTree.metrics[m].self; callTree.total = callTree.metrics[m].total; }
 }
+/* The sampled frames (docs/summary-json.md, tree.sampled): inlined functions and library code
+ * under the traced frame they ran in, by instruction samples. A frame's parent is a call-tree node
+ * (< nodeCount) or nodeCount + an earlier sampled frame; rows that break that are left out. */
+function loadSampled(sm) {
+  if (!sm || !Array.isArray(sm.parent)) return null;
+  const n = sm.parent.length, at = (a, i) => (Array.isArray(a) ? a[i] : undefined);
+  const out = { n: 0, parent: [], inlined: [], label: [], name: [], library: [], samples: [], est: [] };
+  const idOf = new Int32Array(n).fill(-1);
+  for (let i = 0; i < n; i++) {
+    const p = sm.parent[i];
+    let parent = -1;
+    if (isNum(p) && p >= 0 && p < nodeCount) parent = p;
+    else if (isNum(p) && p >= nodeCount && p - nodeCount < i && idOf[p - nodeCount] >= 0) parent = nodeCount + idOf[p - nodeCount];
+    if (parent < 0) continue;
+    const name = String(at(sm.name, i) ?? '??'), lib = at(sm.library, i), inl = at(sm.kind, i) === 'inlined';
+    idOf[i] = out.n++;
+    out.parent.push(parent); out.inlined.push(inl); out.name.push(name); out.library.push(typeof lib === 'string' ? lib : null);
+    out.label.push(inl ? name : (typeof lib === 'string' ? lib + ': ' + name : name));
+    out.samples.push(isNum(at(sm.samples, i)) ? at(sm.samples, i) : 0);
+    out.est.push(isNum(at(sm.est_ns, i)) ? Math.max(0, at(sm.est_ns, i)) : 0);
+  }
+  return out.n ? out : null;
+}
+
 /* A value of the flame graph's metric, formatted. */
 function fmtMetric(v) { return ui.metric === 'time' ? fmtNs(v) : ui.metric === 'allocs' ? fmtCount(v) : fmtBytes(v); }
 

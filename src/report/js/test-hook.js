@@ -20,7 +20,7 @@ function installHook() {
             x: r.left + list[i], y: r.top + row * ROW - fg.top, w: list[i + 1], h: ROW - 1,
             total_ns: flameView.total[v], self_ns: flameView.self[v], calls: flameView.calls[v],
             peak: flameView.hasPeak && flameView.peakPaths[v] > 0 ? flameView.peak[v] : null, peakPaths: flameView.hasPeak ? flameView.peakPaths[v] : 0,
-            focused: v === ui.focus, matched: !!(ui.matchFunc && f >= 0 && ui.matchFunc[f]), selected: f >= 0 && f === ui.selFunc });
+            sampled: vSam(v) >= 0, focused: v === ui.focus, matched: !!(ui.matchFunc && f >= 0 && ui.matchFunc[f]), selected: f >= 0 && f === ui.selFunc });
         }
       });
       return out;
