@@ -13,6 +13,13 @@
  * thread blocks every signal and runs no instrumented code, like the
  * control thread; the caller waits for it.  Called by the control thread
  * and the finalizer, one at a time.
+ *
+ * The control thread makes its own table once, at its start
+ * (rt__fds_own): work it asks for then runs inline, with no thread made.
+ * A short-lived thread is itself something the program can see (in
+ * /proc/self/task, tests/e2e/t1300), and the sampler's work (a perf event
+ * for each new thread, the mappings) comes at every step while threads
+ * start.  The finalizer on a program thread still uses a thread apart.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -33,6 +40,17 @@ struct apart {
 	int err; /* 0: fn ran */
 };
 
+/* 1 on a thread whose descriptor table is its own (rt__fds_own). */
+static __thread int own_table __attribute__((tls_model("local-exec")));
+
+int rt__fds_own(void)
+{
+	if (syscall(SYS_close_range, 0u, ~0u, CLOSE_RANGE_UNSHARE) != 0)
+		return errno ? errno : ENOSYS;
+	own_table = 1;
+	return 0;
+}
+
 static void *apart_main(void *p)
 {
 	struct apart *a = p;
@@ -47,6 +65,10 @@ static void *apart_main(void *p)
 
 int rt__run_apart(void (*fn)(void *), void *arg)
 {
+	if (own_table) {
+		fn(arg);
+		return 0;
+	}
 	struct apart a = {fn, arg, EAGAIN};
 	pthread_t t;
 	pthread_attr_t attr;

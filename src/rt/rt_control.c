@@ -304,6 +304,13 @@ static void *control_main(void *arg)
 	/* Named from inside: pthread_setname_np on another thread opens its
 	 * comm file, a descriptor on the program's table. */
 	prctl(PR_SET_NAME, "exaloop-ctl", 0, 0, 0);
+	/* Its files (/proc readings, perf events) then never take one of the
+	 * program's descriptor numbers; where this fails (before Linux 5.9)
+	 * that work runs on a thread apart instead.  Not when attached: at the
+	 * window's end this thread closes the /proc descriptors the attach
+	 * opened on the program's table (rt__detach), so it keeps that table. */
+	if (!rt__attach_settings)
+		(void)rt__fds_own();
 	rt__alloc_self_begin(); /* a runtime thread: its allocations are not the program's */
 	if (ctl_child_lazy && child_lazy_begin() != 0)
 		return NULL;

@@ -373,6 +373,9 @@ RT_HIDDEN void rt__sample_fork_child(void);
  * program's.  0 when fn ran, else an errno (the thread or the table could
  * not be made). */
 RT_HIDDEN int rt__run_apart(void (*fn)(void *), void *arg);
+/* Give the calling thread a descriptor table of its own (and empty):
+ * rt__run_apart then runs its work inline there.  0, or an errno. */
+RT_HIDDEN int rt__fds_own(void);
 
 /* rt_mem.c */
 RT_HIDDEN void rt__mem_init(void);
