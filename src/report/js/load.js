@@ -37,6 +37,7 @@ function load() {
     callTree = {
       thread: col(tr.thread, Int32Array, 0), parent: col(ups ? null : tr.parent, Int32Array, -1), func: col(tr.func, Int32Array, -1),
       calls: col(tr.calls, Float64Array, 0), total: col(tr.total_ns, Float64Array, 0), self: col(tr.self_ns, Float64Array, 0),
+      sampled: /** @type {any} */ (null),   // sampled frames (loadSampled), set below
     };
     if (ups) for (let i = 0; i < nodeCount; i++) { const u = ups[i]; callTree.parent[i] = isNum(u) && u > 0 ? i - u : -1; }
     for (let i = 0; i < nodeCount; i++) {
