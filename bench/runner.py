@@ -136,6 +136,8 @@ def configs(w, slow=True, big_buffer=0):
          Run([b("xl")] + a, CAP, capture=True)),
         ("exaloop-nosamples", "exaloop full capture without samples (EXALOOP_SAMPLE_RATE=0)",
          Run([b("xl")] + a, dict(CAP, EXALOOP_SAMPLE_RATE="0"), capture=True)),
+        ("exaloop-sampled", "exaloop --timing=sampled: calls counted, times from 1 kHz position samples",
+         Run([b("xl")] + a, dict(CAP, EXALOOP_TIMING="sampled"), capture=True)),
     ]
     if os.path.exists(b("xl-nofp")):
         c += [("unpatched-nofp", "unpatched, built with -fomit-frame-pointer (no frame pointers)",
@@ -329,6 +331,7 @@ if "callgrind" in phases and shutil.which("valgrind"):
             kinds.append(("exaloop-base", "xl-base", CAP, True))
         # the samples (1 kHz in "exaloop") and the frame pointers profiling builds keep
         kinds.append(("exaloop-nosamples", "xl", dict(CAP, EXALOOP_SAMPLE_RATE="0"), True))
+        kinds.append(("exaloop-sampled", "xl", dict(CAP, EXALOOP_TIMING="sampled"), True))
         if os.path.exists(exe + ".xl-nofp"):
             kinds += [("unpatched-nofp", "xl-nofp", {}, False),
                       ("exaloop-nofp", "xl-nofp", dict(CAP, EXALOOP_SAMPLE_RATE="0"), True)]

@@ -108,6 +108,10 @@ enum xl_cap_mode {
 				    * (buffer spent) or no room in the address
 				    * table: see alloc_untracked */
 #define XL_FLAG_ATTACHED 0x800u /* started by `profile attach` in a running process */
+#define XL_FLAG_TIMING_SAMPLED \
+	0x1000u /* --timing=sampled: calls counted, no clock read per call; the
+		 * nodes' and function tables' times are not kept (0), and the
+		 * analysis takes times from the position samples */
 
 /* Value stored for a memory metric that could not be read. */
 #define XL_UNAVAILABLE INT64_MIN
@@ -646,6 +650,7 @@ struct xl_alloc_stat {
 #define XL_ENV_TIMELINE "EXALOOP_TIMELINE"            /* auto | first | last */
 #define XL_ENV_TIMELINE_MIN "EXALOOP_TIMELINE_MIN_NS" /* fixed threshold, ns */
 #define XL_ENV_SAMPLE_RATE "EXALOOP_SAMPLE_RATE"      /* per second; 0: no samples */
+#define XL_ENV_TIMING "EXALOOP_TIMING"                /* exact | sampled */
 /* `exaloop profile attach` calls this function of a running program's
  * runtime (by its symbol, through ptrace) with the same settings as
  * "NAME=VALUE" strings, each NUL-terminated, ended by an empty one:

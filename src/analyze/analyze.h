@@ -76,6 +76,9 @@ struct xl_func {
 	 * inlined function (most samples first; a sample counts once for
 	 * each function of its inline chain). */
 	uint64_t isamples;
+	/* --timing=sampled: the position samples its self time comes from
+	 * (xl_sampled_err_ns gives the bound); 0 otherwise. */
+	uint64_t psamples;
 	struct xl_line_count *lines;
 	size_t nlines;
 	struct xl_inl_count *inlined;
@@ -124,6 +127,7 @@ struct xl_tnode {
 	int64_t total_ns;
 	int64_t self_ns;
 	uint64_t isamples; /* instruction samples matched to this path (samples.c) */
+	uint64_t psamples; /* position samples on this path's own frame (--timing=sampled) */
 };
 
 /* A sampled frame (samples.c): code that runs inside a traced frame but
@@ -399,6 +403,17 @@ void xl_model_free(struct xl_model *m);
 
 /* Convert capture ticks to ns on the model's axis. */
 int64_t xl_model_ns(const struct xl_model *m, uint64_t ticks);
+
+/* --timing=sampled: calls were counted, and times come from the position
+ * samples (model.c: sampled_self). */
+static inline int xl_timing_sampled(const struct xl_model *m)
+{
+	return (m->flags & XL_FLAG_TIMING_SAMPLED) != 0;
+}
+/* The bound of a time estimated from k position samples, 19 times in 20:
+ * 1.96 standard deviations of a Poisson count (sqrt(k)), times the sample
+ * period, in ns. */
+int64_t xl_sampled_err_ns(const struct xl_model *m, uint64_t k);
 
 /* Index into funcs of an XRay id, or XL_NONE (funcs are sorted by id). */
 int32_t xl_func_index(const struct xl_model *m, int32_t xray_id);

@@ -7,6 +7,7 @@
  * twice); the sum of self over a tree equals its root's total.
  */
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -222,6 +223,55 @@ static int build_funcs(struct xl_model *m, struct xl_loader *ld, const char *dir
 	return XL_OK;
 }
 
+/*
+ * --timing=sampled: the runtime counted calls but kept no time, so each
+ * node's time is what the position samples saw of it.  A thread's samples
+ * share the span they cover (first to last, plus one period) equally:
+ * each is a look at where the thread was at a moment that does not depend
+ * on what it does, whether it ran or waited (elapsed time, as in exact
+ * mode).  Not the time since the previous sample: a control thread that
+ * a busy machine wakes late would give the one call it then sees the
+ * whole gap.  Into ld->node_ticks as the nodes' own time, in ns;
+ * build_tree sums children in.
+ */
+struct span {
+	int64_t first, last;
+	uint64_t n;
+};
+
+static void sampled_self(struct xl_model *m, struct xl_loader *ld)
+{
+	double period = m->sample_rate ? 1e9 / m->sample_rate : 1e6;
+	struct span *sp = calloc(m->nthreads ? m->nthreads : 1, sizeof(*sp));
+	for (size_t i = 0; i < m->nnodes; i++)
+		ld->node_ticks[i] = 0;
+	for (size_t i = 0; sp && i < m->npsamples; i++) {
+		const struct xl_psamp *p = &m->psamples[i];
+		if (p->thread >= m->nthreads)
+			continue;
+		struct span *s = &sp[p->thread];
+		if (!s->n++)
+			s->first = p->t_ns;
+		s->last = p->t_ns;
+	}
+	for (size_t i = 0; sp && i < m->npsamples; i++) {
+		const struct xl_psamp *p = &m->psamples[i];
+		if (p->thread >= m->nthreads || p->node < 0 || (size_t)p->node >= m->nnodes)
+			continue;
+		const struct span *s = &sp[p->thread];
+		double w = ((double)(s->last - s->first) + period) / (double)s->n;
+		ld->node_ticks[p->node] += (uint64_t)w;
+		m->nodes[p->node].psamples++;
+	}
+	free(sp);
+}
+
+int64_t xl_sampled_err_ns(const struct xl_model *m, uint64_t k)
+{
+	double period = m->sample_rate ? 1e9 / m->sample_rate : 1e6;
+	return xl_clamp_ns(1.96 * sqrt((double)k) * period);
+}
+
 /* Children lists, times, self times and the function table. */
 static int build_tree(struct xl_model *m, struct xl_loader *ld)
 {
@@ -233,17 +283,23 @@ static int build_tree(struct xl_model *m, struct xl_loader *ld)
 		nd->next_sibling = m->nodes[nd->parent].first_child;
 		m->nodes[nd->parent].first_child = (int32_t)i;
 	}
+	int sampled = xl_timing_sampled(m);
+	if (sampled)
+		sampled_self(m, ld);
 	for (size_t i = 0; i < m->nnodes; i++)
-		m->nodes[i].total_ns = xl_clamp_ns((double)ld->node_ticks[i] / m->ticks_per_ns);
+		m->nodes[i].total_ns = xl_clamp_ns((double)ld->node_ticks[i] / (sampled ? 1.0 : m->ticks_per_ns));
 	/* A root's total is its children's; children come after parents, so a
-	 * backwards pass sees every child before its parent. */
+	 * backwards pass sees every child before its parent.  (Sampled: a
+	 * node's samples are its own time, the children's are added.) */
 	for (size_t i = m->nnodes; i-- > 0;) {
 		struct xl_tnode *nd = &m->nodes[i];
 		int64_t kids = 0;
 		for (int32_t c = nd->first_child; c != XL_NONE; c = m->nodes[c].next_sibling)
 			kids = xl_add_ns(kids, m->nodes[c].total_ns); /* corrupt ticks can overflow */
-		if (nd->parent == XL_NONE)
+		if (nd->parent == XL_NONE) /* samples outside every traced frame are not in it */
 			nd->total_ns = kids < XL_MAX_NS ? kids : XL_MAX_NS; /* see xl_clamp_ns */
+		else if (sampled)
+			nd->total_ns = xl_add_ns(nd->total_ns, kids);
 		nd->self_ns = nd->total_ns > kids ? nd->total_ns - kids : 0;
 	}
 	for (size_t t = 0; t < m->nthreads; t++) {
@@ -279,6 +335,7 @@ int xl_funcs_for_thread(const struct xl_model *m, int thread, struct xl_func *ou
 		out[f] = m->funcs[f];
 		out[f].calls = 0;
 		out[f].self_ns = out[f].total_ns = 0;
+		out[f].psamples = 0;
 		memset(&out[f].alloc, 0, sizeof(out[f].alloc));
 	}
 	for (size_t i = 0; i < m->nfallocs; i++)
@@ -321,6 +378,7 @@ int xl_funcs_for_thread(const struct xl_model *m, int thread, struct xl_func *ou
 			struct xl_func *f = &out[nd->func];
 			f->calls += nd->calls;
 			f->self_ns = xl_add_ns(f->self_ns, nd->self_ns);
+			f->psamples += nd->psamples;
 			if (m->node_alloc)
 				xl_alloc_add(&f->alloc, &m->node_alloc[cur]);
 			if (active[nd->func]++ == 0)

@@ -448,6 +448,19 @@ static int note_overhead(const struct rule_ctx *c)
 		    o.ns_per_call, o.measured ? "measured" : "typical", (unsigned long long)o.calls, what);
 }
 
+/* --timing=sampled: where the times come from, and how far to trust them. */
+static int note_timing(const struct rule_ctx *c)
+{
+	const struct xl_model *m = c->m;
+	if (!xl_timing_sampled(m))
+		return XL_OK;
+	return note(c->m, "timing_sampled", XL_TOPIC_RUN, -1, -1,
+		    "--timing=sampled: call counts and call paths are exact; times are estimated from %zu position "
+		    "samples at %u Hz (elapsed time, each thread's current call; a time from k samples is within "
+		    "1.96 x sqrt(k) periods of the truth 19 times in 20), and there is no timeline",
+		    m->npsamples, m->sample_rate);
+}
+
 static int warn_clock_fallback(const struct rule_ctx *c)
 {
 	if (c->m->clock != XL_CLOCK_MONOTONIC)
@@ -607,19 +620,13 @@ static int warn_process(const struct rule_ctx *c)
  * function and one entry here, and its kind in the list of
  * docs/summary-json.md. */
 static int (*const rules[])(const struct rule_ctx *c) = {
-	warn_truncated,      warn_corrupt_threads,
-	warn_not_finalized,  warn_timeline_full,
-	note_timeline,       warn_nodes_full,
-	warn_tree_bounded,   warn_no_function_table,
-	warn_repaired_exits, warn_reentry_lost,
-	warn_deep_recursion, warn_memory_samples_missed,
-	note_gc_unavailable, warn_window,
-	note_open_at_start,  note_overhead,
-	warn_clock_fallback, note_threads_exceed_wall,
-	warn_threads_full,   warn_symbols,
-	warn_patch_failed,   warn_untraced_libraries,
-	warn_no_functions,   warn_process,
-	note_line_data,      warn_samples_lost,
+	warn_truncated,      warn_corrupt_threads, warn_not_finalized,       warn_timeline_full,
+	note_timeline,       warn_nodes_full,      warn_tree_bounded,        warn_no_function_table,
+	warn_repaired_exits, warn_reentry_lost,    warn_deep_recursion,      warn_memory_samples_missed,
+	note_gc_unavailable, warn_window,          note_open_at_start,       note_overhead,
+	note_timing,         warn_clock_fallback,  note_threads_exceed_wall, warn_threads_full,
+	warn_symbols,        warn_patch_failed,    warn_untraced_libraries,  warn_no_functions,
+	warn_process,        note_line_data,       warn_samples_lost,
 };
 
 int xl_warnings_build(struct xl_model *m, const struct xl_loader *ld)

@@ -46,6 +46,8 @@ static int run(int argc, const char **argv, struct xl_ctx *ctx, const struct xl_
 	struct xl_build_args a;
 	struct xl_sdk sdk;
 	char err[512];
+	if (ctx->profile && xl_settings_check(set, ctx, set->mode) != 0)
+		return XL_EXIT_USAGE;
 	int rc = xl_build_prepare(ctx, argc, argv, 0, &a, &sdk);
 	if (rc != 0)
 		return rc;

@@ -28,6 +28,7 @@ struct xl_ctx {
 	int sample_rate_set;  /* --sample-rate HZ given */
 	uint32_t sample_rate; /* its value */
 	int no_samples;       /* --no-samples */
+	uint32_t timing;      /* --timing MODE (XL_TIMING_*), 0: not given */
 	int no_source;        /* --no-source */
 	int argc;             /* exaloop's whole command line */
 	const char **argv;

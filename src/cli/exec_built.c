@@ -108,6 +108,11 @@ int xl_exec_built(const char *exe, const char *const *args, const struct xl_sett
 	struct xl_sidecar_info built;
 	struct xl_symtab tab = {0};
 	int rc = load_built(exe, set, &built, &tab);
+	if (rc == 0 && xl_settings_check(set, ctx, set->mode_set ? set->mode : built.mode) != 0) {
+		xl_symtab_release(&tab);
+		xl_sidecar_info_release(&built);
+		rc = XL_EXIT_USAGE;
+	}
 	if (rc != 0)
 		return rc;
 	char run_exe[PATH_MAX];
@@ -214,6 +219,11 @@ int xl_attach_built(pid_t pid, const struct xl_settings *set, const struct xl_ct
 	struct xl_sidecar_info built;
 	struct xl_symtab tab = {0};
 	int rc = load_built(exe, set, &built, &tab);
+	if (rc == 0 && xl_settings_check(set, ctx, set->mode_set ? set->mode : built.mode) != 0) {
+		xl_symtab_release(&tab);
+		xl_sidecar_info_release(&built);
+		rc = XL_EXIT_USAGE;
+	}
 	if (rc != 0)
 		return rc;
 	struct xl_session s = {0};

@@ -111,6 +111,16 @@ static int parse_include(const char *value, void *dest)
 	return 0;
 }
 
+static int parse_timing(const char *mode, void *dest)
+{
+	struct xl_ctx *ctx = dest;
+	if (xl_timing_parse(mode, &ctx->timing) != 0) {
+		xl_error("invalid timing '%s' for '--timing' (use exact or sampled)", mode);
+		return -1;
+	}
+	return 0;
+}
+
 static int parse_sample_rate(const char *value, void *dest)
 {
 	struct xl_ctx *ctx = dest;
@@ -155,6 +165,10 @@ void xl_global_options(struct xl_globals *g, struct xl_option *opts)
 		XL_OPT_PARSE(0, "sample-rate", ctx, "HZ", "samples per second and thread (default 1000)",
 			     parse_sample_rate),
 		XL_OPT_BOOL(0, "no-samples", &ctx->no_samples, "take no instruction or position samples"),
+		XL_OPT_PARSE(0, "timing", ctx, "MODE",
+			     "exact (default: the clock read at every call) or sampled (calls counted, times from "
+			     "samples)",
+			     parse_timing),
 		XL_OPT_BOOL(0, "no-source", &ctx->no_source, "leave the sampled lines' source text out of the capture"),
 		XL_OPT_BOOL(0, "version", &g->version, "print exaloop's version"),
 		XL_OPT_END(),

@@ -26,7 +26,7 @@ struct xl_globals {
 
 /* The table of the global options for g, ended by XL_OPT_END(), in opts
  * (room for XL_GLOBAL_OPTIONS entries). */
-#define XL_GLOBAL_OPTIONS 16
+#define XL_GLOBAL_OPTIONS 17
 void xl_global_options(struct xl_globals *g, struct xl_option *opts);
 
 /* Does arg name a global option ("--target", "--profile=memory")?  0 no,

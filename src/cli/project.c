@@ -11,6 +11,7 @@
 
 #include "analyze.h"
 #include "ctx.h"
+#include "msg.h"
 #include "project.h"
 #include "session.h"
 #include "toml.h"
@@ -30,6 +31,35 @@ void xl_settings_defaults(struct xl_settings *s)
 	s->allocations = 1;
 	s->tl_mode = XL_TL_AUTO;
 	s->sample_rate = XL_DEFAULT_SAMPLE_RATE;
+	s->timing = XL_TIMING_EXACT;
+}
+
+int xl_timing_parse(const char *name, uint32_t *out)
+{
+	if (strcmp(name, "exact") == 0)
+		*out = XL_TIMING_EXACT;
+	else if (strcmp(name, "sampled") == 0)
+		*out = XL_TIMING_SAMPLED;
+	else
+		return -1;
+	return 0;
+}
+
+int xl_settings_check(const struct xl_settings *s, const struct xl_ctx *ctx, uint32_t mode)
+{
+	if ((ctx->timing ? ctx->timing : s->timing) != XL_TIMING_SAMPLED)
+		return 0;
+	const char *why = NULL;
+	if (mode == XL_MODE_MEMORY)
+		why = "it times traced calls, and --profile=memory traces none";
+	else if (ctx->no_samples || (!ctx->sample_rate_set && s->sample_rate == 0))
+		why = "its times come from position samples: drop --no-samples (or sample_rate = 0)";
+	else if (ctx->tl_mode || ctx->tl_min_set || s->tl_min_ns || s->tl_mode != XL_TL_AUTO)
+		why = "it keeps no timeline: drop the timeline options (--timeline, --timeline-min-duration)";
+	if (!why)
+		return 0;
+	xl_error("--timing=sampled cannot be used here: %s", why);
+	return -1;
 }
 
 void xl_settings_for_session(const struct xl_settings *s, const struct xl_ctx *ctx, struct xl_session *out)
@@ -43,6 +73,7 @@ void xl_settings_for_session(const struct xl_settings *s, const struct xl_ctx *c
 	out->tl_min_ns = ctx->tl_min_set ? ctx->tl_min_ns : s->tl_min_ns;
 	out->sample_rate = ctx->no_samples ? 0 : ctx->sample_rate_set ? ctx->sample_rate : s->sample_rate;
 	out->no_source = ctx->no_source;
+	out->timing = ctx->timing ? ctx->timing : s->timing;
 }
 
 const char *xl_buffer_size_problem(uint64_t bytes)
@@ -210,7 +241,7 @@ static int load_profile(struct ctx *c, const struct xl_toml_value *p, struct xl_
 	static const char *const valid[] = {
 		"mode",    "delay",    "duration",    "memory_interval",       "buffer_size",
 		"include", "timeline", "allocations", "timeline_min_duration", "sample_rate",
-		NULL};
+		"timing",  NULL};
 	if (xl_toml_type_of(p) != XL_TOML_TABLE)
 		return fail(c, p, "expected a table for 'profile', found %s", xl_toml_type_name(xl_toml_type_of(p)));
 	if (check_keys(c, p, "[targets.*.profile]", valid) != 0)
@@ -273,6 +304,17 @@ static int load_profile(struct ctx *c, const struct xl_toml_value *p, struct xl_
 			return fail(c, v, "expected samples per second (0 to %u, 0: none) for 'sample_rate'",
 				    XL_MAX_SAMPLE_RATE);
 		s->sample_rate = (uint32_t)hz;
+	}
+	if ((v = xl_toml_table_get(p, "timing"))) {
+		char *tm;
+		if (get_string(c, v, "timing", &tm) != 0)
+			return -1;
+		int bad = xl_timing_parse(tm, &s->timing) != 0;
+		if (bad)
+			fail(c, v, "invalid timing '%s' (use exact or sampled)", tm);
+		free(tm);
+		if (bad)
+			return -1;
 	}
 	return 0;
 }

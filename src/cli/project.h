@@ -19,6 +19,7 @@
  *   timeline = "auto"                # auto | first | last
  *   timeline_min_duration = "10us"   # fixed timeline threshold
  *   sample_rate = 1000               # samples per second and thread, 0: none
+ *   timing = "sampled"               # exact (default) | sampled: counts, times from samples
  *   include = ["*process_batch*"]
  *   allocations = false              # do not record heap allocations
  *   [targets.events.pgo]             # or: pgo = "pgo/events.profdata" in the target
@@ -50,7 +51,12 @@ struct xl_settings {
 	uint32_t tl_mode;     /* XL_TL_*: timeline = "auto" (default) | "first" | "last" */
 	uint64_t tl_min_ns;   /* timeline_min_duration, 0: none */
 	uint32_t sample_rate; /* sample_rate (default XL_DEFAULT_SAMPLE_RATE), 0: none */
+	uint32_t timing;      /* timing = "exact" (default) | "sampled" (XL_TIMING_*) */
 };
+
+/* "exact" or "sampled" into *out (XL_TIMING_*, session.h); -1 for
+ * anything else. */
+int xl_timing_parse(const char *name, uint32_t *out);
 
 void xl_settings_defaults(struct xl_settings *s);
 void xl_settings_release(struct xl_settings *s);
@@ -62,6 +68,10 @@ struct xl_session;
  * defaults).  Strings are borrowed from s and ctx.  (A --duration also
  * makes the run a long-running one: the callers say so.) */
 void xl_settings_for_session(const struct xl_settings *s, const struct xl_ctx *ctx, struct xl_session *out);
+/* The combinations a capture cannot take (--timing=sampled without
+ * samples, with a timeline option or in memory mode): 0, or -1 after one
+ * error line.  mode: the capture's XL_MODE_*. */
+int xl_settings_check(const struct xl_settings *s, const struct xl_ctx *ctx, uint32_t mode);
 
 /* The bounds exaloop.toml and the command line share: NULL when the value
  * is allowed, else what is wrong ("must be at least 1MiB"). */

@@ -96,9 +96,9 @@ static void set_env_u64(const char *name, uint64_t v)
 	setenv(name, buf, 1);
 }
 
-static const char *const capture_env[] = {XL_ENV_DIR,      XL_ENV_PID,          XL_ENV_MODE,       XL_ENV_BUFFER,
-					  XL_ENV_INTERVAL, XL_ENV_DELAY,        XL_ENV_DURATION,   XL_ENV_INCLUDE,
-					  XL_ENV_TIMELINE, XL_ENV_TIMELINE_MIN, XL_ENV_SAMPLE_RATE};
+static const char *const capture_env[] = {XL_ENV_DIR,      XL_ENV_PID,          XL_ENV_MODE,        XL_ENV_BUFFER,
+					  XL_ENV_INTERVAL, XL_ENV_DELAY,        XL_ENV_DURATION,    XL_ENV_INCLUDE,
+					  XL_ENV_TIMELINE, XL_ENV_TIMELINE_MIN, XL_ENV_SAMPLE_RATE, XL_ENV_TIMING};
 
 struct child_env {
 	const struct xl_session *s;
@@ -128,6 +128,8 @@ static void set_child_env(void *arg)
 		setenv(XL_ENV_TIMELINE, xl_tl_mode_name(c->s->tl_mode), 1);
 	set_env_u64(XL_ENV_TIMELINE_MIN, c->s->tl_min_ns);
 	set_env_u64(XL_ENV_SAMPLE_RATE, c->s->sample_rate);
+	if (c->s->timing == XL_TIMING_SAMPLED)
+		setenv(XL_ENV_TIMING, "sampled", 1);
 	if (c->ids)
 		setenv(XL_ENV_INCLUDE, c->ids, 1);
 }
@@ -567,14 +569,19 @@ static void attach_settings(const struct xl_session *s, const char *dir, const c
 	strbuf_add(b, "", 1);
 	strbuf_addf(b, "%s=%s", XL_ENV_MODE, xl_mode_name(s->mode));
 	strbuf_add(b, "", 1);
-	const char *names[] = {XL_ENV_BUFFER, XL_ENV_INTERVAL, XL_ENV_DURATION, XL_ENV_TIMELINE_MIN};
-	const uint64_t values[] = {s->buffer_size, s->interval_ns, s->duration_ns, s->tl_min_ns};
+	const char *names[] = {XL_ENV_BUFFER, XL_ENV_INTERVAL, XL_ENV_DURATION, XL_ENV_TIMELINE_MIN,
+			       XL_ENV_SAMPLE_RATE};
+	const uint64_t values[] = {s->buffer_size, s->interval_ns, s->duration_ns, s->tl_min_ns, s->sample_rate};
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		strbuf_addf(b, "%s=%llu", names[i], (unsigned long long)values[i]);
 		strbuf_add(b, "", 1);
 	}
 	if (s->tl_mode) {
 		strbuf_addf(b, "%s=%s", XL_ENV_TIMELINE, xl_tl_mode_name(s->tl_mode));
+		strbuf_add(b, "", 1);
+	}
+	if (s->timing == XL_TIMING_SAMPLED) {
+		strbuf_addf(b, "%s=sampled", XL_ENV_TIMING);
 		strbuf_add(b, "", 1);
 	}
 	if (ids) {

@@ -16,6 +16,13 @@
 
 #include "symbols.h"
 
+/* How a capture times calls: a clock read at each entry and exit, or
+ * counts only, with times from the position samples (--timing). */
+enum {
+	XL_TIMING_EXACT = 1,
+	XL_TIMING_SAMPLED = 2
+};
+
 struct xl_session {
 	const char *exe;         /* executable to run */
 	const char *const *args; /* program arguments, NULL-terminated */
@@ -25,6 +32,7 @@ struct xl_session {
 	uint32_t tl_mode;               /* XL_TL_*; 0 = the runtime's default (auto) */
 	uint64_t tl_min_ns;             /* fixed timeline threshold, 0: none */
 	uint32_t sample_rate;           /* samples per second and thread, 0: none */
+	uint32_t timing;                /* XL_TIMING_EXACT or XL_TIMING_SAMPLED */
 	int no_source;                  /* --no-source: no source text in the capture */
 	const char *const *include;     /* glob patterns, NULL-terminated (or NULL) */
 	const struct xl_symtab *symtab; /* functions of exe (copied into the capture) */

@@ -87,6 +87,7 @@ static void run_member(const struct xl_model *m, struct jsonw *w)
 	jw_kbool(w, "finalized", m->finalized);
 	jw_kstr(w, "end_reason", end_reason(m->end_reason));
 	jw_kstr(w, "clock", m->clock == XL_CLOCK_TSC ? "tsc" : "monotonic");
+	jw_kstr(w, "timing", xl_timing_sampled(m) ? "sampled" : "exact");
 	jw_key(w, "window");
 	jw_obj(w);
 	/* A window that never opened (delay longer than the run) is empty at
@@ -293,6 +294,10 @@ static void functions_member(const struct xl_model *m, struct jsonw *w)
 		jw_kint(w, "calls", (int64_t)f->calls);
 		jw_kint(w, "self_ns", f->self_ns);
 		jw_kint(w, "total_ns", f->total_ns);
+		if (xl_timing_sampled(m)) { /* the estimate's samples and bound */
+			jw_kint(w, "self_samples", (int64_t)f->psamples);
+			jw_kint(w, "self_err_ns", xl_sampled_err_ns(m, f->psamples));
+		}
 		if (xl_func_is_more(f))
 			jw_kbool(w, "more", 1);
 		if (m->allocs)

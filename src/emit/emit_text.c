@@ -294,6 +294,10 @@ int xl_emit_text(const struct xl_model *m, FILE *f, const struct xl_emit_opts *o
 				xl_put_text(f, fn->file);
 				fprintf(f, ":%d", fn->line);
 			}
+			if (xl_timing_sampled(m)) { /* the estimate's bound (19 in 20) and samples */
+				xl_fmt_duration(xl_sampled_err_ns(m, fn->psamples), a, sizeof(a));
+				fprintf(f, "  [self +/-%s, %llu samples]", a, (unsigned long long)fn->psamples);
+			}
 			putc('\n', f);
 		}
 		if (!shown)

@@ -15,7 +15,7 @@ endif()
 # Symbols the hot objects may refer to without defining them: the
 # runtime's globals (data), each other's functions, and the linker-defined
 # _GLOBAL_OFFSET_TABLE_ (gcc names it in PIC objects with local-exec TLS).
-set(allowed rt__base rt__hdr rt__on rt__use_tsc rt__track_sp _GLOBAL_OFFSET_TABLE_)
+set(allowed rt__base rt__hdr rt__on rt__use_tsc rt__track_sp rt__cfg _GLOBAL_OFFSET_TABLE_)
 set(defined "")
 set(undefined "")
 foreach(obj IN LISTS OBJECTS)

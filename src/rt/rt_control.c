@@ -192,7 +192,7 @@ void rt__window_open(void)
 	rt__hdr->window_open_ticks = now;
 	rt__tl_setup(now);
 	if (patched == 0)
-		atomic_store(&rt__on, 1);
+		atomic_store(&rt__on, rt__on_value());
 	struct xl_mem_sample s;
 	rt__mem_sample(&s, 0); /* for the collector's count only */
 	rt__hdr->gc_first_collections = s.gc_collections;
@@ -256,8 +256,49 @@ static uint64_t min_u64(uint64_t a, uint64_t b)
  * back the program's signal mask and returns: glibc then finds it was the
  * last thread and calls exit(0), which runs the program's exit handlers
  * and the runtime's destructor (finalization), as without capture.
+ *
+ * Except where the control thread has a descriptor table of its own
+ * (rt__fds_own, not when attached): the exit handlers' stdio and files are
+ * on the program's table, so they must not run on it.  Then the main
+ * thread, as it leaves, makes a thread that shares the program's table
+ * (exit_main), which waits too: when only it, the control thread and the
+ * exited main thread are left, the control thread leaves (not the last
+ * one), and when only the exit thread is left it returns, and exit(0)
+ * runs on it.
  */
 #define MAIN_GONE_POLL_NS 5000000u
+
+static int tasks_at_most(unsigned n)
+{
+	struct stat st;
+	return stat("/proc/self/task", &st) == 0 && st.st_nlink <= 2 + n;
+}
+
+static _Atomic int exit_helper; /* exit_main runs */
+
+static void *exit_main(void *arg)
+{
+	(void)arg;
+	prctl(PR_SET_NAME, "exaloop-exit", 0, 0, 0);
+	struct timespec ts = {0, MAIN_GONE_POLL_NS};
+	while (!tasks_at_most(2))
+		nanosleep(&ts, NULL);
+	pthread_sigmask(SIG_SETMASK, &ctl_creator_mask, NULL);
+	return NULL;
+}
+
+static void exit_thread_start(void)
+{
+	pthread_t t;
+	sigset_t all, old;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	if (pthread_create(&t, NULL, exit_main, NULL) == 0) {
+		pthread_detach(t);
+		atomic_store(&exit_helper, 1);
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
 
 static void main_gone(void *arg)
 {
@@ -266,16 +307,19 @@ static void main_gone(void *arg)
 	 * before it makes the child's capture, and must leave all the same. */
 	if (!ctl_started)
 		return;
+	if (!rt__attach_settings)
+		exit_thread_start();
 	atomic_store(&main_exited, 1);
 	pthread_mutex_lock(&ctl_mu);
 	pthread_cond_signal(&ctl_cv);
 	pthread_mutex_unlock(&ctl_mu);
 }
 
+/* Only the control thread is left (and the exited main thread), or with
+ * an exit thread, only the two of them. */
 static int only_thread_left(void)
 {
-	struct stat st;
-	return stat("/proc/self/task", &st) == 0 && st.st_nlink <= 2 + 2;
+	return tasks_at_most(atomic_load(&exit_helper) ? 3 : 2);
 }
 
 /* A memory-only child's control thread: wait one interval (a child that
@@ -360,7 +404,7 @@ static void *control_main(void *arg)
 		if (atomic_load(&main_exited) && only_thread_left()) {
 			pthread_mutex_lock(&ctl_mu);
 			ctl_stop = 1;
-			ctl_last = 1;
+			ctl_last = !atomic_load(&exit_helper);
 			break;
 		}
 		uint64_t wake = next_sample;
@@ -396,6 +440,7 @@ void rt__control_fork_child(void)
 	ctl_stop = 0;
 	ctl_last = 0;
 	atomic_store(&main_exited, 0);
+	atomic_store(&exit_helper, 0);
 	atomic_store(&window_opened, 0);
 	atomic_store(&finalized, 0);
 	ctl_child_lazy = 0;

@@ -473,6 +473,8 @@ static NOINLINE RT_NOINSTR int tl_grow(struct rt_hot *h, uint64_t now)
 
 static inline RT_NOINSTR void tl_put(struct rt_hot *h, uint64_t now, int32_t func, uint32_t kind)
 {
+	if (h->no_timeline)
+		return;
 	struct xl_cap_block *b = h->tl_blk;
 	uint32_t n = b->count;
 	if (n == XL_EVENTS_PER_CHUNK) {
@@ -883,7 +885,7 @@ static NOINLINE RT_NOINSTR int deferred_then(int32_t func, uint32_t type, uint64
 	h->gate = RT_GATE_BUSY;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	rt__hot_replay();
-	rt__hot_event_at(func, (int)type, sp, hot_ticks());
+	rt__hot_event_at(func, (int)type, sp, h->no_timeline ? 0 : hot_ticks());
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	h->gate = RT_GATE_READY;
 	return 0;
@@ -894,24 +896,28 @@ static NOINLINE RT_NOINSTR int deferred_then(int32_t func, uint32_t type, uint64
  * 0 = done with it (window closed, unregistered thread; re-entry, which is
  * deferred; deferred events waiting, which are taken in with this one).
  * type and sp describe the event for those two (rt__hot_event_at). */
-#define HOT_GATE(refused, type, sp)                                         \
-	if (UNLIKELY(!atomic_load_explicit(&rt__on, memory_order_relaxed))) \
-		return 0;                                                   \
-	if (UNLIKELY(*(const rt_u64a *)&rt__hot.gate != RT_GATE_READY)) {   \
-		uint32_t g = rt__hot.gate;                                  \
-		if (g == RT_GATE_BUSY)                                      \
-			return defer_event(func, type, sp);                 \
-		if (g == RT_GATE_OFF)                                       \
-			return unrecorded_event();                          \
-		if (g & (RT_GATE_NEW | RT_GATE_SLOW)) {                     \
-			refused;                                            \
-			return 1;                                           \
-		}                                                           \
-		if (g != RT_GATE_READY)                                     \
-			return 0;                                           \
-		return deferred_then(func, type, sp);                       \
-	}                                                                   \
-	rt__hot.gate = RT_GATE_BUSY;                                        \
+#define HOT_GATE(refused, type, sp, counted)                              \
+	int on_ = atomic_load_explicit(&rt__on, memory_order_relaxed);    \
+	if (UNLIKELY(on_ != 1)) {                                         \
+		if (!on_)                                                 \
+			return 0;                                         \
+		counted;                                                  \
+	}                                                                 \
+	if (UNLIKELY(*(const rt_u64a *)&rt__hot.gate != RT_GATE_READY)) { \
+		uint32_t g = rt__hot.gate;                                \
+		if (g == RT_GATE_BUSY)                                    \
+			return defer_event(func, type, sp);               \
+		if (g == RT_GATE_OFF)                                     \
+			return unrecorded_event();                        \
+		if (g & (RT_GATE_NEW | RT_GATE_SLOW)) {                   \
+			refused;                                          \
+			return 1;                                         \
+		}                                                         \
+		if (g != RT_GATE_READY)                                   \
+			return 0;                                         \
+		return deferred_then(func, type, sp);                     \
+	}                                                                 \
+	rt__hot.gate = RT_GATE_BUSY;                                      \
 	__atomic_signal_fence(__ATOMIC_SEQ_CST)
 
 /* For thread exit and finalization on the thread (not inside an event). */
@@ -984,12 +990,66 @@ static NOINLINE RT_NOINSTR int fast_short(struct xl_thread_block *tb, struct xl_
 	return fast_done(h, tb, tl, tl_n, ev, now);
 }
 
+/*
+ * --timing=sampled (rt__on is RT_ON_COUNTED): the calls are counted in
+ * the tree and the frames kept, for the position samples to read, and
+ * nothing else: no clock read, no timeline record, no time into a node.
+ * The checks are the exact fast paths' (the general code takes the same
+ * cases, with time 0); the exact paths' first test sends events here, so
+ * those paths pay nothing for this mode.
+ */
+static NOINLINE RT_NOINSTR int counted_entry(int32_t func, uint64_t sp)
+{
+	HOT_GATE(keep_sp(sp), 0, sp, (void)0);
+	struct rt_hot *h = &rt__hot;
+	struct xl_thread_block *tb = h->tb;
+	uint32_t d = tb->depth;
+	if (UNLIKELY(d - 1u >= XL_MAX_DEPTH - 1u))
+		return entry_slow(func, sp, 0);
+	struct rt_thread *t = h->t;
+	if (rt__track_sp) {
+		if (UNLIKELY(stale(t->sp[d - 1], sp)))
+			return entry_slow(func, sp, 0);
+		t->sp[d] = (uint32_t)sp;
+	}
+	uint64_t key = node_key(tb->stack[d - 1].node, func);
+	uint32_t c = t->cache[cache_slot(key)];
+	struct xl_node *n = node_at(t, c);
+	if (UNLIKELY(*(const rt_u64a *)n != key))
+		return entry_slow(func, sp, 0);
+	n->calls++;
+	__atomic_store_n((rt_u64a *)&tb->stack[d], (uint64_t)(uint32_t)func << 32 | c, __ATOMIC_RELAXED);
+	tb->events++;
+	__atomic_store_n(&tb->depth, d + 1, __ATOMIC_RELEASE);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	h->gate = RT_GATE_READY;
+	return 0;
+}
+
+static NOINLINE RT_NOINSTR int counted_exit(int32_t func, uint32_t kind)
+{
+	HOT_GATE((void)0, kind == XL_EV_TAIL ? 2u : 1u, 0, (void)0);
+	struct rt_hot *h = &rt__hot;
+	struct xl_thread_block *tb = h->tb;
+	uint32_t d = tb->depth;
+	if (UNLIKELY(d - 1u >= XL_MAX_DEPTH - 1u))
+		return exit_slow(func, kind, 0);
+	const struct xl_frame *f = &tb->stack[d - 1];
+	if (UNLIKELY(f->func != func || f->node >= XL_FRAME_MORE))
+		return exit_slow(func, kind, 0);
+	tb->events++;
+	__atomic_store_n(&tb->depth, d - 1, __ATOMIC_RELEASE);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	h->gate = RT_GATE_READY;
+	return 0;
+}
+
 /* The fast entry: the thread is 1..XL_MAX_DEPTH-1 frames deep, the path
  * is in the cache, and the timeline block has room or the timeline has
  * stopped.  All checks come before the first store. */
 RT_NOINSTR int rt__hot_entry(int32_t func, uint64_t sp)
 {
-	HOT_GATE(keep_sp(sp), 0, sp);
+	HOT_GATE(keep_sp(sp), 0, sp, return counted_entry(func, sp));
 	struct rt_hot *h = &rt__hot;
 	struct xl_thread_block *tb = h->tb;
 	struct xl_cap_block *tl = h->tl_blk;
@@ -1029,7 +1089,7 @@ RT_NOINSTR int rt__hot_entry(int32_t func, uint64_t sp)
  * or the timeline has stopped. */
 static inline __attribute__((always_inline)) RT_NOINSTR int hot_exit(int32_t func, uint32_t kind)
 {
-	HOT_GATE((void)0, kind == XL_EV_TAIL ? 2u : 1u, 0);
+	HOT_GATE((void)0, kind == XL_EV_TAIL ? 2u : 1u, 0, return counted_exit(func, kind));
 	struct rt_hot *h = &rt__hot;
 	struct xl_thread_block *tb = h->tb;
 	struct xl_cap_block *tl = h->tl_blk;
@@ -1103,6 +1163,7 @@ static RT_NOINSTR void hot_reset(struct rt_hot *h, struct xl_thread_block *tb, s
 	h->tl_cursor = 0;
 	h->tl_blocks = 0;
 	h->deep_quiet = 0;
+	h->no_timeline = rt__cfg.counted;
 }
 
 /* Called by registration (rt_xray.c) with the gate BUSY. */

@@ -96,6 +96,9 @@ static void read_config(void)
 	rt__cfg.sample_rate = rt__cfg.mode == XL_MODE_MEMORY ? 0
 			      : rate > XL_MAX_SAMPLE_RATE    ? XL_MAX_SAMPLE_RATE
 							     : (uint32_t)rate;
+	/* Times from the position samples: needs them, and a call tree. */
+	const char *timing = rt__getenv(XL_ENV_TIMING);
+	rt__cfg.counted = timing && strcmp(timing, "sampled") == 0 && rt__cfg.sample_rate != 0;
 	const char *inc = rt__getenv(XL_ENV_INCLUDE);
 	if (inc)
 		parse_include(inc);
@@ -150,7 +153,7 @@ static void fork_child(void)
 	if (memory) /* no event will come: a control thread makes the capture */
 		rt__control_start_child(1);
 	else
-		atomic_store(&rt__on, 1); /* events now reach rt__child_begin() */
+		atomic_store(&rt__on, rt__on_value()); /* events now reach rt__child_begin() */
 }
 
 /*
@@ -244,6 +247,8 @@ static int map_capture(const char *dir)
 	h->timeline_mode = rt__cfg.tl_mode;
 	h->timeline_min_ns = rt__cfg.tl_min_ns;
 	h->sample_rate = rt__cfg.sample_rate;
+	if (rt__cfg.counted)
+		h->flags |= XL_FLAG_TIMING_SAMPLED;
 	h->perf_paranoid = XL_PARANOID_UNKNOWN;
 	h->pid = (uint32_t)getpid();
 	h->file_size = size;

@@ -104,8 +104,18 @@ struct rt_config {
 	uint32_t tl_mode;     /* enum xl_tl_mode */
 	uint64_t tl_min_ns;   /* fixed timeline threshold, 0: none */
 	uint32_t sample_rate; /* samples per second and thread, 0: none */
+	uint32_t counted;     /* --timing=sampled: count calls, read no clock
+			       * per call, keep no timeline (rt_hot.c) */
 };
 extern RT_HIDDEN struct rt_config rt__cfg;
+/* The value of rt__on while recording: 1, or RT_ON_COUNTED when calls are
+ * only counted (--timing=sampled), which the hot path's first test
+ * already tells apart from 1 (rt_hot.c: HOT_GATE). */
+#define RT_ON_COUNTED 2
+static inline int rt__on_value(void)
+{
+	return rt__cfg.counted ? RT_ON_COUNTED : 1;
+}
 
 /* The timeline's settings in ticks for the hot path's general code
  * (rt_hot.c), set by rt__tl_setup() at window open, before any event:
@@ -205,7 +215,9 @@ struct rt_hot {
 	uint64_t tl_check;
 	uint64_t tl_cursor;
 	uint32_t tl_blocks;
-	uint32_t deep_quiet; /* deep events not stored (rt_hot.c: deep_event) */
+	uint32_t deep_quiet;  /* deep events not stored (rt_hot.c: deep_event) */
+	uint32_t no_timeline; /* --timing=sampled: the general code stores no
+			       * timeline record either */
 	uint32_t tl_stopped;
 	uint32_t unrecorded; /* events of this unregistered (RT_GATE_OFF)
 				      * thread not yet added to the header */

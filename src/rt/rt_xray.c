@@ -159,7 +159,7 @@ static NOINLINE RT_NOINSTR void slow_event(int32_t func, int type)
 	}
 	if (h->deferred) /* a signal handler's events, made inside an earlier event */
 		rt__hot_replay();
-	rt__hot_event_at(func, type, h->pending_sp, now);
+	rt__hot_event_at(func, type, h->pending_sp, rt__cfg.counted ? 0 : now);
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	h->gate = rt__use_tsc ? RT_GATE_READY : RT_GATE_SLOW;
 }

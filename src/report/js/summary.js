@@ -20,6 +20,7 @@ function buildSummary() {
     el('span', { class: 'xl-chip', text: 'mode: ' + modeText }),
     run.finalized === false ? el('span', { class: 'xl-chip bad', text: 'not finalized' }) : null,
     run.clock ? el('span', { class: 'xl-chip', text: 'clock: ' + disp(run.clock, 40) }) : null,
+    run.timing === 'sampled' ? el('span', { class: 'xl-chip', title: 'Call counts exact; times estimated from position samples', text: 'timing: sampled' }) : null,
   ]);
   sec.appendChild(chips);
 

@@ -3,7 +3,8 @@
 
 /** @typedef {{f: number, calls: number, self: number, total: number,
  *             avg?: number, selfPct?: number, totalPct?: number, name?: string,
- *             allocs?: number, bytes?: number, live?: number}} TableRow */
+ *             allocs?: number, bytes?: number, live?: number,
+ *             err?: number | null, samples?: number | null}} TableRow */
 /** @type {TableRow[] | null} */
 let tableRows = null;     // one row per function: {f, calls, self, total, avg, selfPct, totalPct, name}
 let tableTotal = 1;
@@ -82,7 +83,8 @@ function buildTableRows() {
     for (let f = 0; f < funcs.length; f++) if (seen[f]) rows.push({ f, calls: calls[f], self: self[f], total: total[f] });
     tableTotal = tt || 1;
   } else {
-    funcs.forEach((fn, f) => { if (!fn.more) rows.push({ f, calls: +fn.calls || 0, self: +fn.self_ns || 0, total: +fn.total_ns || 0 }); });
+    // --timing=sampled: each self time is an estimate with its samples and bound
+    funcs.forEach((fn, f) => { if (!fn.more) rows.push({ f, calls: +fn.calls || 0, self: +fn.self_ns || 0, total: +fn.total_ns || 0, err: isNum(fn.self_err_ns) ? fn.self_err_ns : null, samples: isNum(fn.self_samples) ? fn.self_samples : null }); });
     let tt = profileDoc.totals.thread_time_ns;
     if (!isNum(tt) || tt <= 0) { tt = 0; for (const th of threadList) tt += th.total_ns || 0; }
     tableTotal = tt || 1;
@@ -161,7 +163,8 @@ function tableRow(r) {
       el('div', { class: 'xl-fn-loc', title: loc ? disp(loc, 4000) : null, text: loc ? disp(loc, 300) : '\u00a0' }),
     ]),
     el('td', { class: 'num', dataset: { v: String(r.calls) }, text: fmtCount(r.calls) }),
-    el('td', { class: 'num', dataset: { v: String(r.self) }, text: fmtNs(r.self) }),
+    el('td', { class: 'num', dataset: { v: String(r.self) }, text: fmtNs(r.self) + (r.err !== null && r.err !== undefined ? ' \u00b1' + fmtNs(r.err) : ''),
+      title: r.samples !== null && r.samples !== undefined ? 'Estimated from ' + fmtCount(r.samples) + ' position samples (\u00b1: 19 times in 20)' : null }),
     el('td', { class: 'num pct', dataset: { v: String(r.selfPct) } }, [el('span', { class: 'xl-bar', style: 'width:' + Math.min(100, r.selfPct * 100).toFixed(1) + '%' }), el('span', { class: 'xl-bar-t', text: fmtPct(r.selfPct) })]),
     el('td', { class: 'num', dataset: { v: String(r.total) }, text: fmtNs(r.total) }),
     el('td', { class: 'num pct', dataset: { v: String(r.totalPct) } }, [el('span', { class: 'xl-bar total', style: 'width:' + Math.min(100, r.totalPct * 100).toFixed(1) + '%' }), el('span', { class: 'xl-bar-t', text: fmtPct(r.totalPct) })]),

@@ -1,0 +1,91 @@
+"""--timing=sampled: calls counted without a clock read, times from the position samples.
+
+Counts and call paths must equal exact mode's; the times are estimates whose ratios are known by
+construction (s-ratio.c: heavy does 3x light's work, waiter sleeps 20 x 5 ms); the loans example
+keeps every count.  Bad combinations are refused with one line and exit 2."""
+from xltest import *
+
+
+def shares(s, names):
+    """Each function's self time as a share (in points) of the named functions' sum."""
+    t = {n: s.func(n)["self_ns"] for n in names}
+    whole = sum(t.values()) or 1
+    return {n: 100.0 * v / whole for n, v in t.items()}
+
+
+with Workdir() as w:
+    ratio = prog("s-ratio.c")
+    eq(w.run(["--no-open", "--profile", "run", "-release", ratio]).returncode, 0, "s-ratio, exact")
+    exact = w.summary()
+    eq(w.run(["--no-open", "--timing=sampled", "--sample-rate", "2000", "--profile", "run", "-release", ratio])
+       .returncode, 0, "s-ratio, --timing=sampled")
+    s = w.summary()
+    eq(exact.doc["run"]["timing"], "exact", "exact mode says so")
+    eq(s.doc["run"]["timing"], "sampled", "run.timing")
+    eq(s.paths(), exact.paths(), "every call path and count as in exact mode")
+    eq((s.calls("heavy"), s.calls("light"), s.calls("waiter")), (400, 400, 20), "the program's own counts")
+    sh = shares(s, ("heavy", "light"))
+    check(abs(sh["heavy"] - 75) <= 5, "heavy:light self time 3:1 by construction, within 5 points: %.1f %%"
+          % sh["heavy"])
+    check(abs(sh["heavy"] - shares(exact, ("heavy", "light"))["heavy"]) <= 5,
+          "heavy's share within 5 points of exact mode's")
+    waited = s.func("waiter")["total_ns"]
+    check(80e6 <= waited <= 130e6, "waiter's elapsed time (20 sleeps of 5 ms) is in its total: %.1f ms"
+          % (waited / 1e6))
+    heavy = s.func("heavy")
+    check(heavy["self_samples"] > 100 and 0 < heavy["self_err_ns"] < heavy["self_ns"],
+          "heavy: its samples and bound (%r samples, +/- %r ns)" % (heavy["self_samples"], heavy["self_err_ns"]))
+    eq(s.func("main")["self_samples"] + heavy["self_samples"] + s.func("light")["self_samples"]
+       + s.func("waiter")["self_samples"] <= s.doc["samples"]["position"], True,
+       "functions' samples come from the position samples")
+    eq(validate(s.doc, json.load(open(os.path.join(SRC, "docs", "summary.schema.json")))), [],
+       "the summary follows docs/summary.schema.json")
+    n = s.note("timing_sampled")
+    check(n is not None and "call counts and call paths are exact" in n["message"], "the note says what is exact")
+    eq(sum(t.get("timeline_events", 0) for t in s.doc["threads"]), 0, "no timeline")
+    eq(s.warning("timeline_full"), None, "and no warning about one")
+    p = w.run(["profile", "report", w.latest(), "--text"])
+    check(re.search(r"heavy .*\[self \+/-[0-9.]+ ms, \d+ samples\]", p.stdout) is not None,
+          "text report: the bound and the samples")
+    html = open(os.path.join(w.latest(), "index.html"), encoding="utf-8").read()
+    check('"timing":"sampled"' in html.replace(" ", ""), "the HTML report has the run's timing")
+
+    # the loans example: every count and path identical.  Its times are not compared here: exact
+    # mode's own cost per call (about 3x sampled mode's) lands in the callers of call-dense functions
+    # (loan_expected_loss calls stressed_pd and stressed_lgd 800,000 times each), and on a loaded
+    # machine the shares of a 0.3 s run move by several points; docs/benchmarks.md has them side by
+    # side with perf on an uninstrumented build
+    loans = [os.path.join(SRC, "examples", "loans", "loans.c"), "--loans", "100000", "--scenarios", "8",
+             os.path.join(w.path, "out.csv")]
+    eq(w.run(["--no-open", "--profile", "run", "-release", "-lgc", "-lm"] + loans).returncode, 0, "loans, exact")
+    le = w.summary()
+    eq(w.run(["--no-open", "--timing=sampled", "--profile", "run", "-release", "-lgc", "-lm"] + loans).returncode, 0,
+       "loans, sampled")
+    ls = w.summary()
+    eq(ls.paths(), le.paths(), "loans: every call path and count as in exact mode")
+    eq(ls.calls("loan_expected_loss"), 800000, "loans: the program's own count")
+
+    # the project file's timing, and what cannot be combined with it
+    with open(os.path.join(w.path, "exaloop.toml"), "w") as f:
+        f.write('[targets.r]\nsource = "%s"\nargs = ["40"]\n[targets.r.profile]\ntiming = "sampled"\n'
+                '[targets.bad]\nsource = "%s"\n[targets.bad.profile]\ntiming = "fast"\n' % (ratio, ratio))
+    eq(w.run(["--no-open", "--profile", "--target", "r", "run"]).returncode, 0, "timing = \"sampled\" in the file")
+    eq(w.summary().doc["run"]["timing"], "sampled", "the file's timing is used")
+    eq(w.run(["--no-open", "--timing", "exact", "--profile", "--target", "r", "run"]).returncode, 0,
+       "--timing exact over the file's")
+    eq(w.summary().doc["run"]["timing"], "exact", "the command line wins")
+    p = w.run(["--no-open", "--profile", "--target", "bad", "run"])
+    check(p.returncode == 2 and "invalid timing 'fast' (use exact or sampled)" in p.stderr,
+          "a bad timing in the file: exit 2 and why (%d)" % p.returncode)
+    for args, why in ((["--timing=fast"], "invalid timing 'fast' for '--timing' (use exact or sampled)"),
+                      (["--timing=sampled", "--no-samples"], "drop --no-samples"),
+                      (["--timing=sampled", "--profile=memory"], "--profile=memory traces none"),
+                      (["--timing=sampled", "--timeline", "last"], "it keeps no timeline")):
+        before = len(w.captures())
+        p = w.run(["--no-open"] + args + (["--profile"] if "--profile=memory" not in args else [])
+                  + ["run", ratio, "1"])
+        first = (p.stderr.splitlines() or [""])[0]
+        check(p.returncode == 2 and first.startswith("exaloop: error: ") and why in first,
+              "%s: exit 2 and one line saying why (%d: %r)" % (" ".join(args), p.returncode, first))
+        eq(len(w.captures()), before, "%s: nothing captured" % " ".join(args))
+done()

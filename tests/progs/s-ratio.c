@@ -1,0 +1,66 @@
+/*
+ * s-ratio.c - two functions whose work is 3:1 by construction, and one that waits.
+ *
+ * Usage:   s-ratio [ROUNDS [UNITS]]   (defaults 400 and 200000)
+ * Stdout:  "ratio: rounds=R x=X"
+ * Exit:    0 (2 for a bad argument)
+ *
+ * Each round calls heavy() (3 * UNITS steps of the same loop) and light() (UNITS steps), so
+ * heavy's self time is three times light's however fast the machine is; every 20th round calls
+ * waiter(), which sleeps 5 ms (elapsed time that is no CPU time: 20 sleeps, 100 ms, at the
+ * defaults).  Tests of sampled timing compare the estimated shares with these ratios.
+ *
+ * Calls (debug -O0 and release -O3 alike): main 1; main > heavy ROUNDS; main > light ROUNDS;
+ * main > waiter ROUNDS / 20.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#define NOINLINE __attribute__((noinline))
+#define BARRIER(x) __asm__ __volatile__("" : "+r"(x))
+
+static inline __attribute__((always_inline)) unsigned long steps(unsigned long x, long n)
+{
+	for (long i = 0; i < n; i++) {
+		x = x * 6364136223846793005ul + 1442695040888963407ul;
+		BARRIER(x);
+	}
+	return x;
+}
+
+/* steps() is always inlined: its time is heavy's and light's own. */
+static NOINLINE unsigned long heavy(unsigned long x, long units)
+{
+	return steps(x, 3 * units);
+}
+
+static NOINLINE unsigned long light(unsigned long x, long units)
+{
+	return steps(x, units);
+}
+
+static NOINLINE void waiter(void)
+{
+	struct timespec ts = {0, 5000000};
+	nanosleep(&ts, NULL);
+}
+
+int main(int argc, char **argv)
+{
+	long rounds = argc > 1 ? atol(argv[1]) : 400, units = argc > 2 ? atol(argv[2]) : 200000;
+	if (rounds < 1 || units < 1) {
+		fprintf(stderr, "usage: s-ratio [ROUNDS [UNITS]]\n");
+		return 2;
+	}
+	unsigned long x = 1;
+	for (long r = 0; r < rounds; r++) {
+		x = heavy(x, units);
+		x = light(x, units);
+		if (r % 20 == 0)
+			waiter();
+	}
+	printf("ratio: rounds=%ld x=%lu\n", rounds, x);
+	return 0;
+}
