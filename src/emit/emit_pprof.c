@@ -134,8 +134,11 @@ struct pprof {
 	uint64_t no_frame_id; /* pseudo functions */
 	uint64_t not_attributed_id;
 	uint64_t outside_id;
-	uint64_t more_id; /* the model's "(more call paths)", or a pseudo one */
-	size_t nids;      /* function ids are 1 .. nids */
+	uint64_t more_id;     /* the model's "(more call paths)", or a pseudo one */
+	uint64_t sframe_base; /* sampled frame k is function id sframe_base + k */
+	size_t nids;          /* function ids are 1 .. nids */
+	int32_t *traced;      /* per sampled frame: the traced node it is in */
+	int64_t *est_off;     /* per node: its sampled frames' estimates (off its wall) */
 };
 
 /* A copy of s with every byte that starts no valid UTF-8 sequence replaced
@@ -359,9 +362,44 @@ static int root_allocs(struct pprof *p, size_t root)
 	return sample(p, 1, v, &p->labels[thread]);
 }
 
+/* The sampled frames (samples.c): each a sample of its estimated wall
+ * time and no call, at its traced frame's path with the frames it is
+ * nested in, labelled "sampled" (inlined or library); the estimates come
+ * off the traced frame's own sample (p->est_off), so the totals hold. */
+static int sampled_frames(struct pprof *p)
+{
+	const struct xl_model *m = p->m;
+	for (size_t k = 0; k < m->nsframes; k++) {
+		const struct xl_sframe *s = &m->sframes[k];
+		int32_t t = s->parent < (int32_t)m->nnodes ? s->parent : p->traced[s->parent - (int32_t)m->nnodes];
+		p->traced[k] = t;
+		if (s->est_ns <= 0 || m->nodes[t].parent == XL_NONE ||
+		    (p->o->thread >= 0 && s->thread != (uint32_t)p->o->thread))
+			continue;
+		p->est_off[t] += s->est_ns;
+		size_t depth = 0;
+		for (int32_t c = (int32_t)k; c >= 0; c = m->sframes[c].parent - (int32_t)m->nnodes)
+			p->path[depth++] = p->sframe_base + (uint64_t)c;
+		for (int32_t c = t; m->nodes[c].parent != XL_NONE; c = m->nodes[c].parent)
+			p->path[depth++] = (uint64_t)m->nodes[c].func + 1;
+		int64_t v[MAX_VALUES] = {0, s->est_ns};
+		struct pbw l;
+		pb_init(&l);
+		pb_append(&l, &p->labels[s->thread]);
+		label(p, &l, "sampled", s->kind == XL_SF_INLINED ? "inlined" : "library", 0);
+		int rc = sample(p, depth, v, &l);
+		pb_free(&l);
+		if (rc)
+			return -1;
+	}
+	return 0;
+}
+
 static int samples(struct pprof *p)
 {
 	const struct xl_model *m = p->m;
+	if (sampled_frames(p) != 0)
+		return -1;
 	for (size_t i = 0; i < m->nnodes; i++) {
 		const struct xl_tnode *n = &m->nodes[i];
 		if (p->o->thread >= 0 && n->thread != (uint32_t)p->o->thread)
@@ -371,7 +409,7 @@ static int samples(struct pprof *p)
 				return -1;
 			continue;
 		}
-		int64_t v[MAX_VALUES] = {(int64_t)n->calls, n->self_ns};
+		int64_t v[MAX_VALUES] = {(int64_t)n->calls, n->self_ns - p->est_off[i]};
 		if (m->allocs)
 			alloc_values(&m->node_alloc[i], v);
 		size_t depth = 0;
@@ -395,11 +433,19 @@ static int samples(struct pprof *p)
 }
 
 /* Name, file and line of a function id. */
-static void func_of(const struct pprof *p, uint64_t id, const char **name, const char **file, int *line)
+static void func_of(const struct pprof *p, uint64_t id, const char **name, const char **file, int *line, char *buf,
+		    size_t len)
 {
 	*file = NULL;
 	*line = 0;
-	if (id <= p->m->nfuncs) {
+	if (id >= p->sframe_base) { /* "step_n (inlined)", "libc.so.6`memcpy" */
+		const struct xl_sframe *s = &p->m->sframes[id - p->sframe_base];
+		if (s->kind == XL_SF_INLINED)
+			snprintf(buf, len, "%s (inlined)", s->name);
+		else
+			snprintf(buf, len, "%s`%s", s->library ? s->library : "(program)", s->name);
+		*name = buf;
+	} else if (id <= p->m->nfuncs) {
 		const struct xl_func *f = &p->m->funcs[id - 1];
 		*name = f->name;
 		*file = f->file;
@@ -428,8 +474,9 @@ static int functions(struct pprof *p)
 		if (!p->used[id])
 			continue;
 		const char *name, *file;
+		char buf[512];
 		int line;
-		func_of(p, id, &name, &file, &line);
+		func_of(p, id, &name, &file, &line, buf, sizeof(buf));
 		pb_reset(&p->msg);
 		pb_uint(&p->msg, LOC_ID, id);
 		pb_uint(&p->msg, LOC_MAPPING_ID, MAPPING_ID);
@@ -518,13 +565,16 @@ static int write_profile(struct pprof *p)
 	p->not_attributed_id = m->nfuncs + 2;
 	p->more_id = m->nfuncs + 3;
 	p->outside_id = m->nfuncs + 4;
-	p->nids = m->nfuncs + 4;
+	p->sframe_base = m->nfuncs + 5;
+	p->nids = m->nfuncs + 4 + m->nsframes;
 	for (size_t i = 0; i < m->nfuncs; i++)
 		if (xl_func_is_more(&m->funcs[i]))
 			p->more_id = i + 1;
 	p->used = calloc(p->nids + 1, 1);
-	p->path = malloc((m->nnodes + 2) * sizeof(*p->path));
-	if (!p->used || !p->path || make_labels(p) != 0) {
+	p->path = malloc((m->nnodes + m->nsframes + 2) * sizeof(*p->path));
+	p->traced = malloc((m->nsframes + 1) * sizeof(*p->traced));
+	p->est_off = calloc(m->nnodes + 1, sizeof(*p->est_off));
+	if (!p->used || !p->path || !p->traced || !p->est_off || make_labels(p) != 0) {
 		errno = ENOMEM;
 		return -1;
 	}
@@ -560,6 +610,8 @@ int xl_emit_pprof(const struct xl_model *m, FILE *f, const struct xl_emit_opts *
 	free(p.labels);
 	free(p.used);
 	free(p.path);
+	free(p.traced);
+	free(p.est_off);
 	st_free(&p.st);
 	pb_free(&p.top);
 	pb_free(&p.msg);

@@ -896,13 +896,18 @@ static NOINLINE RT_NOINSTR int deferred_then(int32_t func, uint32_t type, uint64
  * 0 = done with it (window closed, unregistered thread; re-entry, which is
  * deferred; deferred events waiting, which are taken in with this one).
  * type and sp describe the event for those two (rt__hot_event_at). */
-#define HOT_GATE(refused, type, sp, counted)                              \
-	int on_ = atomic_load_explicit(&rt__on, memory_order_relaxed);    \
-	if (UNLIKELY(on_ != 1)) {                                         \
-		if (!on_)                                                 \
-			return 0;                                         \
-		counted;                                                  \
-	}                                                                 \
+#define HOT_GATE(refused, type, sp, counted)                           \
+	int on_ = atomic_load_explicit(&rt__on, memory_order_relaxed); \
+	if (UNLIKELY(on_ != 1)) {                                      \
+		if (!on_)                                              \
+			return 0;                                      \
+		counted;                                               \
+	}                                                              \
+	HOT_THREAD_GATE(refused, type, sp)
+
+/* The thread's part of the gate (the counting paths come here after the
+ * exact paths' window test). */
+#define HOT_THREAD_GATE(refused, type, sp)                                \
 	if (UNLIKELY(*(const rt_u64a *)&rt__hot.gate != RT_GATE_READY)) { \
 		uint32_t g = rt__hot.gate;                                \
 		if (g == RT_GATE_BUSY)                                    \
@@ -1000,7 +1005,7 @@ static NOINLINE RT_NOINSTR int fast_short(struct xl_thread_block *tb, struct xl_
  */
 static NOINLINE RT_NOINSTR int counted_entry(int32_t func, uint64_t sp)
 {
-	HOT_GATE(keep_sp(sp), 0, sp, (void)0);
+	HOT_THREAD_GATE(keep_sp(sp), 0, sp);
 	struct rt_hot *h = &rt__hot;
 	struct xl_thread_block *tb = h->tb;
 	uint32_t d = tb->depth;
@@ -1028,7 +1033,7 @@ static NOINLINE RT_NOINSTR int counted_entry(int32_t func, uint64_t sp)
 
 static NOINLINE RT_NOINSTR int counted_exit(int32_t func, uint32_t kind)
 {
-	HOT_GATE((void)0, kind == XL_EV_TAIL ? 2u : 1u, 0, (void)0);
+	HOT_THREAD_GATE((void)0, kind == XL_EV_TAIL ? 2u : 1u, 0);
 	struct rt_hot *h = &rt__hot;
 	struct xl_thread_block *tb = h->tb;
 	uint32_t d = tb->depth;

@@ -93,6 +93,13 @@ with Workdir() as w:
         eq(ours, expected_counts(want, debug), mode + ": lean capture: exact counts")
         check(s.warning("deep_recursion") is not None, mode + ": 3001 frames: deep-recursion warning")
 
+        # --timing=sampled: the counting paths behind the same lean trampolines
+        p = w.run(["--no-open", "--timing=sampled", "profile", "exec", lean, ROUNDS])
+        eq((p.returncode, p.stdout), (0, want), mode + ": lean capture, --timing=sampled: same output as plain")
+        s = w.summary()
+        eq(({f["name"]: f["calls"] for f in s.funcs}, s.doc["run"]["timing"]), (expected_counts(want, debug), "sampled"),
+           mode + ": lean capture, --timing=sampled: exact counts")
+
         # a foreign handler (LLVM's basic mode) takes the full-save path of the lean trampolines
         d = tempfile.mkdtemp(prefix="xl-xray-")
         env = dict(os.environ, XRAY_OPTIONS="patch_premain=true xray_mode=xray-basic verbosity=0 "

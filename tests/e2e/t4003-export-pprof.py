@@ -57,6 +57,31 @@ def parse_raw(text):
     return out
 
 
+def flats(s):
+    """Each function's flat wall time in the pprof export, from the summary: a traced function's
+    self_ns less its sampled frames' estimates, and the sampled frames ("name (inlined)",
+    "soname`name") with theirs (docs/cli.md: sampled frames)."""
+    out = {f["name"]: f["self_ns"] for f in s.funcs if f["calls"]}
+    tr = s.doc["tree"]
+    sm = tr.get("sampled")
+    if not sm:
+        return out
+    n = len(tr["parent"])
+    traced = []
+    for k in range(len(sm["parent"])):
+        p = sm["parent"][k]
+        t = p if p < n else traced[p - n]
+        traced.append(t)
+        if tr["parent"][t] < 0 or sm["est_ns"][k] <= 0:
+            continue
+        fn = s.doc["functions"][tr["func"][t]]["name"]
+        out[fn] -= sm["est_ns"][k]
+        name = (sm["name"][k] + " (inlined)" if sm["kind"][k] == "inlined"
+                else "%s`%s" % (sm["library"][k] or "(program)", sm["name"][k]))
+        out[name] = out.get(name, 0) + sm["est_ns"][k]
+    return out
+
+
 def by_path(raw):
     """{(tid, (root, ..., leaf)): [values...]} from the samples (leaf first in the file)."""
     out = {}
@@ -192,12 +217,20 @@ with Workdir() as w:
     pb = export(w, "loans.pb.gz")
     rows, total = top(w, pb, "wall", unit="ns")
     eq(total, sum(f["self_ns"] for f in s.funcs), "loans: total self ns (pprof -top) is the summary's")
-    ten = sorted(s.funcs, key=lambda f: -f["self_ns"])[:10]
+    fl = flats(s)
+    check(any("`" in k for k in fl), "loans: library code (libm) as sampled frames: %r" % sorted(k for k in fl if "`" in k))
+    ten = sorted(fl.items(), key=lambda kv: -kv[1])[:10]
     rows10, _ = top(w, pb, "wall", n=10, unit="ns")
-    eq([r[0] for r in rows10], [f["self_ns"] for f in ten], "loans: -top's ten flat ns are the summary's ten self_ns")
-    eq({r[2] for r in rows10}, {f["name"] for f in ten}, "loans: ... of the same functions")
-    eq(sorted((r[2], r[1]) for r in rows), sorted((f["name"], f["total_ns"]) for f in s.funcs if f["calls"]),
-       "loans: cum per function is the summary's total (recursion once)")
+    eq([r[0] for r in rows10], [v for k, v in ten],
+       "loans: -top's ten flat ns are the summary's ten self_ns (less sampled frames) and sampled frames")
+    eq({r[2] for r in rows10}, {k for k, v in ten}, "loans: ... of the same functions")
+    eq(sorted((r[2], r[1]) for r in rows if r[2] in {f["name"] for f in s.funcs}),
+       sorted((f["name"], f["total_ns"]) for f in s.funcs if f["calls"]),
+       "loans: cum per traced function is the summary's total (recursion once)")
+    raw = parse_raw(pprof(w, ["-raw"], pb))
+    lib = [(v, l) for v, ids, l in raw["samples"] if "`" in raw["locs"][ids[0]][0]]
+    check(lib and all(v[0] == 0 and l.get("sampled") == "library" for v, l in lib),
+          "loans: library frames are samples of no call, labelled sampled:[library] (%d)" % len(lib))
     rows, total = top(w, pb, "calls")
     eq(total, sum(f["calls"] for f in s.funcs), "loans: total calls (pprof -top) is the summary's")
     eq(sorted((r[2], r[0]) for r in rows if r[0]), sorted((f["name"], f["calls"]) for f in s.funcs if f["calls"]),
