@@ -25,7 +25,7 @@ import { check, counts, done, launchChromium, watch } from './harness.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const argv = process.argv.slice(2);
-const opt = { only: null, out: join(here, 'artifacts'), chromium: process.env.CHROMIUM || '/usr/bin/chromium', reports: [], list: false, exaloop: null, runArgs: [], maxBytes: 0, stage: [], expectText: [], timelineProg: null, expectLive: [], expectPeak: [], expectPeakInv: [], expectShort: [], closeBursts: false, require: [], globalArgs: [], expectLines: false };
+const opt = { only: null, out: join(here, 'artifacts'), chromium: process.env.CHROMIUM || '/usr/bin/chromium', reports: [], list: false, exaloop: null, runArgs: [], maxBytes: 0, stage: [], expectText: [], timelineProg: null, expectLive: [], expectPeak: [], expectPeakInv: [], expectShort: [], closeBursts: false, require: [], globalArgs: [], expectLines: false, expectSampledTiming: false };
 for (let i = 0; i < argv.length; i++) {
   const a = argv[i];
   if (a === '--') { opt.runArgs = argv.slice(i + 1); break; }
@@ -49,6 +49,7 @@ for (let i = 0; i < argv.length; i++) {
   else if (a === '--global') opt.globalArgs.push(argv[++i]);
   // the run is tests/progs/s-lines.c: its source view (sourceChecks)
   else if (a === '--expect-lines') opt.expectLines = true;
+  else if (a === '--expect-sampled-timing') opt.expectSampledTiming = true;
   else if (a === '--only') opt.only = argv[++i].split(',').filter(Boolean);
   else if (a === '--out') opt.out = resolve(argv[++i]);
   else if (a === '--chromium') opt.chromium = argv[++i];
@@ -795,6 +796,22 @@ async function sourceChecks(name, page) {
  * and the allocation metrics; for each, the flame graph's total must be what the embedded summary
  * says the call paths allocated (the run's total less the "(not attributed)" part). The function
  * table has the allocation columns; the memory chart marks the largest bursts. */
+/* --timing=sampled (tests/progs/s-ratio.c): the run summary says so, and each self time in the
+ * function table carries its bound, with its position samples on hover. */
+async function sampledTimingChecks(name, page) {
+  const doc = await page.evaluate(() => JSON.parse(document.getElementById('xl-data').textContent));
+  check(`${name}: the capture's timing is sampled`, doc.run.timing === 'sampled', doc.run.timing);
+  const chips = await page.$$eval('.xl-chip', (cs) => cs.map((c) => c.textContent));
+  check(`${name}: the run summary says "timing: sampled"`, chips.includes('timing: sampled'), chips.join('|'));
+  await scrollTo(page, '#fn-table');
+  const rows = await page.$$eval('#fn-table tbody tr.xl-row', (trs) => trs.map((tr) => ({
+    name: tr.querySelector('.xl-fn-name').textContent, self: tr.children[2].textContent, title: tr.children[2].getAttribute('title') || '' })));
+  const heavy = rows.find((r) => r.name === 'heavy');
+  const f = doc.functions.find((x) => x.name === 'heavy');
+  check(`${name}: heavy's self time shows its bound`, !!heavy && /\u00b1\s*[0-9.]+\s*(ns|us|µs|ms|s)$/.test(heavy.self), heavy && heavy.self);
+  check(`${name}: ... and its samples on hover`, !!heavy && !!f && heavy.title.includes(f.self_samples.toLocaleString('en-US') + ' position samples'), heavy && heavy.title);
+}
+
 async function allocChecks(name, page) {
   const sel = await page.$('#fg-metric');
   const doc = await page.evaluate(() => JSON.parse(document.getElementById('xl-data').textContent));
@@ -974,6 +991,7 @@ async function realReport(path, label) {
   await burstLabelChecks(name, r.page);
   if (hasTree) await shortNameChecks(name, r.page);
   if (opt.expectLines) await sourceChecks(name, r.page);
+  if (opt.expectSampledTiming) await sampledTimingChecks(name, r.page);
   const mem = await r.page.evaluate(() => window.__xl.memory());
   console.log('     memory series: ' + mem.series.map((s) => `${s.key}=${s.available ? s.points + ' pts' : 'unavailable (' + s.reason + ')'}`).join(', '));
   await c.finish();
