@@ -64,7 +64,9 @@ struct smp_thread {
 /* Control thread's (or the finalizer's after it) only. */
 static struct smp_thread smp[XL_MAX_THREADS];
 static int started, finished;
-static uint64_t period_ns, next_round, next_drain, budget;
+/* period_ns: the instruction samples' (1 / sample_rate); round_ns: the
+ * position samples'; drain_ns: how often the rings are read (start()). */
+static uint64_t period_ns, round_ns, drain_ns, next_round, next_drain, budget;
 static size_t page;
 static struct xl_cap_block *is_blk, *ps_blk, *map_blk;
 static uint32_t opening[XL_MAX_THREADS], nopening;
@@ -417,6 +419,14 @@ static void start(uint64_t now_ns)
 	period_ns = 1000000000u / rt__cfg.sample_rate;
 	if (!period_ns)
 		period_ns = 1;
+	/* The control thread's wake-ups are the samplers' cost to the
+	 * program (docs/benchmarks.md: a wake-up, a context switch, about 30 us
+	 * of system time on a busy machine).  Position samples make times only
+	 * in --timing=sampled, and are taken at the sample rate there; in exact
+	 * mode at most every DRAIN_NS.  A ring holds some 160 samples of 20
+	 * frames: read every 64 periods at the most. */
+	round_ns = rt__cfg.counted ? period_ns : period_ns > DRAIN_NS ? period_ns : DRAIN_NS;
+	drain_ns = min_u64(64 * period_ns, DRAIN_NS);
 	budget = rt__hdr->buffer_size / XL_SAMPLE_SHARE;
 	next_round = now_ns;
 	next_drain = now_ns;
@@ -432,15 +442,15 @@ uint64_t rt__sample_step(uint64_t now_ns)
 	open_new();
 	if (now_ns >= next_drain) {
 		drain_all(0);
-		next_drain = now_ns + min_u64(period_ns, DRAIN_NS);
+		next_drain = now_ns + drain_ns;
 	}
 	if (now_ns >= next_round) {
 		position_round(now_ns);
-		next_round += period_ns;
+		next_round += round_ns;
 		if (next_round <= now_ns) { /* woke up late: whole rounds lost */
-			uint64_t late = (now_ns - next_round) / period_ns + 1;
+			uint64_t late = (now_ns - next_round) / round_ns + 1;
 			rt__hdr->psamples_missed += late;
-			next_round += late * period_ns;
+			next_round += late * round_ns;
 		}
 	}
 	return min_u64(next_round, next_drain);
