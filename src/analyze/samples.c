@@ -406,6 +406,21 @@ static int32_t sframe(struct xl_model *m, struct sfindex *ix, int32_t parent, ui
 	return (int32_t)m->nnodes + ix->slot[i] - 1;
 }
 
+/* The library a sampled frame is named with: the executable's own code
+ * that is exaloop's runtime (its hot path and trampolines, XRay's
+ * compiler-rt) is "(exaloop)": the profiler's own time inside a frame,
+ * which a reader must not take for the program's. */
+static const char *frame_library(const struct xl_addr *leaf)
+{
+	static const char *const own[] = {"rt__", "__wrap___xray_", "__xray_", "__exaloop", "_ZN6__xray"};
+	if (leaf->library || !leaf->symbol)
+		return leaf->library;
+	for (size_t i = 0; i < XL_ARRAY_SIZE(own); i++)
+		if (strncmp(leaf->symbol, own[i], strlen(own[i])) == 0)
+			return "(exaloop)";
+	return NULL;
+}
+
 /* The sampled frames of a sample matched to node: the inline chain of its
  * instruction when that is in the node's own function, or the library or
  * untraced function it is in; the innermost one counts the sample. */
@@ -416,7 +431,7 @@ static int sample_frames(struct xl_model *m, struct sfindex *ix, int32_t node, c
 	const struct xl_tnode *n = &m->nodes[node];
 	int32_t id = node;
 	if (!leaf->func) {
-		id = sframe(m, ix, node, XL_SF_LIBRARY, leaf->symbol ? leaf->symbol : "??", leaf->library);
+		id = sframe(m, ix, node, XL_SF_LIBRARY, leaf->symbol ? leaf->symbol : "??", frame_library(leaf));
 	} else if (leaf->ninl && n->func != XL_NONE && m->funcs[n->func].xray_id == leaf->func) {
 		for (size_t j = 0; j < leaf->ninl && id >= 0; j++)
 			id = sframe(m, ix, id, XL_SF_INLINED, leaf->inl[j], NULL);

@@ -233,4 +233,12 @@ with Workdir() as w:
     p = w.run(["--profile", "--target", "bad", "run"])
     check(p.returncode != 0 and "sample_rate" in p.stderr and "exaloop.toml:" in p.stderr,
           "sample_rate = 20000 refused with its place: " + p.stderr.strip())
+    # the profiler's own code in the executable: library frames of "(exaloop)", not the program's
+    eq(w.run(["--no-open", "--sample-rate", "4000", "--profile", "run", "-release", prog("s-fib.c"), "30"]).returncode, 0,
+       "s-fib 30 runs")
+    sm = w.summary().doc["tree"].get("sampled") or {"name": [], "library": [], "kind": []}
+    own = [(n, l) for n, l, k in zip(sm["name"], sm["library"], sm["kind"]) if k == "library" and
+           (n.startswith("rt__") or n.startswith("__wrap___xray_"))]
+    check(own and all(l == "(exaloop)" for n, l in own),
+          "s-fib: the capture's own code inside fib is named (exaloop): %r" % sorted(set(own))[:6])
 done()
