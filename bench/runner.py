@@ -392,6 +392,12 @@ for key, res in pc.items():
            fmt_table(res), ""]
     for cid, status in res.get("failed", {}).items():
         md += ["%s: the program failed (status %d) and was left out." % (cid, status), ""]
+    # the clock floor (issue 25): a capture's ns per call over rdtsc-lean's, the same run
+    per = {r["id"]: r["ns_per_call"] for r in res["rows"]}
+    if per.get("rdtsc-lean", 0) > 0:
+        md += ["%s over the clock floor (ns/call ÷ rdtsc-lean's %.1f): %s." % (
+            key, per["rdtsc-lean"], ", ".join("%s %.2fx" % (c, per[c] / per["rdtsc-lean"])
+                                            for c in ("exaloop", "exaloop-nosamples", "exaloop-sampled") if c in per)), ""]
 if "base" in results["phases"]:
     res = results["phases"]["base"]
     md += ["## near-zero configs — %s" % res["desc"], "",
