@@ -220,8 +220,10 @@ struct xl_isamp {
 	uint32_t thread; /* index into threads */
 	uint32_t nips;
 	const uint64_t *ips;
-	int cut;      /* the chain was longer than what was kept */
-	int32_t node; /* the call-tree node it was matched to, XL_NONE (samples.c) */
+	int cut;       /* the chain was longer than what was kept */
+	int32_t node;  /* the call-tree node it was matched to, XL_NONE (samples.c) */
+	int32_t frame; /* its innermost frame: node, or nnodes + the sampled frame
+			* it counts in (samples.c); XL_NONE when not matched */
 };
 
 /* A position sample: the node of a thread's top frame at t_ns (its root

@@ -775,6 +775,7 @@ static int read_isamples(struct xl_model *m, struct xl_loader *ld, struct claims
 										r.nips,
 										&w[i + 2],
 										(r.flags & XL_ISAMPLE_CUT) != 0,
+										XL_NONE,
 										XL_NONE};
 			} else {
 				ld->corrupt_samples++;

@@ -424,8 +424,10 @@ static const char *frame_library(const struct xl_addr *leaf)
 /* The sampled frames of a sample matched to node: the inline chain of its
  * instruction when that is in the node's own function, or the library or
  * untraced function it is in; the innermost one counts the sample. */
-static int sample_frames(struct xl_model *m, struct sfindex *ix, int32_t node, const struct xl_addr *leaf)
+static int sample_frames(struct xl_model *m, struct sfindex *ix, struct xl_isamp *s, const struct xl_addr *leaf)
 {
+	int32_t node = s->node;
+	s->frame = node;
 	if (!leaf)
 		return XL_OK;
 	const struct xl_tnode *n = &m->nodes[node];
@@ -438,6 +440,7 @@ static int sample_frames(struct xl_model *m, struct sfindex *ix, int32_t node, c
 	}
 	if (id < 0)
 		return XL_ENOMEM;
+	s->frame = id;
 	if (id >= (int32_t)m->nnodes)
 		m->sframes[id - m->nnodes].samples++;
 	return XL_OK;
@@ -505,7 +508,7 @@ static int attribute(struct xl_model *m, const struct xl_resolved *r, const stru
 			m->nodes[s->node].isamples++;
 			m->isamples_matched++;
 			known[s->node] += leaf != NULL;
-			rc = sample_frames(m, &ix, s->node, leaf);
+			rc = sample_frames(m, &ix, s, leaf);
 		}
 	}
 	free(ix.slot);

@@ -196,6 +196,102 @@ static void other_data(const struct xl_model *m, struct jsonw *w)
 	jw_obj_end(w);
 }
 
+/*
+ * The instruction samples, in the format's own sampling members: each a
+ * "samples" entry at its time and thread whose "sf" names its innermost
+ * frame in "stackFrames": the traced frames of its call path ("n<node>",
+ * category "traced"), and inside them the sampled frames it counts in
+ * ("s<k>", category "sampled": "step_n (inlined)", "libc.so.6`memcpy").
+ * Only frames that samples reach are written, with their ancestors.
+ */
+static void frame_name(const struct xl_model *m, int32_t id, char *buf, size_t len)
+{
+	if (id < (int32_t)m->nnodes) {
+		snprintf(buf, len, "%s", xl_func_shown(&m->funcs[m->nodes[id].func], 0));
+		return;
+	}
+	const struct xl_sframe *s = &m->sframes[id - (int32_t)m->nnodes];
+	if (s->kind == XL_SF_INLINED)
+		snprintf(buf, len, "%s (inlined)", s->name);
+	else
+		snprintf(buf, len, "%s`%s", s->library ? s->library : "(program)", s->name);
+}
+
+static int32_t frame_parent(const struct xl_model *m, int32_t id)
+{
+	int32_t p = id < (int32_t)m->nnodes ? m->nodes[id].parent : m->sframes[id - (int32_t)m->nnodes].parent;
+	return p >= 0 && p < (int32_t)m->nnodes && m->nodes[p].parent == XL_NONE ? XL_NONE : p;
+}
+
+static void frame_key(const struct xl_model *m, int32_t id, char *buf, size_t len)
+{
+	if (id < (int32_t)m->nnodes)
+		snprintf(buf, len, "n%d", id);
+	else
+		snprintf(buf, len, "s%d", id - (int32_t)m->nnodes);
+}
+
+static void stack_frames(const struct xl_model *m, struct jsonw *w, unsigned char *want)
+{
+	size_t n = m->nnodes + m->nsframes;
+	for (size_t i = 0; i < m->nisamples; i++) {
+		int32_t c = m->isamples[i].frame;
+		if (c != XL_NONE && c < (int32_t)m->nnodes && m->nodes[c].parent == XL_NONE)
+			continue; /* no traced frame open: no stack to name */
+		for (; c != XL_NONE && !want[c]; c = frame_parent(m, c))
+			want[c] = 1;
+	}
+	jw_key(w, "stackFrames");
+	jw_obj(w);
+	char key[32], name[600];
+	for (size_t i = 0; i < n; i++) {
+		if (!want[i])
+			continue;
+		frame_key(m, (int32_t)i, key, sizeof(key));
+		jw_key(w, key);
+		jw_obj(w);
+		frame_name(m, (int32_t)i, name, sizeof(name));
+		jw_kstr(w, "name", name);
+		jw_kstr(w, "category", i < m->nnodes ? "traced" : "sampled");
+		int32_t p = frame_parent(m, (int32_t)i);
+		if (p != XL_NONE) {
+			frame_key(m, p, key, sizeof(key));
+			jw_kstr(w, "parent", key);
+		}
+		jw_obj_end(w);
+	}
+	jw_obj_end(w);
+}
+
+static int sample_members(const struct xl_model *m, struct jsonw *w, uint32_t pid)
+{
+	unsigned char *want = calloc(m->nnodes + m->nsframes + 1, 1);
+	if (!want)
+		return -1;
+	stack_frames(m, w, want);
+	jw_key(w, "samples");
+	jw_arr(w);
+	char key[32];
+	for (size_t i = 0; i < m->nisamples; i++) {
+		const struct xl_isamp *s = &m->isamples[i];
+		if (s->frame == XL_NONE || !want[s->frame] || s->thread >= m->nthreads)
+			continue;
+		jw_obj(w);
+		jw_kint(w, "cpu", 0);
+		jw_kint(w, "pid", pid);
+		jw_kint(w, "tid", m->threads[s->thread].tid);
+		ts(w, "ts", s->t_ns);
+		jw_kstr(w, "name", "cpu-clock");
+		frame_key(m, s->frame, key, sizeof(key));
+		jw_kstr(w, "sf", key);
+		jw_kint(w, "weight", 1);
+		jw_obj_end(w);
+	}
+	jw_arr_end(w);
+	free(want);
+	return 0;
+}
+
 int xl_emit_chrome(const struct xl_model *m, FILE *f, const struct xl_emit_opts *o)
 {
 	(void)o;
@@ -216,6 +312,10 @@ int xl_emit_chrome(const struct xl_model *m, FILE *f, const struct xl_emit_opts 
 	}
 	memory_events(m, &w, pid);
 	jw_arr_end(&w);
+	if (m->resolved && m->nisamples && sample_members(m, &w, pid) != 0) {
+		free(shared);
+		return -1;
+	}
 	other_data(m, &w);
 	jw_obj_end(&w);
 	putc('\n', f);

@@ -126,6 +126,18 @@ with Workdir() as w:
     eq(sum(int(v) for v in fl.values()),
        sum(x for i, x in enumerate(s.tree["self_ns"]) if s.tree["parent"][i] >= 0),
        "folded: the lines still add up to the traced frames' self time")
+    # the Chrome export's sampling members: each instruction sample at its innermost frame
+    out = os.path.join(w.path, "lines.trace.json")
+    eq(w.run(["profile", "export", cap, "--format", "chrome", "-o", out]).returncode, 0, "chrome export")
+    tr = json.load(open(out))
+    sf = tr.get("stackFrames", {})
+    inl = [k for k, v in sf.items() if v["name"] == "step_n (inlined)" and v["category"] == "sampled"]
+    check(len(inl) == 1 and sf.get(sf[inl[0]].get("parent"), {}).get("name") == "with_inline"
+          and sf[sf[inl[0]]["parent"]]["category"] == "traced",
+          "chrome: step_n (inlined) is a sampled stack frame under with_inline's traced one")
+    eq(sum(1 for x in tr.get("samples", []) if inl and x["sf"] == inl[0]), helper[0][3] if helper else -1,
+       "chrome: as many samples on it as tree.sampled counts")
+    eq(len(tr.get("samples", [])) <= s.doc["samples"]["instruction"], True, "chrome: no more samples than taken")
 
     # a traced function whose time is in libc's memcpy, which keeps no frame pointer: the kernel's
     # walk skips copier, the analysis puts it back from main's direct call of it (s-libcall.c)
