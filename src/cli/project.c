@@ -195,6 +195,21 @@ static int get_string(struct ctx *c, const struct xl_toml_value *v, const char *
 	return *out ? 0 : -1;
 }
 
+/* A string naming one of a few choices (timeline, timing): parse gives
+ * its value, or -1 for a name it does not know ("use <choices>"). */
+static int get_choice(struct ctx *c, const struct xl_toml_value *v, const char *key,
+		      int (*parse)(const char *, uint32_t *), uint32_t *out, const char *choices)
+{
+	char *name;
+	if (get_string(c, v, key, &name) != 0)
+		return -1;
+	int bad = parse(name, out) != 0;
+	if (bad)
+		fail(c, v, "invalid %s '%s' (use %s)", key, name, choices);
+	free(name);
+	return bad ? -1 : 0;
+}
+
 /* A string or an array of strings (allow_single) into a NULL-terminated list. */
 static int get_strings(struct ctx *c, const struct xl_toml_value *v, const char *key, int allow_single, char ***out)
 {
@@ -284,17 +299,9 @@ static int load_profile(struct ctx *c, const struct xl_toml_value *p, struct xl_
 				    xl_toml_type_name(xl_toml_type_of(v)));
 		s->allocations = on;
 	}
-	if ((v = xl_toml_table_get(p, "timeline"))) {
-		char *tl;
-		if (get_string(c, v, "timeline", &tl) != 0)
-			return -1;
-		int bad = xl_tl_mode_parse(tl, &s->tl_mode) != 0;
-		if (bad)
-			fail(c, v, "invalid timeline '%s' (use auto, first or last)", tl);
-		free(tl);
-		if (bad)
-			return -1;
-	}
+	if ((v = xl_toml_table_get(p, "timeline")) &&
+	    get_choice(c, v, "timeline", xl_tl_mode_parse, &s->tl_mode, "auto, first or last") != 0)
+		return -1;
 	if ((v = xl_toml_table_get(p, "timeline_min_duration")) &&
 	    get_unit(c, v, "timeline_min_duration", xl_parse_duration, &s->tl_min_ns))
 		return -1;
@@ -305,17 +312,9 @@ static int load_profile(struct ctx *c, const struct xl_toml_value *p, struct xl_
 				    XL_MAX_SAMPLE_RATE);
 		s->sample_rate = (uint32_t)hz;
 	}
-	if ((v = xl_toml_table_get(p, "timing"))) {
-		char *tm;
-		if (get_string(c, v, "timing", &tm) != 0)
-			return -1;
-		int bad = xl_timing_parse(tm, &s->timing) != 0;
-		if (bad)
-			fail(c, v, "invalid timing '%s' (use exact or sampled)", tm);
-		free(tm);
-		if (bad)
-			return -1;
-	}
+	if ((v = xl_toml_table_get(p, "timing")) &&
+	    get_choice(c, v, "timing", xl_timing_parse, &s->timing, "exact or sampled") != 0)
+		return -1;
 	return 0;
 }
 

@@ -33,15 +33,8 @@ def share(f, line):
 
 
 def node_samples(s, path):
-    t, names = s.tree, [f["name"] for f in s.funcs]
-    for i in range(len(t["parent"])):
-        p, got = i, []
-        while t["parent"][p] >= 0:
-            got.insert(0, names[t["func"][p]])
-            p = t["parent"][p]
-        if tuple(got) == path:
-            return t["samples"][i]
-    return None
+    i = node_of(s, path)
+    return None if i is None else s.tree["samples"][i]
 
 
 def node_of(s, path):

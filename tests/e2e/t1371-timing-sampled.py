@@ -1,8 +1,8 @@
 """--timing=sampled: calls counted without a clock read, times from the position samples.
 
 Counts and call paths must equal exact mode's; the times are estimates whose ratios are known by
-construction (s-ratio.c: heavy does 3x light's work, waiter sleeps 20 x 5 ms); the loans example
-keeps every count.  Bad combinations are refused with one line and exit 2."""
+construction (s-ratio.c: heavy does 3x light's work, waiter sleeps 20 x 5 ms) and checked against the
+program's own clock readings around each call; the loans example keeps every count.  Bad combinations are refused with one line and exit 2."""
 from xltest import *
 
 
@@ -17,21 +17,28 @@ with Workdir() as w:
     ratio = prog("s-ratio.c")
     eq(w.run(["--no-open", "--profile", "run", "-release", ratio]).returncode, 0, "s-ratio, exact")
     exact = w.summary()
-    eq(w.run(["--no-open", "--timing=sampled", "--sample-rate", "2000", "--profile", "run", "-release", ratio])
-       .returncode, 0, "s-ratio, --timing=sampled")
+    sampled_run = w.run(["--no-open", "--timing=sampled", "--sample-rate", "2000", "--profile", "run", "-release",
+                         ratio])
+    eq(sampled_run.returncode, 0, "s-ratio, --timing=sampled")
     s = w.summary()
     eq(exact.doc["run"]["timing"], "exact", "exact mode says so")
     eq(s.doc["run"]["timing"], "sampled", "run.timing")
     eq(s.paths(), exact.paths(), "every call path and count as in exact mode")
     eq((s.calls("heavy"), s.calls("light"), s.calls("waiter")), (400, 400, 20), "the program's own counts")
+    # the program's own clock around each call is the oracle: on a busy machine the elapsed ratio
+    # drifts from the 3:1 work ratio (exact mode sees the same drift), the program's clock with it
+    own = dict(kv.split("=") for kv in sampled_run.stdout.split("elapsed: ", 1)[1].split())
+    own = {k: int(v) for k, v in own.items()}
     sh = shares(s, ("heavy", "light"))
-    check(abs(sh["heavy"] - 75) <= 5, "heavy:light self time 3:1 by construction, within 5 points: %.1f %%"
-          % sh["heavy"])
-    check(abs(sh["heavy"] - shares(exact, ("heavy", "light"))["heavy"]) <= 5,
-          "heavy's share within 5 points of exact mode's")
-    waited = s.func("waiter")["total_ns"]
-    check(80e6 <= waited <= 130e6, "waiter's elapsed time (20 sleeps of 5 ms) is in its total: %.1f ms"
-          % (waited / 1e6))
+    own_heavy = 100.0 * own["heavy"] / (own["heavy"] + own["light"])
+    print("heavy's share: sampled %.1f %%, the program's clock %.1f %%, exact mode %.1f %%, by work 75 %%"
+          % (sh["heavy"], own_heavy, shares(exact, ("heavy", "light"))["heavy"]))
+    check(abs(sh["heavy"] - own_heavy) <= 5, "heavy's share of heavy+light within 5 points of the program's clock")
+    for name in ("heavy", "light", "waiter"):
+        got, want = s.func(name)["total_ns"], own[name]
+        slack = max(2.5 * s.func(name)["self_err_ns"], 0.1 * want)
+        check(abs(got - want) <= slack, "%s's total (%.1f ms) within %.1f ms of the program's clock (%.1f ms)%s"
+              % (name, got / 1e6, slack / 1e6, want / 1e6, ": waits included" if name == "waiter" else ""))
     heavy = s.func("heavy")
     check(heavy["self_samples"] > 100 and 0 < heavy["self_err_ns"] < heavy["self_ns"],
           "heavy: its samples and bound (%r samples, +/- %r ns)" % (heavy["self_samples"], heavy["self_err_ns"]))
