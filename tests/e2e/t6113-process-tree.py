@@ -62,6 +62,8 @@ with Workdir() as w:
     check(all(q["command"] == s.doc["processes"][0]["command"] and q["command"].endswith("app") for q in procs.values()),
           "each process's command (a forked child's is its parent's)")
     eq(s.doc["totals"]["processes"], 5, "totals.processes")
+    schema = json.load(open(os.path.join(SRC, "docs", "summary.schema.json")))
+    eq(validate(s.doc, schema), [], "the document validates against docs/summary.schema.json")
 
     # each process's own calls, by --process, and its own totals in processes[]
     work = {}
