@@ -443,6 +443,9 @@ const char *xl_source_line(const struct xl_model *m, const char *file, int line)
  * returns a negative XL_E* and puts a one-line message (naming the file
  * and the problem) in err. */
 int xl_model_load(const char *dir, struct xl_model **out, char *err, size_t errlen);
+/* One capture directory's capture alone, without the process tree's in
+ * its subdirectories (what a writer of a capture's sidecars needs). */
+int xl_model_load_capture(const char *dir, struct xl_model **out, char *err, size_t errlen);
 /* The same for one process of the tree (pid < 0: all).  XL_ENOPROC when
  * no capture of the directory is of that pid (err lists the pids). */
 int xl_model_load_process(const char *dir, long pid, struct xl_model **out, char *err, size_t errlen);

@@ -69,9 +69,6 @@ int xl_related_scan(struct xl_model *m, const char *dir);
  * links or blocking on special files.  0 on success. */
 int xl_related_peek(const char *dir, const char *name, struct xl_cap_header *h);
 
-/* model.c: one capture directory's capture, on its own (xl_model_load
- * adds the process tree's, proctree.c). */
-int xl_model_load_one(const char *dir, struct xl_model **out, char *err, size_t errlen);
 
 /* A capture merged into a model beside its top one (proctree.c,
  * procmerge.c).  parts[0] is the top capture's (m NULL: the model itself). */

@@ -407,7 +407,7 @@ int xl_funcs_for_thread(const struct xl_model *m, int thread, struct xl_func *ou
 	return XL_OK;
 }
 
-int xl_model_load_one(const char *dir, struct xl_model **out, char *err, size_t errlen)
+int xl_model_load_capture(const char *dir, struct xl_model **out, char *err, size_t errlen)
 {
 	*out = NULL;
 	struct xl_model *m = calloc(1, sizeof(*m));

@@ -8,7 +8,7 @@
  * that ran traced code (its own children's too: the directory is the
  * run's), exec-<n>/ for the n-th image the process exec'd.  This file
  * finds them (at any depth, so that a capture copied into another keeps
- * its tree), reads each on its own (xl_model_load_one) and merges it into
+ * its tree), reads each on its own (xl_model_load_capture) and merges it into
  * the top capture's model (procmerge.c), its axis moved to the top's by
  * the two processes' start times (CLOCK_REALTIME, read by each runtime).
  * Every thread then belongs to a process (procs[], keyed by pid: an exec'd
@@ -204,7 +204,7 @@ static int merge_capture(struct xl_model *m, const struct capdir *c)
 {
 	struct xl_model *s;
 	char err[512];
-	if (xl_model_load_one(c->path, &s, err, sizeof(err)) != XL_OK) {
+	if (xl_model_load_capture(c->path, &s, err, sizeof(err)) != XL_OK) {
 		struct xl_warning *w = realloc(m->warnings, (m->nwarnings + 1) * sizeof(*w));
 		if (!w)
 			return XL_ENOMEM;
@@ -308,7 +308,7 @@ static int load_base(long pid, const struct capdirs *c, size_t *base, struct xl_
 	for (size_t i = 0; i < c->n; i++)
 		if (c->v[i].h.pid == (uint32_t)pid) {
 			*base = i;
-			return xl_model_load_one(c->v[i].path, m, err, errlen);
+			return xl_model_load_capture(c->v[i].path, m, err, errlen);
 		}
 	return XL_ENOPROC;
 }
@@ -354,7 +354,7 @@ int xl_model_load_process(const char *dir, long pid, struct xl_model **out, char
 {
 	*out = NULL;
 	struct xl_model *top;
-	int rc = xl_model_load_one(dir, &top, err, errlen);
+	int rc = xl_model_load_capture(dir, &top, err, errlen);
 	return rc != XL_OK ? rc : load_tree(dir, pid, top, out, err, errlen);
 }
 
