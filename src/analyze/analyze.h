@@ -310,6 +310,8 @@ struct xl_proc {
 	int finalized;                            /* its last capture was finalized */
 	int exec_uncaptured;                      /* ended by exec into a program not captured
 			      * (one exaloop did not build) */
+	char *exec_command;                       /* owned: the program (arguments) it exec'd, as its
+			      * exec note said (forked children); NULL unknown */
 	int has_exit_status, exit_status, signal; /* the started process only
 						   * (run.json) */
 	/* its own totals */

@@ -69,7 +69,6 @@ int xl_related_scan(struct xl_model *m, const char *dir);
  * links or blocking on special files.  0 on success. */
 int xl_related_peek(const char *dir, const char *name, struct xl_cap_header *h);
 
-
 /* A capture merged into a model beside its top one (proctree.c,
  * procmerge.c).  parts[0] is the top capture's (m NULL: the model itself). */
 struct xl_part {

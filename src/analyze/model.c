@@ -460,8 +460,10 @@ static void free_strv(char **v)
  * into m with what they kept. */
 static void free_tree(struct xl_model *m)
 {
-	for (size_t i = 0; i < m->nprocs; i++)
+	for (size_t i = 0; i < m->nprocs; i++) {
 		free(m->procs[i].command);
+		free(m->procs[i].exec_command);
+	}
 	free(m->procs);
 	for (size_t i = 0; i < m->nparts; i++) {
 		xl_model_free(m->parts[i].m);

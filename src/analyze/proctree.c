@@ -29,16 +29,21 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "analyze_internal.h"
+#include "fileio.h"
 #include "xl_array.h"
 
 #define XL_PROCTREE_DEPTH 8 /* subdirectories of subdirectories read */
 
-/* A capture found in the tree. */
+/* A capture found in the tree, or a forked child that left only its
+ * exec note (stub: it ran no traced code; h has its pid and ppid). */
 struct capdir {
 	char path[PATH_MAX];
 	struct xl_cap_header h;
+	int stub;
+	char exec[1024]; /* the program it exec'd, from its exec note ("" none) */
 };
 
 struct capdirs {
@@ -51,6 +56,52 @@ static int is_sub(const char *name)
 	return strncmp(name, "exec-", 5) == 0 || strncmp(name, "child-", 6) == 0;
 }
 
+/* The exec note of a forked child (XL_EXEC_NOTE_FILE in its directory,
+ * written by its runtime as it exec'd: parent pid, path, arguments): the
+ * arguments into c->exec (the path when there are none), the parent pid
+ * into *ppid.  0 when there is one. */
+static int read_exec_note(const char *dir, const char *name, struct capdir *c, uint32_t *ppid)
+{
+	char path[PATH_MAX], buf[4200];
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s/%s", dir, name, XL_EXEC_NOTE_FILE) >= sizeof(path))
+		return -1;
+	int fd = xl_open_regular(path);
+	ssize_t n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
+	if (fd >= 0)
+		close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = 0;
+	char *file = strchr(buf, '\n'), *args = file ? strchr(file + 1, '\n') : NULL;
+	if (!args)
+		return -1;
+	*file++ = 0;
+	*args++ = 0;
+	args[strcspn(args, "\n")] = 0;
+	*ppid = (uint32_t)strtoul(buf, NULL, 10);
+	snprintf(c->exec, sizeof(c->exec), "%s", *args ? args : file);
+	return 0;
+}
+
+/* A child directory's entry: its capture's header, or (a stub) its exec
+ * note alone.  0 when it has either. */
+static int peek_sub(const char *dir, const char *name, struct capdir *c)
+{
+	uint32_t ppid = 0;
+	int note = strncmp(name, "child-", 6) == 0 && read_exec_note(dir, name, c, &ppid) == 0;
+	if (xl_related_peek(dir, name, &c->h) == 0)
+		return 0;
+	if (!note)
+		return -1;
+	memset(&c->h, 0, sizeof(c->h));
+	c->h.pid = (uint32_t)strtoul(name + 6, NULL, 10);
+	c->h.ppid = ppid;
+	c->h.fork_child = 1;
+	c->h.end_reason = XL_END_EXEC;
+	c->stub = 1;
+	return 0;
+}
+
 /* The captures in dir's subdirectories, and theirs, into *out. */
 static int collect(const char *dir, int depth, struct capdirs *out)
 {
@@ -58,17 +109,17 @@ static int collect(const char *dir, int depth, struct capdirs *out)
 	struct dirent *e;
 	int rc = XL_OK;
 	while (d && rc == XL_OK && (e = readdir(d)) != NULL) {
-		struct xl_cap_header h;
-		if (!is_sub(e->d_name) || xl_related_peek(dir, e->d_name, &h) != 0)
+		struct capdir one = {.stub = 0};
+		if (!is_sub(e->d_name) || peek_sub(dir, e->d_name, &one) != 0)
 			continue;
 		if (xl_grow((void **)&out->v, &out->cap, out->n + 1, sizeof(*out->v))) {
 			rc = XL_ENOMEM;
 			break;
 		}
 		struct capdir *c = &out->v[out->n];
+		*c = one;
 		if ((size_t)snprintf(c->path, sizeof(c->path), "%s/%s", dir, e->d_name) >= sizeof(c->path))
 			continue;
-		c->h = h;
 		out->n++;
 		rc = collect(c->path, depth + 1, out);
 	}
@@ -122,12 +173,13 @@ static char *command_of(const struct xl_model *m, int *oom)
 	return s;
 }
 
-/* The process of a capture (hdr: s's facts) in m->procs: its index, or
- * -1 without memory.  A new one takes its parent's command. */
-static int process_of(struct xl_model *m, const struct xl_model *s)
+/* The process of a capture (s, read from c; s NULL for a stub: c's
+ * facts) in m->procs: its index, or -1 without memory.  A new one takes
+ * its parent's command. */
+static int process_of(struct xl_model *m, const struct xl_model *s, const struct capdir *c)
 {
 	size_t i = 0;
-	while (i < m->nprocs && m->procs[i].pid != s->pid)
+	while (i < m->nprocs && m->procs[i].pid != c->h.pid)
 		i++;
 	if (i == m->nprocs) {
 		struct xl_proc *p = realloc(m->procs, (m->nprocs + 1) * sizeof(*p));
@@ -136,21 +188,23 @@ static int process_of(struct xl_model *m, const struct xl_model *s)
 		m->procs = p;
 		p = &p[m->nprocs++];
 		memset(p, 0, sizeof(*p));
-		p->pid = s->pid;
-		p->ppid = s->ppid;
-		p->forked = s->fork_child != 0;
+		p->pid = c->h.pid;
+		p->ppid = c->h.ppid;
+		p->forked = c->h.fork_child != 0;
 		const char *cmd = m->procs[0].command;
 		for (size_t k = 0; k < m->nprocs - 1; k++)
-			if (m->procs[k].pid == s->ppid && m->procs[k].command)
+			if (m->procs[k].pid == c->h.ppid && m->procs[k].command)
 				cmd = m->procs[k].command;
 		if (cmd && !(p->command = strdup(cmd)))
 			return -1;
 	}
 	struct xl_proc *p = &m->procs[i];
-	p->images++;
-	p->end_reason = s->end_reason;
-	p->finalized = s->finalized;
-	p->exec_uncaptured = s->end_reason == XL_END_EXEC && !s->next_image;
+	p->images += s != NULL;
+	p->end_reason = s ? s->end_reason : XL_END_EXEC;
+	p->finalized = s ? s->finalized : 0;
+	p->exec_uncaptured = !s || (s->end_reason == XL_END_EXEC && !s->next_image) || c->exec[0];
+	if (c->exec[0] && !p->exec_command && !(p->exec_command = strdup(c->exec)))
+		return -1;
 	return (int)i;
 }
 
@@ -199,9 +253,12 @@ static int merge_findings(struct xl_model *m, struct xl_model *s)
 }
 
 /* Read the capture c and merge it into m.  A capture that cannot be read
- * is a warning: the others still make the report. */
+ * is a warning: the others still make the report.  A stub is a process
+ * without threads. */
 static int merge_capture(struct xl_model *m, const struct capdir *c)
 {
+	if (c->stub)
+		return process_of(m, NULL, c) < 0 ? XL_ENOMEM : XL_OK;
 	struct xl_model *s;
 	char err[512];
 	if (xl_model_load_capture(c->path, &s, err, sizeof(err)) != XL_OK) {
@@ -230,7 +287,7 @@ static int merge_capture(struct xl_model *m, const struct capdir *c)
 	p->m = s;
 	if (s->start_realtime_ns > 0 && m->start_realtime_ns > 0)
 		p->shift_ns = s->start_realtime_ns - m->start_realtime_ns;
-	int proc = process_of(m, s);
+	int proc = process_of(m, s, c);
 	if (proc < 0 || xl_proc_merge(m, s, (uint32_t)(m->nparts - 1), (uint32_t)proc))
 		return XL_ENOMEM;
 	return merge_findings(m, s);
@@ -306,7 +363,11 @@ static int process_totals(struct xl_model *m)
 static int load_base(long pid, const struct capdirs *c, size_t *base, struct xl_model **m, char *err, size_t errlen)
 {
 	for (size_t i = 0; i < c->n; i++)
-		if (c->v[i].h.pid == (uint32_t)pid) {
+		if (c->v[i].h.pid == (uint32_t)pid && c->v[i].stub) {
+			snprintf(err, errlen, "process %ld has no capture: it ran no traced code before it exec'd '%s'",
+				 pid, c->v[i].exec);
+			return XL_ENOPROC;
+		} else if (c->v[i].h.pid == (uint32_t)pid) {
 			*base = i;
 			return xl_model_load_capture(c->v[i].path, m, err, errlen);
 		}
@@ -316,8 +377,7 @@ static int load_base(long pid, const struct capdirs *c, size_t *base, struct xl_
 /* The tree under dir merged into top (pid >= 0: that process's captures
  * only).  Takes top (freed on failure, or when another capture is the
  * model's top). */
-static int load_tree(const char *dir, long pid, struct xl_model *top, struct xl_model **out, char *err,
-		     size_t errlen)
+static int load_tree(const char *dir, long pid, struct xl_model *top, struct xl_model **out, char *err, size_t errlen)
 {
 	struct capdirs c = {0};
 	int rc = collect(dir, 0, &c);
@@ -385,7 +445,7 @@ const char *xl_proc_status(const struct xl_proc *p)
 {
 	if (p->signal)
 		return "signal";
-	if (p->exec_uncaptured)
+	if (p->exec_uncaptured || p->exec_command)
 		return "exec";
 	if (p->has_exit_status || (p->finalized && p->end_reason == XL_END_EXIT))
 		return "exit";

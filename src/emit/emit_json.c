@@ -222,6 +222,7 @@ static void processes_member(const struct xl_model *m, struct jsonw *w)
 		jw_kbool(w, "forked", p->forked);
 		jw_kint(w, "images", p->images);
 		jw_kstr(w, "status", xl_proc_status(p));
+		jw_kstr(w, "exec_command", p->exec_command);
 		jw_key(w, "exit_status");
 		jw_metric(w, p->has_exit_status && !p->signal ? p->exit_status : XL_UNAVAILABLE);
 		jw_key(w, "signal");

@@ -95,6 +95,11 @@ static void process_lines(FILE *f, const struct xl_model *m)
 		fprintf(f, ", %s", xl_proc_status(p));
 		if (p->has_exit_status && !p->signal)
 			fprintf(f, " %d", p->exit_status);
+		if (p->exec_command) {
+			fputs(" '", f);
+			xl_put_text(f, p->exec_command);
+			putc('\'', f);
+		}
 		if (p->command) {
 			fputs(" | ", f);
 			xl_put_text(f, p->command);

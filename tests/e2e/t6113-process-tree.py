@@ -1,8 +1,9 @@
 """One report for a process tree: the captures of forked children are part of the parent's.
 
-tests/progs/s-proctree.c forks children A, B and D; B forks C; D execs the program again (an image
-the run does not capture).  Each process makes a known number of calls (work(): parent 3, A 5, B 7,
-C 11, D 13).  The report of the capture directory merges the five processes: processes[] lists
+tests/progs/s-proctree.c forks children A, B, D and E; B forks C; D execs the program again (an
+image the run does not capture); E execs a shell before any traced call (no capture: its exec
+wrapper leaves child-<pid>/exec.txt, and the report lists it with what it exec'd).  Each process
+makes a known number of calls (work(): parent 3, A 5, B 7, C 11, D 13, E 0).  The report of the capture directory merges the five processes: processes[] lists
 each with its pid, parent pid, command, how it ended and its own totals (exact calls); the
 functions table and totals are the sum; every thread names its process.  --process PID shows one
 process's calls only (report and export); an unknown pid is a usage error (exit 2) that lists the
@@ -54,14 +55,18 @@ with Workdir() as w:
     check("child-" not in p.stderr, "no warning sends the user to a child's capture: " + p.stderr[-300:])
     top = w.latest()
     s = w.summary(top)
-    procs = {q["pid"]: q for q in s.doc["processes"]}
-    eq(len(procs), 5, "five processes: the parent, A, B, C, D")
+    allprocs = {q["pid"]: q for q in s.doc["processes"]}
+    eq(len(allprocs), 6, "six processes: the parent, A, B, C, D, E")
+    stubs = [q for q in allprocs.values() if q["totals"]["threads"] == 0]
+    eq([(q["status"], q["exec_command"], q["forked"], q["totals"]["calls"], q["images"]) for q in stubs],
+       [("exec", "sh -c exit 0", True, 0, 0)], "E: listed without a capture, with the program it exec'd")
+    procs = {pid: q for pid, q in allprocs.items() if q["totals"]["threads"]}
     parent = s.doc["run"]["process"]["pid"]
     eq((s.doc["processes"][0]["pid"], s.doc["processes"][0]["forked"], s.doc["processes"][0]["exit_status"]),
        (parent, False, 0), "the started process first, with its exit status")
     check(all(q["command"] == s.doc["processes"][0]["command"] and q["command"].endswith("app") for q in procs.values()),
           "each process's command (a forked child's is its parent's)")
-    eq(s.doc["totals"]["processes"], 5, "totals.processes")
+    eq(s.doc["totals"]["processes"], 6, "totals.processes")
     schema = json.load(open(os.path.join(SRC, "docs", "summary.schema.json")))
     eq(validate(s.doc, schema), [], "the document validates against docs/summary.schema.json")
 
@@ -85,6 +90,9 @@ with Workdir() as w:
     eq({pid: procs[pid]["status"] for pid in procs},
        {parent: "exit", by_work[5]: "exit", pb: "exit", pc: "exit", pd: "exec"},
        "how each ended (D exec'd a program the run does not capture)")
+    eq((procs[pd]["exec_command"], procs[parent]["exec_command"]), ("s-proctree --leaf", None),
+       "D: the program it exec'd (its exec wrapper's note)")
+    eq(stubs[0]["ppid"], parent, "E: its parent")
 
     # the merged report: every process's calls, totals the sum
     eq({f: s.calls(f) for f in ("main", "work", "child", "spawn", "wait_ok")},
@@ -99,8 +107,11 @@ with Workdir() as w:
     # an unknown pid: usage error, the known pids listed
     p = w.run(["profile", "report", top, "--json", "--process", "1"])
     eq(p.returncode, 2, "--process 1: usage error")
-    check(len(p.stderr.strip().splitlines()) == 1 and all(str(pid) in p.stderr for pid in procs),
+    check(len(p.stderr.strip().splitlines()) == 1 and all(str(pid) in p.stderr for pid in allprocs),
           "one line naming the known pids: " + p.stderr)
+    p = w.run(["profile", "report", top, "--json", "--process", str(stubs[0]["pid"])])
+    check(p.returncode == 2 and "no capture" in p.stderr and "sh -c exit 0" in p.stderr,
+          "--process E: it has no capture, and what it exec'd: " + p.stderr.strip())
     eq(w.run(["profile", "export", top, "--format", "folded", "--process", "1"]).returncode, 2,
        "export --process 1: usage error")
 
@@ -109,12 +120,14 @@ with Workdir() as w:
     for pid, q in procs.items():
         check(re.search(r"pid %d \(parent %d\).*: 1 thread, %d calls" % (pid, q["ppid"], q["totals"]["calls"]), text),
               "text: process %d with its calls" % pid)
+    check(re.search(r"pid %d \(parent %d\) forked: 0 threads, 0 calls.*exec 'sh -c exit 0'" % (stubs[0]["pid"], parent),
+                    text), "text: E with the program it exec'd")
 
     # exports carry the pid
     p = w.run(["profile", "export", top, "--format", "chrome"])
     ev = json.loads(p.stdout)["traceEvents"]
     eq({e["pid"] for e in ev if e.get("ph") == "X"}, set(procs), "chrome: calls under each process's real pid")
-    eq({e["pid"]: e["args"]["name"] for e in ev if e.get("name") == "process_name"}.keys(), set(procs),
+    eq({e["pid"]: e["args"]["name"] for e in ev if e.get("name") == "process_name"}.keys(), set(allprocs),
        "chrome: a process_name per process")
     xw = [e for e in ev if e.get("ph") == "X" and e["name"] == "work"]
     eq({pid: sum(1 for e in xw if e["pid"] == pid) for pid in procs}, work, "chrome: each process's work() calls")

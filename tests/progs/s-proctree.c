@@ -1,6 +1,7 @@
 /*
- * s-proctree.c - a process tree with known calls in each process: the parent forks three
- * children, one of which forks a grandchild, another execs this program again.
+ * s-proctree.c - a process tree with known calls in each process: the parent forks four
+ * children, one of which forks a grandchild, another execs this program again, the last execs
+ * a shell at once.
  *
  * Usage:   s-proctree
  *          s-proctree --leaf    (the image child D execs: calls work() 100 times, prints nothing)
@@ -16,6 +17,7 @@
  *   child D   child 1 > work 13, then execv of this program with --leaf (an image of another pid
  *             than the run's: its runtime stays inert, so none of its 100 work() calls is recorded;
  *             D's capture ends by exec)
+ *   child E   forked by main itself, execl's "/bin/sh -c 'exit 0'" at once: no traced call at all
  *   (wait_ok: parent 3, child B 1)
  * All processes: work 3+5+7+11+13 = 39, child 4, spawn 4, wait_ok 4, main 1.
  */
@@ -87,7 +89,16 @@ int main(int argc, char **argv)
     pid_t a = spawn(CHILD_A), b = spawn(CHILD_B), d = spawn(CHILD_D);
     if (a < 0 || b < 0 || d < 0)
         return 1;
-    int ok = wait_ok(a) & wait_ok(b) & wait_ok(d);
+    fflush(stdout);
+    pid_t e = fork(); /* no traced call between the fork and the exec */
+    if (e == 0) {
+        execl("/bin/sh", "sh", "-c", "exit 0", (char *)NULL);
+        _exit(127);
+    }
+    int st = 0;
+    while (e > 0 && waitpid(e, &st, 0) < 0) {
+    }
+    int ok = wait_ok(a) & wait_ok(b) & wait_ok(d) & (e > 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0);
     printf("parent: work=%d children=%s\n", s, ok ? "ok" : "failed");
     return ok ? 0 : 1;
 }

@@ -182,7 +182,7 @@ function cpuText(th) {
 /* The processes of a process tree, each with its own totals; a row's pid shows that process. */
 function buildProcessTable() {
   const ended = (p) => p.status === 'exit' ? 'exit' + (isNum(p.exit_status) ? ' ' + p.exit_status : '')
-    : p.status === 'signal' ? 'signal' + (isNum(p.signal) ? ' ' + p.signal : '') : p.status === 'exec' ? 'exec\u2019d another program' : String(p.status || '\u2014');
+    : p.status === 'signal' ? 'signal' + (isNum(p.signal) ? ' ' + p.signal : '') : p.status === 'exec' ? 'exec\u2019d ' + (p.exec_command ? disp(String(p.exec_command), 120) : 'another program') : String(p.status || '\u2014');
   const rows = procList.slice(0, 256).map((p) => { const t = p.totals || {}; return el('tr', null, [
     el('td', null, el('a', { href: '#', class: 'xl-proc-link', text: String(p.pid), onclick: (e) => { e.preventDefault(); navigate({ process: p.pid, thread: 'all', focus: [] }); } })),
     el('td', { class: 'num', text: String(p.ppid) }),
