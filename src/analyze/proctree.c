@@ -399,6 +399,8 @@ static int load_tree(const char *dir, long pid, struct xl_model *top, struct xl_
 			rc = merge_capture(m, &c.v[i]);
 	if (rc == XL_OK)
 		rc = process_totals(m);
+	if (rc == XL_OK && m->nparts > 1)
+		rc = xl_note_overhead_again(m);
 	free(c.v);
 	if (m != top)
 		xl_model_free(top);

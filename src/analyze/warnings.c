@@ -661,3 +661,25 @@ int xl_warnings_build(struct xl_model *m, const struct xl_loader *ld)
 			rc = XL_ENOMEM;
 	return rc;
 }
+
+int xl_note_overhead_again(struct xl_model *m)
+{
+	size_t at = 0;
+	while (at < m->nnotes && strcmp(m->notes[at].kind, "overhead") != 0)
+		at++;
+	if (at == m->nnotes)
+		return XL_OK; /* none before: none now either (no traced call) */
+	free(m->notes[at].kind);
+	free(m->notes[at].message);
+	memmove(&m->notes[at], &m->notes[at + 1], (m->nnotes - at - 1) * sizeof(*m->notes));
+	m->nnotes--;
+	struct rule_ctx c = {.m = m};
+	if (note_overhead(&c) != XL_OK)
+		return XL_ENOMEM;
+	if (m->nnotes - 1 > at) { /* back in its place */
+		struct xl_warning w = m->notes[m->nnotes - 1];
+		memmove(&m->notes[at + 1], &m->notes[at], (m->nnotes - 1 - at) * sizeof(*m->notes));
+		m->notes[at] = w;
+	}
+	return XL_OK;
+}

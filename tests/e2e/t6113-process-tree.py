@@ -103,6 +103,9 @@ with Workdir() as w:
     eq(s.doc["totals"]["thread_time_ns"], sum(q["totals"]["thread_time_ns"] for q in procs.values()),
        "thread time = the processes' sum")
     check(s.note("fork_children") is not None and s.warning("fork_children") is None, "forked children: a note")
+    ov, pov = s.doc["overhead"]["calls"], w.summary(top, ["--process", str(parent)]).doc["overhead"]["calls"]
+    check(ov > pov and ("%d calls" % ov) in s.note("overhead")["message"],
+          "the overhead note counts every process's calls (%d, the parent's %d)" % (ov, pov))
 
     # an unknown pid: usage error, the known pids listed
     p = w.run(["profile", "report", top, "--json", "--process", "1"])
