@@ -336,11 +336,11 @@ static int process_totals(struct xl_model *m)
 	for (size_t i = 0; i < m->nthreads; i++) {
 		const struct xl_thread *t = &m->threads[i];
 		struct xl_proc *p = &m->procs[t->process];
-		if (xl_funcs_for_thread(m, (int)i, own) != XL_OK) {
+		if (m->nprocs > 1 && xl_funcs_for_thread(m, (int)i, own) != XL_OK) {
 			free(own);
 			return XL_ENOMEM;
 		}
-		for (size_t f = 0; f < m->nfuncs; f++)
+		for (size_t f = 0; m->nprocs > 1 && f < m->nfuncs; f++)
 			p->calls += own[f].calls;
 		p->nthreads++;
 		p->events += t->events;
@@ -352,6 +352,8 @@ static int process_totals(struct xl_model *m)
 		if (t->end_ns > p->end_ns)
 			p->end_ns = t->end_ns;
 	}
+	for (size_t f = 0; m->nprocs == 1 && f < m->nfuncs; f++) /* one process: the functions' calls */
+		m->procs[0].calls += xl_func_is_more(&m->funcs[f]) ? 0 : m->funcs[f].calls;
 	for (size_t i = 0; m->allocs && i < m->nnodes; i++)
 		xl_alloc_add(&m->procs[m->threads[m->nodes[i].thread].process].alloc, &m->node_alloc[i]);
 	free(own);
