@@ -8,7 +8,7 @@ each with its pid, parent pid, command, how it ended and its own totals (exact c
 functions table and totals are the sum; every thread names its process.  --process PID shows one
 process's calls only (report and export); an unknown pid is a usage error (exit 2) that lists the
 known pids.  The text report lists the processes; the exports carry the pids: Chrome's trace the
-real pid per process, pprof a pid label (read back by `go tool pprof -raw` when go is installed),
+real pid per process, Perfetto's a process track per pid (read back by protoc), pprof a pid label (read back by `go tool pprof -raw` when go is installed),
 folded a "app-PID" frame above each path.  The fork notes are notes, not warnings.
 """
 import shutil
@@ -139,6 +139,23 @@ with Workdir() as w:
     one = w.run(["profile", "export", top, "--format", "folded", "--process", str(pc)]).stdout.splitlines()
     check(one and all(not l.startswith("app-") for l in one) and any(l.startswith("child;work ") for l in one),
           "folded --process: one process, no process frame")
+    protoc = shutil.which("protoc")
+    if not protoc:
+        print("note: the Perfetto export's descriptors not read: protoc is not installed")
+    else:
+        pf = os.path.join(w.path, "tree.perfetto")
+        eq(w.run(["profile", "export", top, "--format", "perfetto", "--no-compress", "-o", pf]).returncode, 0,
+           "perfetto export")
+        with open(pf, "rb") as f:
+            dec = subprocess.run([protoc, "--decode=perfetto.protos.Trace", "-I", os.path.join(SRC, "tests", "perfetto"),
+                                  "perfetto_subset.proto"], stdin=f, stdout=subprocess.PIPE, text=True, timeout=600)
+        eq(dec.returncode, 0, "protoc --decode=perfetto.protos.Trace")
+        # track descriptors, in protoc's text format: process {pid}, thread {pid tid}, parent_uuid
+        text_pb = dec.stdout
+        proc_pids = {int(v) for v in re.findall(r"process \{\s*pid: (\d+)", text_pb)}
+        thread_pids = {(int(a), int(b)) for a, b in re.findall(r"thread \{\s*pid: (\d+)\s*tid: (\d+)", text_pb)}
+        eq(proc_pids, set(allprocs), "perfetto: a process track per process, with its real pid")
+        eq(thread_pids, {(t["process"], t["tid"]) for t in s.doc["threads"]}, "perfetto: each thread under its pid")
     pb_out = os.path.join(w.path, "tree.pb.gz")
     eq(w.run(["profile", "export", top, "--format", "pprof", "-o", pb_out]).returncode, 0, "pprof export")
     got = pprof_calls_by_pid(w, pb_out)
