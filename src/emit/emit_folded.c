@@ -41,12 +41,11 @@ static void put_process(FILE *f, const struct xl_model *m, uint32_t thread)
 	const struct xl_proc *p = &m->procs[m->threads[thread].process];
 	char name[256] = "process";
 	if (p->command && p->command[0]) {
-		const char *c = p->command;
-		size_t len = strcspn(c, " ");
-		for (const char *s = c; s < c + len; s++)
+		const char *c = p->command, *end = c + strcspn(c, " ");
+		for (const char *s = c; s < end; s++)
 			if (*s == '/')
 				c = s + 1;
-		len = strcspn(c, " ");
+		size_t len = (size_t)(end - c);
 		snprintf(name, sizeof(name), "%.*s", (int)(len < 200 ? len : 200), c);
 	}
 	snprintf(name + strlen(name), sizeof(name) - strlen(name), "-%u", p->pid);
