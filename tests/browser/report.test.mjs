@@ -1034,11 +1034,11 @@ async function realReport(path, label) {
     await r.page.keyboard.press('z');
   }
   if (hasTree) await allocChecks(name, r.page);
+  if (opt.expectProcesses) await processChecks(name, r.page, path);
   await burstLabelChecks(name, r.page);
   if (hasTree) await shortNameChecks(name, r.page);
   if (opt.expectLines) await sourceChecks(name, r.page);
   if (opt.expectSampledTiming) await sampledTimingChecks(name, r.page);
-  if (opt.expectProcesses) await processChecks(name, r.page, path);
   const mem = await r.page.evaluate(() => window.__xl.memory());
   console.log('     memory series: ' + mem.series.map((s) => `${s.key}=${s.available ? s.points + ' pts' : 'unavailable (' + s.reason + ')'}`).join(', '));
   await c.finish();
