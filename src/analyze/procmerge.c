@@ -116,6 +116,7 @@ static int add_func(struct xl_func *f, struct xl_func *g)
 	f->total_ns = xl_add_ns(f->total_ns, g->total_ns);
 	xl_alloc_add(&f->alloc, &g->alloc);
 	f->isamples += g->isamples;
+	f->psamples += g->psamples;
 	if (!f->file && g->file) {
 		f->file = g->file;
 		f->line = g->line;
@@ -286,9 +287,17 @@ static int merge_allocs(struct xl_model *m, const struct xl_model *s, const stru
 	return XL_OK;
 }
 
+/* A frame index (a node, or nnodes + a sampled frame: xl_sframe.parent,
+ * xl_isamp.frame) of s (sn nodes) in m, which had N nodes and S sampled
+ * frames before s's. */
+static int32_t frame_in(int32_t f, size_t sn, size_t N, size_t S)
+{
+	return f == XL_NONE ? XL_NONE : f + (int32_t)((size_t)f < sn ? N : N + S);
+}
+
 /* s's instruction and position samples and sampled frames; N: m's node
- * count before s's, T its thread count (a sampled frame's parent past the
- * nodes is nnodes + a frame index: those move with the node count). */
+ * count before s's, T its thread count (a frame index past the nodes is
+ * nnodes + a sampled frame's: m's own move with the node count). */
 static int merge_samples(struct xl_model *m, struct xl_model *s, const struct xl_part *p, size_t N, size_t T)
 {
 	size_t I = m->nisamples, P = m->npsamples, S = m->nsframes;
@@ -302,8 +311,12 @@ static int merge_samples(struct xl_model *m, struct xl_model *s, const struct xl
 		*x = s->isamples[i]; /* ips stay in s's mapping, kept by the part */
 		x->thread += (uint32_t)T;
 		x->node = x->node == XL_NONE ? XL_NONE : x->node + (int32_t)N;
+		x->frame = frame_in(x->frame, s->nnodes, N, S);
 		x->t_ns = shifted(x->t_ns, p->shift_ns);
 	}
+	for (size_t i = 0; i < I; i++)
+		if (m->isamples[i].frame != XL_NONE && (size_t)m->isamples[i].frame >= N)
+			m->isamples[i].frame += (int32_t)s->nnodes;
 	for (size_t i = 0; i < s->npsamples; i++) {
 		struct xl_psamp *x = &m->psamples[P + i];
 		*x = s->psamples[i];
@@ -318,7 +331,7 @@ static int merge_samples(struct xl_model *m, struct xl_model *s, const struct xl
 		struct xl_sframe *f = &m->sframes[S + i];
 		*f = s->sframes[i];
 		f->thread += (uint32_t)T;
-		f->parent += (int32_t)((size_t)f->parent < s->nnodes ? N : N + S);
+		f->parent = frame_in(f->parent, s->nnodes, N, S);
 		s->sframes[i].name = s->sframes[i].library = NULL; /* moved */
 	}
 	memcpy(&m->sources[m->nsources], s->sources, s->nsources * sizeof(*s->sources));

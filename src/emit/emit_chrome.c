@@ -278,7 +278,7 @@ static int sample_members(const struct xl_model *m, struct jsonw *w, uint32_t pi
 			continue;
 		jw_obj(w);
 		jw_kint(w, "cpu", 0);
-		jw_kint(w, "pid", pid);
+		jw_kint(w, "pid", m->nprocs > 1 ? xl_thread_pid(m, &m->threads[s->thread]) : pid);
 		jw_kint(w, "tid", m->threads[s->thread].tid);
 		ts(w, "ts", s->t_ns);
 		jw_kstr(w, "name", "cpu-clock");
