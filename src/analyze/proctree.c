@@ -16,12 +16,14 @@
  * are those of all of them.  One process asked for (--process) is read
  * alone: its first capture is the model's top, its later images merged.
  *
- * What the captures cannot tell: the command line of a forked child (a
- * copy of its parent: the parent's), a child's exit status (no runtime
- * is there when it exits), and what a child exec'd into when that was no
- * program exaloop built (end_reason "exec" without a next image: its
- * capture says only that).  A child that ran no traced code before it
- * exec'd or exited leaves no capture, so it is not in the tree.
+ * A forked child that exec'd from the program's code left an exec note
+ * (XL_EXEC_NOTE_FILE, src/rt/rt_wrap_exec.c): what it exec'd, and when it
+ * ran no traced code before, the note alone, a process without threads
+ * (a stub here).  What the captures cannot tell: the command line of a
+ * forked child (a copy of its parent: the parent's), a child's exit
+ * status (no runtime is there when it exits), what a child exec'd
+ * through libc's system() or popen() (not wrapped); a child that ran no
+ * traced code and left no note is not in the tree.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
