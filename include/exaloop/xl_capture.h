@@ -46,6 +46,11 @@
 			   * process's file mappings */
 #define XL_CAP_FILE "capture.xlc"
 #define XL_CAP_NOTE_FILE "runtime-notes.txt" /* the runtime's messages, one a line */
+/* In child-<pid>/: the program a forked child exec'd (its exec wrapper
+ * writes it just before the exec, and removes it when exec fails): the
+ * child's parent pid, the path, then the arguments separated by spaces,
+ * one line each. */
+#define XL_EXEC_NOTE_FILE "exec.txt"
 
 #define XL_HDR_SIZE 4096u
 #define XL_MAX_THREADS 1024u

@@ -200,6 +200,10 @@ struct xl_thread {
 	uint64_t tl_recycled;    /* XL_TL_LAST: blocks reused (oldest calls gone) */
 	uint32_t ntl_steps;
 	struct xl_tl_step tl_steps[XL_TL_HISTORY];
+	/* The process it belongs to (index into the model's procs, 0 in a
+	 * model of one capture), and the capture it was read from (part of
+	 * the model: proctree.c, for its timeline). */
+	uint32_t process, part;
 };
 
 struct xl_sample {
@@ -291,6 +295,35 @@ struct xl_related {
 	uint32_t pid, ppid, image, fork_child, end_reason;
 	int finalized;
 };
+
+/* A process of the tree a capture directory holds (proctree.c): the one
+ * exaloop started, its forked children (child-<pid>/, at any depth) and
+ * the images it exec'd (exec-<n>/, the same process).  Its own totals are
+ * those of its threads. */
+struct xl_proc {
+	uint32_t pid, ppid;
+	int forked;                               /* forked by ppid (the started process: 0) */
+	char *command;                            /* owned; a forked child's is its parent's (a copy
+			      * of the same program); NULL when unknown */
+	uint32_t images;                          /* captures of it: 1 + exec'd images captured */
+	uint32_t end_reason;                      /* its last capture's (XL_END_*) */
+	int finalized;                            /* its last capture was finalized */
+	int exec_uncaptured;                      /* ended by exec into a program not captured
+			      * (one exaloop did not build) */
+	char *exec_command;                       /* owned: the program (arguments) it exec'd, as its
+			      * exec note said (forked children); NULL unknown */
+	int has_exit_status, exit_status, signal; /* the started process only
+						   * (run.json) */
+	/* its own totals */
+	uint32_t nthreads;
+	uint64_t calls, events;
+	int64_t thread_time_ns, cpu_ns; /* cpu_ns: -1 unknown */
+	int64_t start_ns, end_ns;       /* on the model's axis */
+	struct xl_alloc alloc;          /* its threads' allocations (self) */
+};
+
+/* A capture read into the model beside the top one (proctree.c). */
+struct xl_part;
 
 struct xl_model {
 	/* capture header facts */
@@ -385,6 +418,15 @@ struct xl_model {
 	struct xl_source *sources;
 	size_t nsources;
 
+	/* The processes (proctree.c): procs[0] is the top capture's; each
+	 * thread's process indexes it.  One process when the directory holds
+	 * no other capture, or when one process was asked for; 0 in a model
+	 * made by hand.  The captures read besides the top one: parts. */
+	struct xl_proc *procs;
+	size_t nprocs;
+	struct xl_part *parts;
+	size_t nparts;
+
 	/* read-only mapping of capture.xlc (timeline iteration) */
 	const char *map;
 	size_t map_size;
@@ -398,9 +440,33 @@ int xl_samples_unavailable(const struct xl_model *m, char *buf, size_t len);
 /* The source text of file:line, or NULL when it is not embedded. */
 const char *xl_source_line(const struct xl_model *m, const char *file, int line);
 
-/* Load a capture directory.  On failure returns a negative XL_E* and puts a
- * one-line message (naming the file and the problem) in err. */
+/* Load a capture directory: its capture and those of the process tree in
+ * its subdirectories (proctree.c), merged into one model.  On failure
+ * returns a negative XL_E* and puts a one-line message (naming the file
+ * and the problem) in err. */
 int xl_model_load(const char *dir, struct xl_model **out, char *err, size_t errlen);
+/* One capture directory's capture alone, without the process tree's in
+ * its subdirectories (what a writer of a capture's sidecars needs). */
+int xl_model_load_capture(const char *dir, struct xl_model **out, char *err, size_t errlen);
+/* The same for one process of the tree (pid < 0: all).  XL_ENOPROC when
+ * no capture of the directory is of that pid (err lists the pids). */
+int xl_model_load_process(const char *dir, long pid, struct xl_model **out, char *err, size_t errlen);
+/* The pid of a thread's process (the capture's pid in a model made by
+ * hand). */
+static inline uint32_t xl_thread_pid(const struct xl_model *m, const struct xl_thread *t)
+{
+	return t->process < m->nprocs ? m->procs[t->process].pid : m->pid;
+}
+
+/* How a process ended, one word for every output: "exit" (exited; the
+ * started process's status in exit_status), "signal" (killed by one),
+ * "exec" (exec'd a program exaloop did not build), "window" (still
+ * running when the capture window closed), "unknown" (its capture was not
+ * finalized: _exit, a crash, or killed without a status to tell). */
+const char *xl_proc_status(const struct xl_proc *p);
+/* The index into funcs of a function a thread's timeline names by its
+ * XRay id (each capture of the tree has its own ids), or XL_NONE. */
+int32_t xl_thread_func_index(const struct xl_model *m, const struct xl_thread *t, int32_t xray_id);
 void xl_model_free(struct xl_model *m);
 
 /* Convert capture ticks to ns on the model's axis. */
@@ -455,6 +521,10 @@ struct xl_tl_iter {
 	uint32_t i, count;
 	uint64_t blocks_left; /* of the thread's timeline_blocks */
 	int any_order;        /* a ring's list (XL_TL_LAST): links may go back */
+	/* a thread of another capture of the tree: its events' ticks are
+	 * turned into the top model's, shift_ns later (NULL: the same) */
+	const struct xl_model *top;
+	int64_t shift_ns;
 };
 void xl_tl_begin(const struct xl_model *m, const struct xl_thread *t, struct xl_tl_iter *it);
 /* Returns 1 and fills *ev, or 0 at the end. */

@@ -63,7 +63,31 @@ int xl_samples_analyze(struct xl_model *m, const char *dir, const char *build_id
 
 /* warnings.c */
 int xl_warnings_build(struct xl_model *m, const struct xl_loader *ld);
+/* warnings.c: the overhead note said again, in its place, for a model
+ * that grew (the process tree's captures merged into it, proctree.c). */
+int xl_note_overhead_again(struct xl_model *m);
 /* related.c: fill m->related from the subdirectories of dir. */
 int xl_related_scan(struct xl_model *m, const char *dir);
+/* related.c: the header of <dir>/<name>/capture.xlc, read without following
+ * links or blocking on special files.  0 on success. */
+int xl_related_peek(const char *dir, const char *name, struct xl_cap_header *h);
+
+/* A capture merged into a model beside its top one (proctree.c,
+ * procmerge.c).  parts[0] is the top capture's (m NULL: the model itself). */
+struct xl_part {
+	struct xl_model *m; /* owned: the capture read on its own, kept for its
+			     * mapping and axis (timelines, samples' addresses) */
+	int32_t *ids;       /* its functions' XRay ids, ascending */
+	int32_t *fmap;      /* parallel to ids: the index into the model's funcs */
+	size_t nids;
+	int64_t shift_ns; /* where its axis' 0 is on the model's */
+};
+/* procmerge.c: append s's threads, call tree, functions, allocations,
+ * samples and findings to m as part `part` (m->parts[part], with its
+ * shift, already set); s keeps its mapping, the rest of its contents may
+ * have moved to m.  m's funcs stay sorted by XRay id, then name. */
+int xl_proc_merge(struct xl_model *m, struct xl_model *s, uint32_t part, uint32_t process);
+/* procmerge.c: the part's id -> function map of a capture's funcs. */
+int xl_part_ids(struct xl_part *p, const struct xl_model *s);
 
 #endif

@@ -952,6 +952,13 @@ static int read_blocks(struct xl_model *m, struct xl_loader *ld, struct claims *
  * blocks than read_thread counted (a ring's links go back). */
 void xl_tl_begin(const struct xl_model *m, const struct xl_thread *t, struct xl_tl_iter *it)
 {
+	it->top = NULL;
+	it->shift_ns = 0;
+	if (m->nparts && t->part && t->part < m->nparts) { /* another capture's thread (proctree.c) */
+		it->top = m;
+		it->shift_ns = m->parts[t->part].shift_ns;
+		m = m->parts[t->part].m;
+	}
 	it->m = m;
 	it->i = it->count = 0;
 	it->blocks_left = t->timeline_blocks;
@@ -968,6 +975,10 @@ int xl_tl_next(struct xl_tl_iter *it, struct xl_event *ev)
 		if (it->i < it->count) {
 			const struct xl_event *e = (const void *)(it->m->map + it->block + sizeof(struct xl_cap_block));
 			*ev = e[it->i++];
+			if (it->top) /* its ticks on the top capture's axis */
+				ev->ticks = it->top->t0_ticks +
+					    (uint64_t)((double)xl_add_ns(xl_model_ns(it->m, ev->ticks), it->shift_ns) *
+						       it->top->ticks_per_ns);
 			return 1;
 		}
 		uint64_t next = ((const struct xl_cap_block *)(it->m->map + it->block))->next;

@@ -407,7 +407,7 @@ int xl_funcs_for_thread(const struct xl_model *m, int thread, struct xl_func *ou
 	return XL_OK;
 }
 
-int xl_model_load(const char *dir, struct xl_model **out, char *err, size_t errlen)
+int xl_model_load_capture(const char *dir, struct xl_model **out, char *err, size_t errlen)
 {
 	*out = NULL;
 	struct xl_model *m = calloc(1, sizeof(*m));
@@ -456,6 +456,23 @@ static void free_strv(char **v)
 	free(v);
 }
 
+/* The process tree's (proctree.c): the processes, and the captures merged
+ * into m with what they kept. */
+static void free_tree(struct xl_model *m)
+{
+	for (size_t i = 0; i < m->nprocs; i++) {
+		free(m->procs[i].command);
+		free(m->procs[i].exec_command);
+	}
+	free(m->procs);
+	for (size_t i = 0; i < m->nparts; i++) {
+		xl_model_free(m->parts[i].m);
+		free(m->parts[i].ids);
+		free(m->parts[i].fmap);
+	}
+	free(m->parts);
+}
+
 void xl_model_free(struct xl_model *m)
 {
 	if (!m)
@@ -492,6 +509,7 @@ void xl_model_free(struct xl_model *m)
 	}
 	free(m->notes);
 	free(m->related);
+	free_tree(m);
 	free(m->funcs);
 	free(m->fstats);
 	free(m->node_alloc);

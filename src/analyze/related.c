@@ -23,9 +23,7 @@
 #include "analyze_internal.h"
 #include "xl_array.h"
 
-/* Read the header of <dir>/<name>/capture.xlc without following links or
- * blocking on special files.  0 on success. */
-static int peek_header(const char *dir, const char *name, struct xl_cap_header *h)
+int xl_related_peek(const char *dir, const char *name, struct xl_cap_header *h)
 {
 	char path[4096];
 	if ((size_t)snprintf(path, sizeof(path), "%s/%s/%s", dir, name, XL_CAP_FILE) >= sizeof(path))
@@ -61,7 +59,7 @@ int xl_related_scan(struct xl_model *m, const char *dir)
 		int exec = strncmp(e->d_name, "exec-", 5) == 0, child = strncmp(e->d_name, "child-", 6) == 0;
 		struct xl_cap_header h;
 		if ((!exec && !child) || strlen(e->d_name) >= sizeof(m->related->dir) ||
-		    peek_header(dir, e->d_name, &h) != 0)
+		    xl_related_peek(dir, e->d_name, &h) != 0)
 			continue;
 		if (xl_grow((void **)&m->related, &cap, m->nrelated + 1, sizeof(*m->related))) {
 			closedir(d);

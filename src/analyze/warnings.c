@@ -561,11 +561,11 @@ static int warn_process(const struct rule_ctx *c)
 			  "the program ended by exec into a program that was not captured (exaloop did not "
 			  "build it) at about %.3f s: its calls and memory are not in any capture",
 			  secs(m->window_end_ns));
-	else if (m->end_reason == XL_END_EXEC)
-		rc |= add(m, "exec", m->window_end_ns, -1,
-			  "the program replaced itself with exec at about %.3f s; the new image's calls are in "
-			  "its own capture: exaloop profile report %s%s/exec-%u",
-			  secs(m->window_end_ns), dir, m->image ? "/.." : "", m->next_image);
+	else if (m->end_reason == XL_END_EXEC) /* a note: the image is in the report (proctree.c) */
+		rc |= note(m, "exec", XL_TOPIC_RUN, m->window_end_ns, -1,
+			   "the program replaced itself with exec at about %.3f s; the new image's calls are "
+			   "in this report, and in its own capture: %s%s/exec-%u",
+			   secs(m->window_end_ns), dir, m->image ? "/.." : "", m->next_image);
 	if (m->image == 1)
 		rc |= add(m, "exec_image", -1, -1,
 			  "this capture is of image 1 of process %u, which started it with exec; the calls "
@@ -602,12 +602,11 @@ static int warn_process(const struct rule_ctx *c)
 			}
 			len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s", len ? ", " : "", r->dir);
 		}
-		rc |= add(m, "fork_children", -1, -1,
-			  "%zu forked child process%s of this one %s and %s captured on %s own: "
-			  "%s (exaloop profile report %s/child-<pid>)",
-			  children, children == 1 ? "" : "es",
-			  m->mode == XL_MODE_MEMORY ? "kept running" : "ran traced code",
-			  children == 1 ? "was" : "were", children == 1 ? "its" : "their", list, dir);
+		rc |= note(m, "fork_children", XL_TOPIC_RUN, -1, -1,
+			   "%zu forked child process%s of this one %s: %s; the report shows every process "
+			   "of the tree, --process PID one",
+			   children, children == 1 ? "" : "es",
+			   m->mode == XL_MODE_MEMORY ? "kept running" : "ran traced code", list);
 	}
 	return rc ? XL_ENOMEM : XL_OK;
 }
@@ -661,4 +660,26 @@ int xl_warnings_build(struct xl_model *m, const struct xl_loader *ld)
 		if (rules[i](&c) != XL_OK)
 			rc = XL_ENOMEM;
 	return rc;
+}
+
+int xl_note_overhead_again(struct xl_model *m)
+{
+	size_t at = 0;
+	while (at < m->nnotes && strcmp(m->notes[at].kind, "overhead") != 0)
+		at++;
+	if (at == m->nnotes)
+		return XL_OK; /* none before: none now either (no traced call) */
+	free(m->notes[at].kind);
+	free(m->notes[at].message);
+	memmove(&m->notes[at], &m->notes[at + 1], (m->nnotes - at - 1) * sizeof(*m->notes));
+	m->nnotes--;
+	struct rule_ctx c = {.m = m};
+	if (note_overhead(&c) != XL_OK)
+		return XL_ENOMEM;
+	if (m->nnotes - 1 > at) { /* back in its place */
+		struct xl_warning w = m->notes[m->nnotes - 1];
+		memmove(&m->notes[at + 1], &m->notes[at], (m->nnotes - 1 - at) * sizeof(*m->notes));
+		m->notes[at] = w;
+	}
+	return XL_OK;
 }

@@ -38,6 +38,11 @@ int xl_cap_header_open(const char *dir, int flags, struct xl_cap_header *h)
 
 int xl_capture_load(const char *dir, struct xl_model **m)
 {
+	return xl_capture_load_process(dir, -1, m);
+}
+
+int xl_capture_load_process(const char *dir, long pid, struct xl_model **m)
+{
 	char err[512] = "";
 	struct stat st;
 	if (stat(dir, &st) != 0) {
@@ -48,10 +53,10 @@ int xl_capture_load(const char *dir, struct xl_model **m)
 		xl_error("'%s' is not a capture directory (expected profiles/capture-...)", dir);
 		return XL_EXIT_CAPTURE;
 	}
-	int rc = xl_model_load(dir, m, err, sizeof(err));
+	int rc = xl_model_load_process(dir, pid, m, err, sizeof(err));
 	if (rc != XL_OK) {
 		xl_error("%s", err[0] ? err : xl_error_message(rc));
-		return xl_exit_for(rc, XL_EXIT_CAPTURE);
+		return rc == XL_ENOPROC ? XL_EXIT_USAGE : xl_exit_for(rc, XL_EXIT_CAPTURE);
 	}
 	return 0;
 }

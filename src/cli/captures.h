@@ -19,6 +19,9 @@ int xl_cap_header_open(const char *dir, int flags, struct xl_cap_header *h);
 
 /* Load the capture directory dir.  Returns 0, or an exit code. */
 int xl_capture_load(const char *dir, struct xl_model **m);
+/* The same for one process of the capture's tree (pid < 0: all); an
+ * unknown pid is a usage error (XL_EXIT_USAGE). */
+int xl_capture_load_process(const char *dir, long pid, struct xl_model **m);
 
 /* One side of a diff: the capture dir, or every capture directly inside
  * dir (runs of one program, in name order).  Returns 0, or an exit code.

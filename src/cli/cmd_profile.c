@@ -38,6 +38,7 @@ struct view_opts {
 	const char *format;
 	const char *output;
 	const char *lines; /* report --lines FUNC */
+	long process;      /* --process PID, -1: every process of the tree */
 	struct xl_emit_opts emit;
 };
 
@@ -70,6 +71,9 @@ static int parse_weight(const char *value, void *dest)
 			   "a number of rows"),                                                                        \
 		XL_OPT_INT(0, "thread", &(v)->emit.thread, "I", "only thread I (default: all threads merged)", 0,      \
 			   INT_MAX, "a thread index (see the report's thread list)"),                                  \
+		XL_OPT_INT(0, "process", &(v)->process, "PID",                                                         \
+			   "only process PID (default: every process of the capture's tree)", 0, INT_MAX,              \
+			   "a process id (see the report's process list)"),                                            \
 		XL_OPT_INT(0, "timeline-calls", &(v)->emit.timeline_max, "N",                                          \
 			   "html: timeline calls the report keeps in all, the longest of each thread (default 20000)", \
 			   1, LONG_MAX, "a number of calls (at least 1)")
@@ -79,6 +83,7 @@ static int parse_view(int argc, const char **argv, int is_export, struct view_op
 {
 	memset(v, 0, sizeof(*v));
 	xl_emit_opts_init(&v->emit);
+	v->process = -1;
 	v->format = is_export ? NULL : "html";
 	const struct xl_option report_opts[] = {
 		XL_OPT_SET(0, "text", &v->format, "text", "print an aligned text report"),
@@ -165,7 +170,7 @@ static int open_view(int argc, const char **argv, int is_export, struct view_opt
 	int rc = parse_view(argc, argv, is_export, v);
 	if (rc != XL_OPTS_PARSED)
 		return rc;
-	rc = xl_capture_load(v->dir, m);
+	rc = xl_capture_load_process(v->dir, v->process, m);
 	if (rc)
 		return rc;
 	if (check_thread(*m, v) != 0) {

@@ -34,7 +34,7 @@ static void resolve_one(const char *dir, const char *exe, const struct xl_symtab
 {
 	struct xl_model *m;
 	char err[512];
-	if (xl_model_load(dir, &m, err, sizeof(err)) != XL_OK)
+	if (xl_model_load_capture(dir, &m, err, sizeof(err)) != XL_OK) /* this capture's samples only */
 		return; /* the report says what is wrong with the capture */
 	size_t nret = 0;
 	for (size_t i = 0; i < m->nisamples; i++)

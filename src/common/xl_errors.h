@@ -22,7 +22,8 @@
 	X(EBUILD, -7, "the compiler, the linker or the build command failed")         \
 	X(EINTR, -8, "interrupted by a signal")                                       \
 	X(ENOTFOUND, -9, "program not found")                                         \
-	X(ENOEXEC, -10, "program found but could not be run")
+	X(ENOEXEC, -10, "program found but could not be run")                         \
+	X(ENOPROC, -11, "no such process in the capture")
 
 enum xl_error {
 #define XL_ERROR_ENUM(name, value, message) XL_##name = (value),

@@ -137,6 +137,12 @@ static const char alloc_wraps[] =
 	"--wrap=GC_malloc_atomic_uncollectable,--wrap=GC_malloc_ignore_off_page,"
 	"--wrap=GC_malloc_atomic_ignore_off_page,--wrap=GC_memalign,--wrap=GC_realloc,--wrap=GC_free";
 
+/* The exec functions (src/rt/rt_wrap_exec.c): a forked child notes the
+ * program it execs, for the report's process list.  In the same archive
+ * as the allocation wrappers, so off with allocations. */
+static const char exec_wraps[] = "-Wl,--wrap=execve,--wrap=execv,--wrap=execvp,--wrap=execvpe,--wrap=execl,"
+				 "--wrap=execlp,--wrap=execle";
+
 int xl_allocations_on(void)
 {
 	const char *v = getenv(XL_ENV_ALLOCS);
@@ -168,6 +174,7 @@ void xl_profile_link_flags(struct strvec *ld, enum xl_build_mode mode, int alloc
 	}
 	if (allocs && runtime && alloc_wrappers(runtime, path, sizeof(path)) == 0) {
 		strvec_push(ld, alloc_wraps);
+		strvec_push(ld, exec_wraps);
 		strvec_push(ld, path);
 	}
 }

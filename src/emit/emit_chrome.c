@@ -278,7 +278,7 @@ static int sample_members(const struct xl_model *m, struct jsonw *w, uint32_t pi
 			continue;
 		jw_obj(w);
 		jw_kint(w, "cpu", 0);
-		jw_kint(w, "pid", pid);
+		jw_kint(w, "pid", m->nprocs > 1 ? xl_thread_pid(m, &m->threads[s->thread]) : pid);
 		jw_kint(w, "tid", m->threads[s->thread].tid);
 		ts(w, "ts", s->t_ns);
 		jw_kstr(w, "name", "cpu-clock");
@@ -297,17 +297,20 @@ int xl_emit_chrome(const struct xl_model *m, FILE *f, const struct xl_emit_opts 
 	(void)o;
 	struct jsonw w;
 	jw_init(&w, f, 0);
-	uint32_t pid = 1;
+	uint32_t pid = m->nprocs > 1 ? m->procs[0].pid : 1; /* one process: 1, as before */
 	unsigned char *shared = xl_shared_names(m);
 	jw_obj(&w);
 	jw_kstr(&w, "displayTimeUnit", "ns");
 	jw_key(&w, "traceEvents");
 	jw_arr(&w);
 	meta(&w, "process_name", pid, 0, m->run.program ? m->run.program : "profiled program");
+	for (size_t i = 1; i < m->nprocs; i++) /* a process tree: the real pids */
+		meta(&w, "process_name", m->procs[i].pid, 0, m->procs[i].command ? m->procs[i].command : "process");
 	for (size_t i = 0; i < m->nthreads; i++) {
 		const struct xl_thread *t = &m->threads[i];
-		meta(&w, "thread_name", pid, t->tid, t->name);
-		struct ctx x = {m, &w, pid, t->tid, shared};
+		uint32_t tpid = m->nprocs > 1 ? xl_thread_pid(m, t) : pid;
+		meta(&w, "thread_name", tpid, t->tid, t->name);
+		struct ctx x = {m, &w, tpid, t->tid, shared};
 		xl_calls_walk(m, t, xl_timeline_end(m, t), call_event, &x);
 	}
 	memory_events(m, &w, pid);

@@ -13,6 +13,7 @@
  * or newlines in this format, so those characters are replaced.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "emit.h"
 
@@ -31,9 +32,31 @@ static int64_t weight(const struct xl_model *m, size_t i, enum xl_weight w)
 	return (int64_t)(w == XL_WEIGHT_BYTES ? m->node_alloc[i].bytes : m->node_alloc[i].allocs);
 }
 
+/* With several processes, a path starts with its process's frame,
+ * "command-pid" (the command's first word, without its directory). */
+static void put_process(FILE *f, const struct xl_model *m, uint32_t thread)
+{
+	if (m->nprocs < 2)
+		return;
+	const struct xl_proc *p = &m->procs[m->threads[thread].process];
+	char name[256] = "process";
+	if (p->command && p->command[0]) {
+		const char *c = p->command, *end = c + strcspn(c, " ");
+		for (const char *s = c; s < end; s++)
+			if (*s == '/')
+				c = s + 1;
+		size_t len = (size_t)(end - c);
+		snprintf(name, sizeof(name), "%.*s", (int)(len < 200 ? len : 200), c);
+	}
+	snprintf(name + strlen(name), sizeof(name) - strlen(name), "-%u", p->pid);
+	put_name(f, name);
+	putc(';', f);
+}
+
 /* A node's path from its thread's root, outermost first. */
 static void put_path(FILE *f, const struct xl_model *m, int32_t node, int32_t *path)
 {
+	put_process(f, m, m->nodes[node].thread);
 	size_t depth = 0;
 	for (int32_t c = node; m->nodes[c].parent != XL_NONE; c = m->nodes[c].parent)
 		path[depth++] = m->nodes[c].func;
@@ -101,8 +124,10 @@ int xl_emit_folded(const struct xl_model *m, FILE *f, const struct xl_emit_opts 
 		if (v <= 0 || (o->thread >= 0 && n->thread != (uint32_t)o->thread))
 			continue;
 		if (n->parent == XL_NONE) {
-			if (o->weight != XL_WEIGHT_TIME)
+			if (o->weight != XL_WEIGHT_TIME) {
+				put_process(f, m, n->thread);
 				fprintf(f, "(no traced frame) %lld\n", (long long)v);
+			}
 			continue;
 		}
 		put_path(f, m, (int32_t)i, path);

@@ -176,6 +176,7 @@ static void threads_member(const struct xl_model *m, struct jsonw *w)
 		jw_obj(w);
 		jw_kint(w, "index", (int64_t)i);
 		jw_kint(w, "tid", t->tid);
+		jw_kint(w, "process", t->process < m->nprocs ? m->procs[t->process].pid : m->pid);
 		jw_kstr(w, "name", t->name);
 		jw_kint(w, "events", (int64_t)t->events);
 		jw_kint(w, "timeline_events", (int64_t)t->timeline_events);
@@ -204,6 +205,43 @@ static void threads_member(const struct xl_model *m, struct jsonw *w)
 	}
 	jw_arr_end(w);
 	free(own);
+}
+
+/* The processes of the tree (analyze.h xl_proc), each with its own
+ * totals. */
+static void processes_member(const struct xl_model *m, struct jsonw *w)
+{
+	jw_key(w, "processes");
+	jw_arr(w);
+	for (size_t i = 0; i < m->nprocs; i++) {
+		const struct xl_proc *p = &m->procs[i];
+		jw_obj(w);
+		jw_kint(w, "pid", p->pid);
+		jw_kint(w, "ppid", p->ppid);
+		jw_kstr(w, "command", p->command);
+		jw_kbool(w, "forked", p->forked);
+		jw_kint(w, "images", p->images);
+		jw_kstr(w, "status", xl_proc_status(p));
+		jw_kstr(w, "exec_command", p->exec_command);
+		jw_key(w, "exit_status");
+		jw_metric(w, p->has_exit_status && !p->signal ? p->exit_status : XL_UNAVAILABLE);
+		jw_key(w, "signal");
+		jw_metric(w, p->signal ? p->signal : XL_UNAVAILABLE);
+		jw_key(w, "totals");
+		jw_obj(w);
+		jw_kint(w, "threads", p->nthreads);
+		jw_kint(w, "calls", (int64_t)p->calls);
+		jw_kint(w, "events", (int64_t)p->events);
+		jw_kint(w, "thread_time_ns", p->thread_time_ns);
+		jw_key(w, "cpu_time_ns");
+		jw_metric(w, p->cpu_ns >= 0 ? p->cpu_ns : XL_UNAVAILABLE);
+		jw_kint(w, "start_ns", p->start_ns);
+		jw_kint(w, "end_ns", p->end_ns);
+		jw_kint(w, "alloc_bytes", (int64_t)p->alloc.bytes);
+		jw_obj_end(w);
+		jw_obj_end(w);
+	}
+	jw_arr_end(w);
 }
 
 /* One xl_alloc as an object (frees: by any thread).  A function's also
@@ -815,6 +853,7 @@ void xl_json_document(const struct xl_model *m, struct jsonw *w, const struct xl
 	jw_key(w, "totals");
 	jw_obj(w);
 	jw_kint(w, "threads", (int64_t)m->nthreads);
+	jw_kint(w, "processes", (int64_t)m->nprocs);
 	size_t real = 0; /* "(more call paths)" is not a function */
 	for (size_t i = 0; i < m->nfuncs; i++)
 		real += !xl_func_is_more(&m->funcs[i]);
@@ -835,6 +874,7 @@ void xl_json_document(const struct xl_model *m, struct jsonw *w, const struct xl
 	jw_obj_end(w);
 	overhead_member(m, w);
 	samples_member(m, w);
+	processes_member(m, w);
 	threads_member(m, w);
 	functions_member(m, w);
 	tree_member(m, w, o->compact_tree);

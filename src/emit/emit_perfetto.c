@@ -118,6 +118,8 @@
 #define PROCESS_UUID 1
 #define META_SEQUENCE 1
 #define THREAD_ID(i) (2 + (uint64_t)(i)) /* track uuid and sequence id */
+/* The k-th process of a tree (the first is PROCESS_UUID), past any thread's */
+#define PROC_UUID(k) ((k) ? ((uint64_t)1 << 32) + (uint64_t)(k) : PROCESS_UUID)
 
 /* Compressed: packets are collected into chunks of up to CHUNK bytes, each
  * written as one TracePacket whose compressed_packets (50) is the chunk
@@ -298,25 +300,30 @@ static int descriptors(struct seq *s, uint32_t pid)
 {
 	const struct xl_model *m = s->m;
 	struct pbw *pk = &s->pk, *td = &s->te, *d = &s->sub;
-	pb_reset(d);
-	pb_uint(d, PD_PID, pid);
-	pb_str(d, PD_NAME, m->run.program ? m->run.program : "profiled program");
-	pb_reset(td);
-	pb_uint(td, TD_UUID, PROCESS_UUID);
-	pb_msg(td, TD_PROCESS, d);
-	pb_reset(pk);
-	pb_msg(pk, TP_TRACK_DESCRIPTOR, td);
-	if (out(s, pk) != 0)
-		return -1;
+	for (size_t k = 0; k < (m->nprocs > 1 ? m->nprocs : 1); k++) {
+		pb_reset(d);
+		pb_uint(d, PD_PID, k ? m->procs[k].pid : pid);
+		pb_str(d, PD_NAME,
+		       k && m->procs[k].command ? m->procs[k].command
+		       : m->run.program         ? m->run.program
+						: "profiled program");
+		pb_reset(td);
+		pb_uint(td, TD_UUID, PROC_UUID(k));
+		pb_msg(td, TD_PROCESS, d);
+		pb_reset(pk);
+		pb_msg(pk, TP_TRACK_DESCRIPTOR, td);
+		if (out(s, pk) != 0)
+			return -1;
+	}
 	for (size_t i = 0; i < m->nthreads; i++) {
 		const struct xl_thread *t = &m->threads[i];
 		pb_reset(d);
-		pb_uint(d, THD_PID, pid);
+		pb_uint(d, THD_PID, m->nprocs > 1 ? xl_thread_pid(m, t) : pid);
 		pb_uint(d, THD_TID, t->tid);
 		pb_str(d, THD_NAME, t->name);
 		pb_reset(td);
 		pb_uint(td, TD_UUID, THREAD_ID(i));
-		pb_uint(td, TD_PARENT_UUID, PROCESS_UUID);
+		pb_uint(td, TD_PARENT_UUID, m->nprocs > 1 ? PROC_UUID(t->process) : PROCESS_UUID);
 		pb_msg(td, TD_THREAD, d);
 		pb_reset(pk);
 		pb_msg(pk, TP_TRACK_DESCRIPTOR, td);
@@ -450,7 +457,7 @@ int xl_emit_perfetto(const struct xl_model *m, FILE *f, const struct xl_emit_opt
 	s.shared = xl_shared_names(m);
 	s.interned = malloc(m->nfuncs + 2);
 	int rc = s.interned ? 0 : -1;
-	uint32_t pid = m->pid ? m->pid : 1;
+	uint32_t pid = m->nprocs ? m->procs[0].pid : m->pid ? m->pid : 1;
 	if (rc == 0)
 		rc = descriptors(&s, pid);
 	if (rc == 0)

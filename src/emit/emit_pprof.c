@@ -296,7 +296,10 @@ static int make_labels(struct pprof *p)
 		if (m->threads[t].name[0])
 			label(p, &p->labels[t], "thread", m->threads[t].name, 0);
 		label(p, &p->labels[t], "tid", NULL, m->threads[t].tid);
-		pb_append(&p->labels[t], &p->proc);
+		if (m->nprocs > 1) /* a process tree: the thread's own process */
+			label(p, &p->labels[t], "pid", NULL, xl_thread_pid(m, &m->threads[t]));
+		else
+			pb_append(&p->labels[t], &p->proc);
 	}
 	return 0;
 }

@@ -74,6 +74,40 @@ static void memory_lines(FILE *f, const struct xl_mem_summary *s)
 	metric_line(f, "process peak RSS", &s->peak_rss, 0);
 }
 
+/* With several processes (a forked tree): each one's command, how it
+ * ended and its own totals. */
+static void process_lines(FILE *f, const struct xl_model *m)
+{
+	if (m->nprocs < 2)
+		return;
+	char a[32], b[32];
+	fputs("\nprocesses:\n", f);
+	for (size_t i = 0; i < m->nprocs; i++) {
+		const struct xl_proc *p = &m->procs[i];
+		xl_fmt_duration(p->thread_time_ns, a, sizeof(a));
+		fprintf(f, "  pid %u (parent %u)%s: %u thread%s, %llu calls, thread time %s", p->pid, p->ppid,
+			p->forked ? " forked" : "", p->nthreads, p->nthreads == 1 ? "" : "s",
+			(unsigned long long)p->calls, a);
+		if (p->cpu_ns >= 0) {
+			xl_fmt_duration(p->cpu_ns, b, sizeof(b));
+			fprintf(f, ", CPU %s", b);
+		}
+		fprintf(f, ", %s", xl_proc_status(p));
+		if (p->has_exit_status && !p->signal)
+			fprintf(f, " %d", p->exit_status);
+		if (p->exec_command) {
+			fputs(" '", f);
+			xl_put_text(f, p->exec_command);
+			putc('\'', f);
+		}
+		if (p->command) {
+			fputs(" | ", f);
+			xl_put_text(f, p->command);
+		}
+		putc('\n', f);
+	}
+}
+
 /* With several threads: each one's elapsed and CPU time (the CPU time
  * says whether the threads ran or waited). */
 static void thread_lines(FILE *f, const struct xl_model *m)
@@ -91,7 +125,10 @@ static void thread_lines(FILE *f, const struct xl_model *m)
 		xl_fmt_duration(elapsed, a, sizeof(a));
 		fputs("  ", f);
 		xl_put_text(f, t->name);
-		fprintf(f, " (tid %u): elapsed %s", t->tid, a);
+		fprintf(f, " (tid %u", t->tid);
+		if (m->nprocs > 1)
+			fprintf(f, ", pid %u", m->procs[t->process].pid);
+		fprintf(f, "): elapsed %s", a);
 		if (t->cpu_ns >= 0) {
 			xl_fmt_duration(t->cpu_ns, b, sizeof(b));
 			fprintf(f, ", CPU %s (%.0f%%)", b, pct(t->cpu_ns, elapsed));
@@ -312,6 +349,7 @@ int xl_emit_text(const struct xl_model *m, FILE *f, const struct xl_emit_opts *o
 	if (m->allocs && o->thread < 0 && (m->alloc_total.allocs || m->alloc_unmatched_frees) &&
 	    alloc_section(m, f, o) != 0)
 		return -1;
+	process_lines(f, m);
 	thread_lines(f, m);
 	if (m->mode != XL_MODE_XRAY) {
 		struct xl_mem_summary s;

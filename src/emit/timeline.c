@@ -69,11 +69,12 @@ int64_t xl_calls_walk(const struct xl_model *m, const struct xl_thread *t, int64
 }
 
 /* A call to report: its function, depth and frame. */
-static struct xl_call call_of(const struct xl_model *m, const struct open_frame *f, uint32_t depth, int64_t end_ns,
-			      int open)
+static struct xl_call call_of(const struct xl_model *m, const struct xl_thread *t, const struct open_frame *f,
+			      uint32_t depth, int64_t end_ns, int open)
 {
 	int64_t d = end_ns - f->start_ns;
-	return (struct xl_call){f->start_ns, d > 0 ? d : 0, xl_func_index(m, f->xray_id), depth, open, f->cut};
+	return (struct xl_call){f->start_ns, d > 0 ? d : 0, xl_thread_func_index(m, t, f->xray_id),
+				depth,       open,          f->cut};
 }
 
 int64_t xl_calls_walk_entries(const struct xl_model *m, const struct xl_thread *t, int64_t end_ns, xl_entry_fn on_entry,
@@ -87,7 +88,7 @@ int64_t xl_calls_walk_entries(const struct xl_model *m, const struct xl_thread *
 		return -1;
 	}
 	for (; depth < cut; depth++) {
-		struct xl_call c = call_of(m, &stack[depth], (uint32_t)depth, stack[depth].start_ns, 0);
+		struct xl_call c = call_of(m, t, &stack[depth], (uint32_t)depth, stack[depth].start_ns, 0);
 		if (on_entry && on_entry(&c, ctx)) {
 			free(stack);
 			return -1;
@@ -111,7 +112,7 @@ int64_t xl_calls_walk_entries(const struct xl_model *m, const struct xl_thread *
 			stack[depth] = (struct open_frame){ev.func, ts, 0};
 			depth++;
 			if (on_entry) {
-				struct xl_call c = call_of(m, &stack[depth - 1], (uint32_t)(depth - 1), ts, 0);
+				struct xl_call c = call_of(m, t, &stack[depth - 1], (uint32_t)(depth - 1), ts, 0);
 				if (on_entry(&c, ctx)) {
 					free(stack);
 					return -1;
@@ -125,7 +126,7 @@ int64_t xl_calls_walk_entries(const struct xl_model *m, const struct xl_thread *
 		if (depth == 0 || stack[depth - 1].xray_id != ev.func)
 			continue;
 		depth--;
-		struct xl_call c = call_of(m, &stack[depth], (uint32_t)depth, ts, 0);
+		struct xl_call c = call_of(m, t, &stack[depth], (uint32_t)depth, ts, 0);
 		if (fn(&c, ctx)) {
 			free(stack);
 			return -1;
@@ -133,7 +134,7 @@ int64_t xl_calls_walk_entries(const struct xl_model *m, const struct xl_thread *
 	}
 	while (depth > 0) {
 		depth--;
-		struct xl_call c = call_of(m, &stack[depth], (uint32_t)depth, end_ns, 1);
+		struct xl_call c = call_of(m, t, &stack[depth], (uint32_t)depth, end_ns, 1);
 		if (fn(&c, ctx)) {
 			free(stack);
 			return -1;

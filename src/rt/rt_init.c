@@ -130,8 +130,12 @@ static char root_dir[4096];
  * copy of the code is not patched, so no event makes its capture).
  */
 
+/* This process is a forked child of the run's (fork_child() ran). */
+static int forked;
+
 static void fork_child(void)
 {
+	forked = 1;
 	/* The child shares the parent's mapping: it must never write to it.
 	 * (The kernel already zeroed both words; this is for kernels without
 	 * MADV_WIPEONFORK.) */
@@ -154,6 +158,60 @@ static void fork_child(void)
 		rt__control_start_child(1);
 	else
 		atomic_store(&rt__on, rt__on_value()); /* events now reach rt__child_begin() */
+}
+
+/*
+ * A forked child's exec (rt_wrap_exec.c, around the program's own calls
+ * of the exec functions): the child may have run no traced code, so have
+ * no capture, and after the exec no runtime of the run is there to say
+ * what it became.  Before the exec, child-<pid>/XL_EXEC_NOTE_FILE says
+ * it: the parent pid, the path and the arguments (cut at 4 KiB, line
+ * breaks as spaces).  Returns what was made (1 the directory, 2 the
+ * file), for rt__child_exec_failed(); errno is kept.
+ */
+int rt__child_exec_note(const char *path, char *const argv[])
+{
+	if (!forked || !root_dir[0])
+		return 0;
+	int saved = errno, made = 0;
+	char dir[4096 + 32], file[4096 + 64], buf[4096];
+	snprintf(dir, sizeof(dir), "%s/child-%d", root_dir, (int)getpid());
+	snprintf(file, sizeof(file), "%s/%s", dir, XL_EXEC_NOTE_FILE);
+	if (mkdir(dir, 0755) == 0)
+		made = 1;
+	int head = snprintf(buf, sizeof(buf), "%d\n%s\n", (int)getppid(), path ? path : "");
+	size_t n = head > 0 && (size_t)head < sizeof(buf) - 1 ? (size_t)head : 0, end = sizeof(buf) - 1;
+	for (size_t i = 0; argv && argv[i] && n < end; i++) {
+		if (i)
+			buf[n++] = ' ';
+		for (const char *a = argv[i]; *a && n < end; a++)
+			buf[n++] = *a == '\n' ? ' ' : *a;
+	}
+	buf[n++] = '\n';
+	int fd = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
+	if (fd >= 0) {
+		made |= write(fd, buf, n) == (ssize_t)n ? 2 : 0;
+		close(fd);
+		if (!(made & 2))
+			unlink(file);
+	}
+	errno = saved;
+	return made;
+}
+
+/* The exec returned (failed): the child goes on as it was. */
+void rt__child_exec_failed(int made)
+{
+	int saved = errno;
+	char path[4096 + 64];
+	int len = snprintf(path, sizeof(path), "%s/child-%d/%s", root_dir, (int)getpid(), XL_EXEC_NOTE_FILE);
+	if (made & 2)
+		unlink(path);
+	if ((made & 1) && len > 0 && (size_t)len < sizeof(path)) {
+		path[(size_t)len - strlen(XL_EXEC_NOTE_FILE) - 1] = 0;
+		rmdir(path);
+	}
+	errno = saved;
 }
 
 /*

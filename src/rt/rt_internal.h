@@ -79,6 +79,10 @@ static inline int rt__owns_capture(void)
  * which calls it.) */
 extern RT_HIDDEN _Atomic int rt__child_state; /* 1 armed, 2 being made, 0 off */
 extern RT_HIDDEN int (*rt__child_begin)(void);
+/* A forked child about to exec, and its exec failing (rt_init.c, called
+ * by rt_wrap_exec.c). */
+RT_HIDDEN int rt__child_exec_note(const char *path, char *const argv[]);
+RT_HIDDEN void rt__child_exec_failed(int made);
 /* Reset this process's copy of the parent's state in a fork child. */
 RT_HIDDEN void rt__threads_fork_child(void); /* rt_xray.c */
 RT_HIDDEN void rt__control_fork_child(void); /* rt_control.c */

@@ -12,7 +12,9 @@
 // --stage SRC=NAME (with --exaloop: copy SRC into the run directory as NAME), --expect-text TEXT (a
 // real report must show TEXT as page text; repeatable), --expect-short METHOD (a C++ method whose
 // frames must carry a short name ending in it; repeatable), --expect-close-bursts (the memory chart
-// has allocation labels that would meet), --require FILE (skip unless FILE exists), --list.  Exit status: 0 all passed, 1 a check failed,
+// has allocation labels that would meet), --expect-processes W1,W2,... (the run is a process tree,
+// tests/progs/s-proctree.c: each process's work() calls, in any order; 0: a child with no traced
+// call), --require FILE (skip unless FILE exists), --list.  Exit status: 0 all passed, 1 a check failed,
 // 77 skipped (playwright-core or Chromium missing), 2 usage error.
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
@@ -42,6 +44,8 @@ for (let i = 0; i < argv.length; i++) {
   else if (a === '--expect-short') opt.expectShort.push(argv[++i]);
   // the memory chart has allocation bursts whose labels would meet where they start
   else if (a === '--expect-close-bursts') opt.closeBursts = true;
+  // the run is a process tree (tests/progs/s-proctree.c): its processes' work() calls (processChecks)
+  else if (a === '--expect-processes') opt.expectProcesses = argv[++i].split(',').map(Number);
   // skip (77) unless this file exists (a library header the program needs)
   else if (a === '--require') opt.require.push(argv[++i]);
   else if (a === '--max-bytes') opt.maxBytes = +argv[++i];
@@ -869,6 +873,48 @@ async function burstLabelChecks(name, page) {
     bs.map((b) => `+${b.bytes} at x ${b.x0.toFixed(0)}, label ${JSON.stringify(b.label)}`).join('; '));
 }
 
+/* A process tree (--expect-processes; the run is tests/progs/s-proctree.c, whose header gives each
+ * process's calls): the process selector beside the thread selector lists every process; choosing
+ * one shows its calls only in the table and the flame graph, puts #process=PID in the URL, and
+ * Back returns to all processes merged; a URL with #process=PID opens on that process; the
+ * processes table lists them and a click on a pid shows that process. */
+async function processChecks(name, page, path) {
+  const work = async () => { const row = (await tableRows(page)).find((r) => r[0] === 'work'); return row ? +row[1] : 0; };
+  const want = opt.expectProcesses, sum = want.reduce((a, b) => a + b, 0);
+  const opts = await page.$$eval('#fg-process option', (os) => os.map((o) => o.value));
+  check(`${name}: a process selector with all processes merged and each process`, opts[0] === 'all' && opts.length === want.length + 1, opts.join(','));
+  const thOpts = await page.$$eval('#fg-thread option', (os) => os.map((o) => o.textContent));
+  check(`${name}: the thread selector names each thread's pid`, thOpts.filter((t) => /pid \d+/.test(t)).length === want.filter((n) => n > 0).length, thOpts.join(' | '));
+  await scrollTo(page, '#fn-table');
+  check(`${name}: all processes merged: work() ${sum} times`, (await work()) === sum, String(await work()));
+  const got = [];
+  for (const pid of opts.slice(1)) {
+    await page.selectOption('#fg-process', pid); await settle(page);
+    const st = await state(page), n = await work();
+    got.push(n);
+    check(`${name}: process ${pid}: the URL says it`, st.process === +pid && st.focusHash.includes('process=' + pid), st.focusHash);
+    const names = new Set((await frames(page)).map((f) => f.name));
+    // the started process's frames start at main, a forked child's at child() (work() is too narrow to
+    // draw); a child that exec'd before any traced call has none
+    check(`${name}: process ${pid}: the flame graph has its calls only`, names.has('process ' + pid) && (n === 0 ? names.size === 1 : names.has('main') !== names.has('child')), [...names].join(', '));
+  }
+  check(`${name}: each process's work() calls`, JSON.stringify(got.slice().sort((a, b) => a - b)) === JSON.stringify(want.slice().sort((a, b) => a - b)), got.join(','));
+  await page.goBack(); await settle(page);
+  check(`${name}: Back returns to the process before`, (await state(page)).process === +opts[opts.length - 2], String((await state(page)).process));
+  await page.selectOption('#fg-process', 'all'); await settle(page);
+  check(`${name}: all processes again: work() ${sum} times`, (await work()) === sum && (await state(page)).process === 'all');
+  // a URL that names a process opens on it
+  const pid = opts[1 + got.indexOf(Math.max(...got))];
+  await page.goto(pathToFileURL(path).href + '#thread=all&process=' + pid); await settle(page);
+  await page.waitForFunction(() => window.__xl && window.__xl.state().process !== 'all');
+  check(`${name}: #process=${pid} opens on that process`, (await state(page)).process === +pid && (await page.$eval('#fg-process', (e) => e.value)) === pid
+    && (await work()) === Math.max(...got));
+  const rows = await page.$$eval('#xl-processes tbody tr', (trs) => trs.map((tr) => tr.cells[0].textContent));
+  check(`${name}: the processes table lists each process`, rows.length === want.length && opts.slice(1).every((p) => rows.includes(p)), rows.join(','));
+  await page.click(`#xl-processes a:text-is("${opts[1]}")`); await settle(page);
+  check(`${name}: a pid in the processes table shows that process`, (await state(page)).process === +opts[1]);
+}
+
 /* C++ names: every function's short name is at most 100 characters; every frame's label is its
  * short name, or an end of it (after "…": a narrow frame keeps the function's own name), or the
  * start of its own name cut with "…"; search finds a function by a piece of its full name that the short name
@@ -988,6 +1034,7 @@ async function realReport(path, label) {
     await r.page.keyboard.press('z');
   }
   if (hasTree) await allocChecks(name, r.page);
+  if (opt.expectProcesses) await processChecks(name, r.page, path);
   await burstLabelChecks(name, r.page);
   if (hasTree) await shortNameChecks(name, r.page);
   if (opt.expectLines) await sourceChecks(name, r.page);

@@ -4,7 +4,8 @@ tests/progs/s-reexec.c execs itself twice; each image calls work() once more tha
 before.  Each exaloop-built image starts its own capture (exec-1/, exec-2/ in the capture
 directory) and finalizes the previous image's as ended by "exec" (that image ran no destructor);
 nothing is printed into the program's stderr; the report of each capture says which image of
-which process it is and where the next one is.
+which process it is and where the next one is.  The top capture's report merges the three images
+(one process, three threads).
 """
 from xltest import *
 
@@ -22,9 +23,13 @@ with Workdir() as w:
     top = w.latest()
     s = w.summary(top)
     eq((s.doc["run"]["finalized"], s.doc["run"]["end_reason"]), (True, "exec"), "first image: finalized as exec")
-    eq({f: s.calls(f) for f in ("main", "work", "reexec")}, {"main": 1, "work": 1, "reexec": 1}, "first image's calls")
-    wx = s.warning("exec")
-    check(wx is not None and wx["message"].endswith("/exec-1"), "first image: the report says where the next image is")
+    eq({f: s.calls(f) for f in ("main", "work", "reexec")}, {"main": 3, "work": 6, "reexec": 2},
+       "the report merges the three images (work 1 + 2 + 3)")
+    eq([(p["pid"], p["images"], p["status"], p["totals"]["threads"]) for p in s.doc["processes"]],
+       [(s.doc["run"]["process"]["pid"], 3, "exit", 3)], "one process, three images, one thread each")
+    wx = s.note("exec")
+    check(wx is not None and wx["message"].endswith("/exec-1") and s.warning("exec") is None,
+          "first image: a note says the next image is in the report, and where its capture is")
     proc = s.doc["run"]["process"]
     eq([(r["dir"], r["pid"], r["image"], r["end_reason"]) for r in proc["related"]],
        [("exec-1", proc["pid"], 1, "exec"), ("exec-2", proc["pid"], 2, "exit")], "the images are listed with their pid")

@@ -2,8 +2,8 @@
 
 tests/progs/s-prefork.c forks three workers (serve() 10, 20 and 30 times; the last then execs
 the program again) after a system("true") (a fork + exec that runs no traced code).  Each worker
-gets child-<pid>/ in the run's capture directory with exactly its own calls; the parent's capture
-has only the parent's and lists its children (the text reports name each capture's process, as
+gets child-<pid>/ in the run's capture directory with exactly its own calls; the parent's process
+(--process) has only the parent's, the report has all of them, and lists the children (the text reports name each capture's process, as
 the JSON does); a child that runs no traced code leaves nothing; the worker that exec'd is
 finalized as "exec".  s-fork.c's child ends with _exit (capture not
 finalized) or exit (finalized); its counts are those LLVM XRay basic mode records for the child
@@ -20,14 +20,17 @@ with Workdir() as w:
        "output and exit status as uncaptured")
     top = w.latest()
     s = w.summary(top)
-    eq({f: s.calls(f) for f in ("main", "spawn", "after", "serve")}, {"main": 1, "spawn": 3, "after": 2, "serve": 0},
-       "parent: its own calls only")
     proc = s.doc["run"]["process"]
+    sp = w.summary(top, ["--process", str(proc["pid"])])
+    eq({f: sp.calls(f) for f in ("main", "spawn", "after", "serve")}, {"main": 1, "spawn": 3, "after": 2, "serve": 0},
+       "parent: its own calls only (--process)")
+    eq({f: s.calls(f) for f in ("main", "spawn", "after", "serve", "finish")},
+       {"main": 1, "spawn": 3, "after": 2, "serve": 60, "finish": 3}, "the report: every process's calls")
     kids = [r for r in proc["related"] if r["kind"] == "fork_child"]
     eq(len(kids), 3, "three workers captured (not the child of system())")
     check(all(r["ppid"] == proc["pid"] for r in kids), "each child names the parent's pid")
-    check(s.warning("fork_children") is not None and all(r["dir"] in s.warning("fork_children")["message"] for r in kids),
-          "the parent's report lists its children")
+    check(s.note("fork_children") is not None and all(r["dir"] in s.note("fork_children")["message"] for r in kids)
+          and s.warning("fork_children") is None, "the parent's report lists its children (a note)")
     text = w.run(["profile", "report", top, "--text"]).stdout
     check(("process %d (parent " % proc["pid"]) in text
           and all("%s (pid %d)" % (r["dir"], r["pid"]) in text for r in kids),
@@ -50,7 +53,7 @@ with Workdir() as w:
         eq(p.returncode, 0, "s-fork %s: exit status" % arg)
         top = w.latest()
         s = w.summary(top)
-        eq((s.calls("before"), s.calls("after"), s.calls("child_work")), (3, 4, 0), "s-fork %s: parent's calls" % arg)
+        eq((s.calls("before"), s.calls("after"), s.calls("child_work")), (3, 4, 5), "s-fork %s: both processes' calls" % arg)
         kids = s.doc["run"]["process"]["related"]
         eq(len(kids), 1, "s-fork %s: one child capture" % arg)
         c = w.summary(os.path.join(top, kids[0]["dir"]))
@@ -69,7 +72,7 @@ with Workdir() as w:
         eq((p.returncode, p.stdout), (0, plain.stdout), "s-forkvec: vectors intact in the children, as uncaptured")
         top = w.latest()
         s = w.summary(top)
-        eq((s.calls("sum"), s.calls("fork_twice")), (2, 1), "s-forkvec: parent's calls")
+        eq((s.calls("sum"), s.calls("fork_twice")), (4, 1), "s-forkvec: the three processes' calls")
         kids = s.doc["run"]["process"]["related"]
         eq(sorted(w.summary(os.path.join(top, r["dir"])).calls("sum") for r in kids), [1, 1],
            "s-forkvec: each child captured, with its own sum() call")

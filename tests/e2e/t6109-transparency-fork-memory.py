@@ -25,7 +25,12 @@ with Workdir() as w:
         s = w.summary(top)
         kids = [r for r in s.doc["run"]["process"]["related"] if r["kind"] == "fork_child"]
         eq(len(kids), 1, mode + ": the child is captured")
-        check(s.warning("fork_children") is not None, mode + ": the parent's report names its child")
+        check(s.note("fork_children") is not None and s.warning("fork_children") is None,
+              mode + ": the parent's report names its child (a note: the child is in the report)")
+        ppid = s.doc["run"]["process"]["pid"]
+        eq(sorted(p["pid"] for p in s.doc["processes"]), sorted([ppid] + [r["pid"] for r in kids]),
+           mode + ": the report's processes: the parent and its child")
+        sp = w.summary(top, ["--process", str(ppid)])
         if not kids:
             continue
         c = w.summary(os.path.join(top, kids[0]["dir"]))
@@ -42,11 +47,12 @@ with Workdir() as w:
         # its heap allocation (touch's malloc of 64 MiB) is the child's, on its call path; the parent
         # made none.  (A memory-only child's capture begins one interval after the fork, after
         # touch's malloc: allocations before it are not in any capture.)
-        ca, pa = c.doc["allocations"], s.doc["allocations"]
+        ca, pa = c.doc["allocations"], sp.doc["allocations"]
         if mode == "all":
             eq((ca["recorded"], ca["total"]["allocs"], ca["total"]["bytes"], ca["not_attributed"]["allocs"]),
                (True, 1, 64 * MiB, 0), mode + ": the child's allocation, attributed")
         eq(pa["total"]["allocs"], 0, mode + ": the parent's allocations do not include the child's")
+        eq(s.doc["allocations"]["total"]["allocs"], ca["total"]["allocs"], mode + ": the merged report's are the child's")
         if mode == "all":
             eq({f: c.calls(f) for f in ("main", "spawn", "touch", "hold", "tick")},
                {"main": 0, "spawn": 0, "touch": 1, "hold": 1, "tick": 60}, "the child's own calls")

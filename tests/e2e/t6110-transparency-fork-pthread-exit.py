@@ -33,5 +33,7 @@ with Workdir() as w:
            mode + ": the child's capture is finalized at its exit")
         if mode != "memory":
             eq((c.calls("child_work"), c.calls("parent_work")), (7, 0), mode + ": the child's own calls")
-            eq((s.calls("parent_work"), s.calls("child_work")), (3, 0), mode + ": the parent's own calls")
+            sp = w.summary(top, ["--process", str(s.doc["run"]["process"]["pid"])])
+            eq((sp.calls("parent_work"), sp.calls("child_work")), (3, 0), mode + ": the parent's own calls")
+            eq((s.calls("parent_work"), s.calls("child_work")), (3, 7), mode + ": the report: both processes'")
 done()

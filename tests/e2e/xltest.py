@@ -80,9 +80,9 @@ class Workdir:
         c = self.captures()
         return c[-1] if c else None
 
-    def summary(self, capture=None):
+    def summary(self, capture=None, args=()):
         capture = capture or self.latest()
-        p = subprocess.run([EXALOOP, "profile", "report", capture, "--json"], stdout=subprocess.PIPE,
+        p = subprocess.run([EXALOOP, "profile", "report", capture, "--json"] + list(args), stdout=subprocess.PIPE,
                            stderr=subprocess.PIPE, text=True, timeout=300)
         if p.returncode != 0:
             raise RuntimeError("profile report --json failed: " + p.stderr)

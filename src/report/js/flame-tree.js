@@ -61,7 +61,7 @@ function buildTopDown() {
     const viewOf = new Int32Array(nodeCount).fill(-1);
     for (let n = 0; n < nodeCount; n++) {
       const t = TH[n];
-      if (single && t !== sel) continue;
+      if (!threadIn(t)) continue;
       const p = P[n];
       if (p < 0) {
         const v = threadTop(t);
@@ -157,7 +157,7 @@ function buildInverted() {
   if (callTree) {
     for (let n = 0; n < nodeCount; n++) {
       const t = TH[n];
-      if (single && t !== sel) continue;
+      if (!threadIn(t)) continue;
       let top = root;
       if (sel === 'split') {
         top = tops.get(t);
@@ -233,7 +233,7 @@ function vName(v) {
   if (s >= 0) return callTree.sampled.label[s];
   const f = flameView.func[v];
   if (f >= 0) return funcName(f);
-  if (v === 0) return typeof ui.thread === 'number' ? threadLabel(ui.thread) : 'all threads';
+  if (v === 0) return typeof ui.thread === 'number' ? threadLabel(ui.thread) : ui.process !== 'all' ? 'process ' + ui.process : 'all threads';
   return threadLabel(flameView.thr[v]);
 }
 /* The view node's label: a function's short name, a thread's label. */

@@ -12,6 +12,10 @@ function buildFlameSection() {
     threadByIndex.size > 1 ? el('option', { value: 'split', text: 'All threads (separately)' }) : null,
     ...Array.from(threadByIndex.keys()).sort((a, b) => a - b).map((t) => el('option', { value: String(t), text: disp(threadLabel(t), 120) })),
   ]);
+  const prSel = procList.length > 1 ? el('select', { id: 'fg-process', 'aria-label': 'Process', onchange: (e) => { const v = e.target.value; navigate({ process: v === 'all' ? v : +v, thread: 'all', focus: [] }); } }, [
+    el('option', { value: 'all', text: 'All processes (merged)' }),
+    ...procList.map((p) => el('option', { value: String(p.pid), text: procLabel(p) })),
+  ]) : null;
   const toggle = (id, label, title, key) => el('label', { class: 'xl-toggle', title }, [
     el('input', { type: 'checkbox', id, onchange: (e) => navigate({ [key]: e.target.checked, focus: [] }) }), el('span', { text: label })]);
   const search = el('input', { type: 'search', id: 'fg-search', placeholder: 'Search functions  ( / )', 'aria-label': 'Search functions', autocomplete: 'off', spellcheck: 'false',
@@ -23,6 +27,7 @@ function buildFlameSection() {
     el('option', { value: 'live', text: 'Bytes live at exit' }),
   ]) : null;
   sec.appendChild(el('div', { class: 'xl-toolbar' }, [
+    prSel ? el('label', { class: 'xl-field' }, [el('span', { text: 'Process' }), prSel]) : null,
     el('label', { class: 'xl-field' }, [el('span', { text: 'Thread' }), thSel]),
     metricSel ? el('label', { class: 'xl-field' }, [el('span', { text: 'Width' }), metricSel]) : null,
     toggle('fg-invert', 'Invert (bottom-up)', 'Show callers below each function; width is self time (i)', 'inverted'),
@@ -63,11 +68,12 @@ function flameHint() {
 function syncControls() {
   const hint = $('fg-hint'); if (hint) hint.textContent = flameHint();
   const ts = $select('fg-thread'); if (ts) ts.value = String(ui.thread);
+  const ps = $select('fg-process'); if (ps) ps.value = String(ui.process);
   const inv = $input('fg-invert'); if (inv) inv.checked = ui.inverted;
   const ms = $select('fg-metric'); if (ms) ms.value = ui.metric;
   const h2 = $('xl-flame-h'); if (h2) h2.textContent = 'Flame graph \u2014 ' + METRIC_TITLE[ui.metric] + ' per call path';
   const rec = $input('fg-rec'); if (rec) rec.checked = ui.rec;
-  const th = $('fn-scope'); if (th) th.textContent = typeof ui.thread === 'number' ? 'thread ' + disp(threadLabel(ui.thread), 120) : 'all threads';
+  const th = $('fn-scope'); if (th) th.textContent = scopeLabel();
 }
 
 function renderCrumbs() {

@@ -23,6 +23,7 @@ function load() {
   profileDoc.totals = profileDoc.totals || {};
   funcs = Array.isArray(profileDoc.functions) ? profileDoc.functions : [];
   threadList = Array.isArray(profileDoc.threads) ? profileDoc.threads : [];
+  procList = Array.isArray(profileDoc.processes) ? profileDoc.processes.filter((p) => p && isNum(p.pid)) : [];
   threadList.forEach((th, i) => threadByIndex.set(isNum(th.index) ? th.index : i, th));
   const tr = profileDoc.tree;
   // The report's own emitter writes the compact form (docs/report.md):

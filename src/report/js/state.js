@@ -5,6 +5,7 @@ const XL = { ready: false, lastCopied: null, error: null };
 let profileDoc = null;      // the document
 let funcs = [];             // functions[]
 let threadList = [];        // threads[]
+let procList = [];          // processes[] (a process tree: docs/summary-json.md "Processes")
 const threadByIndex = new Map();
 let callTree = null;        // tree (columns), null when absent
 let nodeCount = 0;          // number of tree nodes
@@ -15,6 +16,7 @@ let tEnd = 1;               // end of the shared time axis (ns)
 
 const ui = {
   thread: /** @type {string | number} */ ('all'),  // 'all', 'split' or a thread index
+  process: /** @type {string | number} */ ('all'), // 'all' or a pid: the threads of one process
   inverted: false, rec: false,
   metric: 'time',           // flame graph width: time | bytes | allocs | live (heap allocations)
   focus: 0,                 // view node
@@ -33,8 +35,23 @@ function threadLabel(t) {
   const th = threadByIndex.get(t);
   if (!th) return 'thread ' + t;
   const nm = th.name != null && th.name !== '' ? String(th.name) : 'thread ' + t;
-  return th.tid != null ? nm + ' (tid ' + th.tid + ')' : nm;
+  const pid = procList.length > 1 && isNum(th.process) ? ', pid ' + th.process : '';
+  return th.tid != null ? nm + ' (tid ' + th.tid + pid + ')' : nm;
 }
+/* Whether thread t belongs to the process shown (every thread when all processes are). */
+function procIn(t) {
+  if (ui.process === 'all') return true;
+  const th = threadByIndex.get(t);
+  return !!th && th.process === ui.process;
+}
+/* Whether the views count thread t: the thread selected, else the process's threads. */
+function threadIn(t) { return typeof ui.thread === 'number' ? t === ui.thread : procIn(t); }
+/* What the views show, in words: "thread …", "process 4242", "all threads". */
+function scopeLabel() {
+  if (typeof ui.thread === 'number') return 'thread ' + disp(threadLabel(ui.thread), 120);
+  return ui.process !== 'all' ? 'process ' + ui.process : 'all threads';
+}
+function procLabel(p) { return 'pid ' + p.pid + (p.command ? ' \u00b7 ' + disp(String(p.command), 80) : '') + (p.forked ? ' (forked by ' + p.ppid + ')' : ''); }
 /* A function's name in full (as demangled: C++ names run to thousands of characters), for hover,
  * the detail line, search and copying; and its short form (functions[].short_name, docs/cli.md
  * "Function names"), for frames, rows and timeline labels. */

@@ -79,6 +79,7 @@ function buildSummary() {
   const placed = ['memory'].concat(timelineData ? ['timeline'] : []);
   const here = notes().filter((n) => !placed.includes(n.topic));
   if (here.length) sec.appendChild(buildNotes(here, 'xl-notes', 'Notes'));
+  if (procList.length > 1) sec.appendChild(buildProcessTable());
   if (threadList.length > 1) sec.appendChild(buildThreadTable());
   return sec;
 }
@@ -176,6 +177,28 @@ function cpuText(th) {
   if (!isNum(th.cpu_ns)) return '\u2014';
   const span = isNum(th.elapsed_ns) ? th.elapsed_ns : (isNum(th.end_ns) && isNum(th.start_ns) ? th.end_ns - th.start_ns : 0);
   return fmtNs(th.cpu_ns) + (span > 0 ? ' (' + fmtPct(th.cpu_ns / span) + ' of its span)' : '');
+}
+
+/* The processes of a process tree, each with its own totals; a row's pid shows that process. */
+function buildProcessTable() {
+  const ended = (p) => p.status === 'exit' ? 'exit' + (isNum(p.exit_status) ? ' ' + p.exit_status : '')
+    : p.status === 'signal' ? 'signal' + (isNum(p.signal) ? ' ' + p.signal : '') : p.status === 'exec' ? 'exec\u2019d ' + (p.exec_command ? disp(String(p.exec_command), 120) : 'another program') : String(p.status || '\u2014');
+  const rows = procList.slice(0, 256).map((p) => { const t = p.totals || {}; return el('tr', null, [
+    el('td', null, el('a', { href: '#', class: 'xl-proc-link', text: String(p.pid), onclick: (e) => { e.preventDefault(); navigate({ process: p.pid, thread: 'all', focus: [] }); } })),
+    el('td', { class: 'num', text: String(p.ppid) }),
+    el('td', { class: 'xl-name-cell', text: disp(p.command != null ? String(p.command) : '\u2014', 200) }),
+    el('td', { text: ended(p) }),
+    el('td', { class: 'num', text: fmtCount(t.threads || 0) }),
+    el('td', { class: 'num', text: fmtCount(t.calls || 0) }),
+    el('td', { class: 'num', text: fmtNs(t.thread_time_ns) }),
+    el('td', { class: 'num', text: isNum(t.cpu_time_ns) ? fmtNs(t.cpu_time_ns) : '\u2014' }),
+  ]); });
+  return el('details', { class: 'xl-threads', id: 'xl-processes', open: true }, [
+    el('summary', { text: 'Processes (' + procList.length + ')' }),
+    el('div', { class: 'xl-table-wrap small' }, [el('table', { class: 'xl-table' }, [
+      el('thead', null, el('tr', null, ['PID', 'Parent', 'Command', 'Ended', 'Threads', 'Calls', 'Traced time', 'CPU time'].map((h, i) => el('th', { class: i === 0 || i === 2 || i === 3 ? null : 'num', text: h })))),
+      el('tbody', null, rows)])]),
+  ]);
 }
 
 function buildThreadTable() {

@@ -64,14 +64,13 @@ function buildTableRows() {
     // the thread's own function table (exact even when its call tree was bounded)
     for (let i = 0; i < own.func.length; i++) rows.push({ f: own.func[i], calls: +own.calls[i] || 0, self: +own.self_ns[i] || 0, total: +own.total_ns[i] || 0 });
     tableTotal = threadList[ui.thread].total_ns || 1;
-  } else if (callTree && (winView || (typeof ui.thread === 'number' && threadList.length > 1))) {
-    // from the call tree: one thread's part of it, or (a window's tree, window.js) all of it
-    const t = typeof ui.thread === 'number' ? ui.thread : null;
+  } else if (callTree && (winView || (typeof ui.thread === 'number' && threadList.length > 1) || ui.process !== 'all')) {
+    // from the call tree: one thread's or one process's part of it, or (a window's tree, window.js) all of it
     const calls = new Float64Array(funcs.length), self = new Float64Array(funcs.length), total = new Float64Array(funcs.length), seen = new Uint8Array(funcs.length);
     const T = callTree.metrics ? callTree.metrics.time : callTree;   // the flame graph's metric may be another
     let tt = 0;
     for (let n = 0; n < nodeCount; n++) {
-      if (t !== null && callTree.thread[n] !== t) continue;
+      if (!threadIn(callTree.thread[n])) continue;
       const f = callTree.func[n];
       if (callTree.parent[n] < 0) { tt += T.total[n]; continue; }
       if (f < 0 || (funcs[f] && funcs[f].more)) continue;
@@ -98,12 +97,12 @@ function buildTableRows() {
 /* The allocation columns: all threads from functions[].alloc (exact, bounded
  * trees included), one thread from its call-tree nodes. */
 function allocRows(rows) {
-  const one = typeof ui.thread === 'number' ? ui.thread : -1;
+  const one = typeof ui.thread === 'number' || ui.process !== 'all' ? 1 : -1;   // one thread or one process
   const M = callTree.metrics && callTree.metrics.bytes ? callTree.metrics : null, by = new Map();   // none in a time window's tree
   if (one >= 0 && M) {
     for (let n = 0; n < nodeCount; n++) {
       const f = callTree.func[n];
-      if (callTree.thread[n] !== one || f < 0) continue;
+      if (!threadIn(callTree.thread[n]) || f < 0) continue;
       let a = by.get(f);
       if (!a) { a = { allocs: 0, bytes: 0, live: 0 }; by.set(f, a); }
       a.allocs += M.allocs.self[n]; a.bytes += M.bytes.self[n]; a.live += M.live.self[n];

@@ -27,7 +27,7 @@ function installHook() {
     },
     state() {
       return {
-        thread: ui.thread, inverted: ui.inverted, mergeRecursion: ui.rec, metric: ui.metric, flameTotal: flameView ? flameView.total[0] : 0,
+        thread: ui.thread, process: ui.process, inverted: ui.inverted, mergeRecursion: ui.rec, metric: ui.metric, flameTotal: flameView ? flameView.total[0] : 0,
         focus: flameView ? [0].concat(vPath(ui.focus)).map(vName) : [], focusHash: location.hash,
         search: ui.search, matchedFrames: ui.matchFrames, matchedShare: flameView && flameView.total[0] > 0 ? ui.matchTotal / flameView.total[0] : 0, matchedNs: ui.matchTotal,
         selectedFunc: ui.selFunc, selectedName: ui.selFunc >= 0 ? funcName(ui.selFunc) : null, selectedShort: ui.selFunc >= 0 ? funcShort(ui.selFunc) : null,

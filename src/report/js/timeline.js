@@ -108,6 +108,7 @@ function drawTimeline() {
   let H = 24;
   const layout = [];
   for (const ln of timelineData.lanes) {
+    if (!procIn(ln.index)) continue;   // the process shown's threads
     const rows = Math.min(ln.maxDepth - ln.minDepth + 1, TL_MAXROWS);
     layout.push({ ln, top: H, rows });
     H += TL_HEAD + rows * TL_ROW + 8;

@@ -1,5 +1,5 @@
 // @ts-check
-/* URL fragment state: thread, inversion, recursion and focus in location.hash */
+/* URL fragment state: thread, process, inversion, recursion and focus in location.hash */
 
 function readHash() {
   const p = new URLSearchParams(location.hash.replace(/^#/, ''));
@@ -8,14 +8,19 @@ function readHash() {
   const th = p.get('thread');
   if (th === 'split') thread = 'split';
   else if (th && /^\d+$/.test(th) && threadByIndex.has(+th)) thread = +th;
+  /** @type {string | number} */
+  let process = 'all';
+  const pr = p.get('process');
+  if (pr && /^\d+$/.test(pr) && procList.some((q) => q.pid === +pr)) process = +pr;
   const focus = (p.get('focus') || '').split('.').filter((k) => /^t?\d{1,9}$/.test(k));
   const mt = p.get('metric');
   const metric = mt && ['bytes', 'allocs', 'live'].indexOf(mt) >= 0 && hasAllocs() ? mt : 'time';
-  return { thread, inverted: p.get('inv') === '1', rec: p.get('rec') === '1', metric, focus };
+  return { thread, process, inverted: p.get('inv') === '1', rec: p.get('rec') === '1', metric, focus };
 }
-function navState() { return { thread: ui.thread, inverted: ui.inverted, rec: ui.rec, metric: ui.metric, focus: flameView ? vPath(ui.focus).map(vKey) : [] }; }
+function navState() { return { thread: ui.thread, process: ui.process, inverted: ui.inverted, rec: ui.rec, metric: ui.metric, focus: flameView ? vPath(ui.focus).map(vKey) : [] }; }
 function writeHash(st) {
   const p = ['thread=' + st.thread];
+  if (st.process !== 'all') p.push('process=' + st.process);
   if (st.metric && st.metric !== 'time') p.push('metric=' + st.metric);
   if (st.inverted) p.push('inv=1');
   if (st.rec) p.push('rec=1');
@@ -31,9 +36,10 @@ function navigate(changes) {
 function applyHash() {
   if (!callTree) return;
   const h = readHash();
-  const rebuild = !flameView || h.thread !== ui.thread || h.inverted !== ui.inverted || h.rec !== ui.rec || h.metric !== ui.metric;
-  const threadChanged = h.thread !== ui.thread;
-  ui.thread = h.thread; ui.inverted = h.inverted; ui.rec = h.rec;
+  const procChanged = h.process !== ui.process;
+  const rebuild = !flameView || procChanged || h.thread !== ui.thread || h.inverted !== ui.inverted || h.rec !== ui.rec || h.metric !== ui.metric;
+  const threadChanged = h.thread !== ui.thread || procChanged;
+  ui.thread = h.thread; ui.process = h.process; ui.inverted = h.inverted; ui.rec = h.rec;
   if (h.metric !== ui.metric) setMetric(h.metric);
   if (rebuild) buildView();
   ui.focus = resolveFocus(h.focus);
@@ -44,4 +50,5 @@ function applyHash() {
   if (threadChanged || !tableRows) { buildTableRows(); renderDetail(); }
   scrollFlameTop();
   schedule('flame');
+  if (procChanged) schedule('tl');
 }
