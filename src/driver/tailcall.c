@@ -21,6 +21,7 @@
 #include "process.h"
 #include "strvec.h"
 #include "tailcall.h"
+#include "toolchain.h"
 #include "fileio.h"
 
 int xl_tailcall_workaround(void)
@@ -28,11 +29,7 @@ int xl_tailcall_workaround(void)
 	const char *v = getenv("EXALOOP_XRAY_TAILCALL_WORKAROUND");
 	if (v && *v)
 		return strcmp(v, "0") != 0;
-#if defined(__aarch64__)
-	return 1;
-#else
-	return 0;
-#endif
+	return strcmp(xl_target_arch(), "aarch64") == 0;
 }
 
 /* Whether a file's text contains "musttail" (a source, or an IR file's
