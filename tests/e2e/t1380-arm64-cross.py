@@ -1,0 +1,141 @@
+#!/usr/bin/env python3
+"""t1380: AArch64 programs built with `--arch aarch64` on an x86-64 host, run under qemu-user, captured
+and reported (docs/cli.md, "Other architectures").
+
+Needs what scripts/test-arm64.sh installs and builds (qemu-user, Debian's arm64 cross libc,
+libclang-rt-14-dev:arm64, the SDK's aarch64/ runtime): CTest label `arm64`, left out of
+scripts/test.sh.  Checks:
+- exact call counts of s-fib (known by construction) equal the x86-64 run's, and LLVM XRay's own
+  basic mode on the same AArch64 binary (an oracle that does not use exaloop);
+- the lean trampolines (rt_tramp_aarch64.S) and compiler-rt's give the same counts and output;
+- the ARM64 tail-call rules: relay's optional tail call became a call (`bl middle`), hop's musttail
+  stays a `b`, hop is excluded with a warning and its callee shows under main; memory builds: neither;
+- a crash (SIGSEGV) leaves a readable capture; the report (JSON, text, HTML) works on the host;
+- `profile attach` is refused with --arch aarch64.
+"""
+import os
+import shutil
+import subprocess
+import tempfile
+
+from xltest import Workdir, check, done, eq, prog, xray_account, xray_basic_env
+
+EM_AARCH64 = 183
+
+
+def elf_machine(path):
+    with open(path, "rb") as f:
+        h = f.read(20)
+    return h[18] | h[19] << 8 if h[:4] == b"\x7fELF" else -1
+
+
+def qemu_prefix():
+    """How to run an AArch64 program here outside exaloop: qemu-aarch64, with the cross sysroot as
+    -L only when the multiarch loader is missing (never QEMU_LD_PREFIX for the whole test)."""
+    q = shutil.which("qemu-aarch64") or shutil.which("qemu-aarch64-static")
+    check(q is not None, "qemu-aarch64 is installed")
+    cmd = [q or "qemu-aarch64"]
+    if not os.path.exists("/lib/ld-linux-aarch64.so.1"):
+        cmd += ["-L", "/usr/aarch64-linux-gnu"]
+    return cmd
+
+
+def basic_counts(exe, args):
+    """LLVM XRay basic mode's counts of an AArch64 executable, run under qemu."""
+    d = tempfile.mkdtemp(prefix="xl-xray-a64-")
+    try:
+        env = dict(os.environ)
+        env.update(xray_basic_env(d))
+        subprocess.run(qemu_prefix() + [exe] + list(args), env=env, stdout=subprocess.DEVNULL, check=True,
+                       timeout=300)
+        logs = [os.path.join(d, f) for f in os.listdir(d) if f.startswith("xray-log.")]
+        return xray_account(exe, logs[0]) if logs else {}
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+
+
+def disasm(exe, symbol):
+    out = subprocess.run(["llvm-objdump-14", "-d", "--no-show-raw-insn", "--disassemble-symbols=" + symbol, exe],
+                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True).stdout
+    return [l.split("\t", 1)[1] if "\t" in l else l for l in out.splitlines() if l.startswith(" ")]
+
+
+def fib_counts(w):
+    """s-fib 20 under `--arch aarch64` and natively: output, counts, paths."""
+    a = w.run(["--arch", "aarch64", "--profile", "--no-samples", "run", "-release", prog("s-fib.c"), "20"])
+    eq((a.returncode, a.stdout), (0, "fib(20) = 6765\n"), "aarch64 run: output and status")
+    sa = w.summary()
+    eq((sa.calls("main"), sa.calls("fib")), (1, 21891), "aarch64 run: main 1, fib 2*F(21)-1")
+    eq(sa.paths().get(("main", "fib")), 1, "aarch64 run: main > fib once")
+    n = w.run(["--profile", "--no-samples", "run", "-release", prog("s-fib.c"), "20"])
+    eq(n.returncode, 0, "x86-64 run")
+    sn = w.summary()
+    check(sa.paths() == sn.paths(), "aarch64 call paths equal the x86-64 run's (%d paths)" % len(sn.paths()))
+    t = w.run(["profile", "report", w.latest(), "--text"])
+    check(t.returncode == 0 and "fib" in t.stdout, "text report of the aarch64 capture")
+    check(os.path.exists(os.path.join(w.latest(), "index.html")), "HTML report of the aarch64 capture")
+
+
+def exec_and_oracle(w):
+    """build + profile exec (the ELF header says AArch64: no --arch needed), against XRay basic mode."""
+    exe = os.path.join(w.path, "fib-a64")
+    b = w.run(["--arch", "arm64", "--profile", "build", "-release", prog("s-fib.c"), "-o", exe])
+    eq(b.returncode, 0, "arm64 alias: build")
+    eq(elf_machine(exe), EM_AARCH64, "the built program is AArch64")
+    syms = subprocess.run(["llvm-nm-14", exe], stdout=subprocess.PIPE, text=True).stdout
+    check("__wrap___xray_FunctionEntry" in syms, "exaloop's AArch64 trampolines are linked")
+    x = w.run(["--no-samples", "profile", "exec", exe, "12"])
+    eq((x.returncode, x.stdout), (0, "fib(12) = 144\n"), "profile exec under qemu")
+    s = w.summary()
+    eq(s.calls("fib"), 465, "profile exec: fib(12) calls")
+    eq({k: v for k, v in basic_counts(exe, ["12"]).items() if k in ("main", "fib")},
+       {"main": 1, "fib": 465}, "XRay basic mode on the same binary agrees")
+    stock = os.path.join(w.path, "fib-a64-stock")
+    b = w.run(["--arch", "aarch64", "--profile", "build", "-release", prog("s-fib.c"), "-o", stock],
+              env={"EXALOOP_STOCK_TRAMPOLINES": "1"})
+    eq(b.returncode, 0, "build with compiler-rt's trampolines")
+    x = w.run(["--no-samples", "profile", "exec", stock, "12"])
+    eq((x.returncode, x.stdout, w.summary().calls("fib")), (0, "fib(12) = 144\n", 465),
+       "compiler-rt's trampolines: same output and counts")
+
+
+def tail_rules(w):
+    exe = os.path.join(w.path, "mt-a64")
+    b = w.run(["--arch", "aarch64", "--profile", "build", "-release", prog("s-musttail.c"), "-o", exe])
+    eq(b.returncode, 0, "musttail build")
+    warn = [l for l in b.stderr.splitlines() if "'hop' makes musttail calls" in l]
+    eq(len(warn), 1, "one warning for hop, the musttail function")
+    check(all("relay" not in l and "middle" not in l for l in b.stderr.splitlines() if "musttail" in l),
+          "no warning for functions without musttail calls")
+    relay, hop = disasm(exe, "relay"), disasm(exe, "hop")
+    check(any(l.startswith("bl") and "middle" in l for l in relay), "relay calls middle with bl (no tail call)")
+    check(any(l.startswith("b\t") and "leaf" in l for l in hop), "hop's musttail call stays a b")
+    x = w.run(["--no-samples", "profile", "exec", exe])
+    eq((x.returncode, x.stdout), (0, "musttail=45 relay=9\n"), "musttail program output")
+    p = w.summary().paths()
+    eq({k: v for k, v in p.items() if k}, {("main",): 1, ("main", "leaf"): 5, ("main", "relay"): 3,
+                                           ("main", "relay", "middle"): 3},
+       "hop untraced: leaf under main; relay > middle an ordinary call")
+    m = w.run(["--arch", "aarch64", "--profile=memory", "build", "-release", prog("s-musttail.c"), "-o",
+               exe + "-mem"])
+    eq(m.returncode, 0, "memory build")
+    check("musttail" not in m.stderr, "memory build: no musttail warning")
+    check(any(l.startswith("b\t") and "middle" in l for l in disasm(exe + "-mem", "relay")),
+          "memory build: relay keeps its tail call")
+
+
+def crash_and_limits(w):
+    c = w.run(["--arch", "aarch64", "--profile", "--no-samples", "run", "-release", prog("s-segv.c"), "50"])
+    eq(c.returncode, 128 + 11, "SIGSEGV under qemu: exaloop exits 139")
+    s = w.summary()
+    eq((s.calls("work"), s.calls("crash")), (50, 1), "crash capture: work 50, crash 1")
+    a = w.run(["--arch", "aarch64", "profile", "attach", "1"])
+    eq(a.returncode, 2, "profile attach refused with --arch aarch64")
+
+
+with Workdir() as w:
+    fib_counts(w)
+    exec_and_oracle(w)
+    tail_rules(w)
+    crash_and_limits(w)
+done()
