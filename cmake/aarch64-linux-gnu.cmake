@@ -27,10 +27,18 @@ find_program(CMAKE_NM NAMES llvm-nm-14 ${XL_CROSS_TRIPLE}-nm llvm-nm)
 find_program(CMAKE_AR NAMES llvm-ar-14 ${XL_CROSS_TRIPLE}-ar llvm-ar)
 find_program(CMAKE_RANLIB NAMES llvm-ranlib-14 ${XL_CROSS_TRIPLE}-ranlib llvm-ranlib)
 
+# Target libraries (a test's cmocka) are Debian's multiarch arm64 ones, and
+# the test runs through qemu-user.
+set(CMAKE_LIBRARY_ARCHITECTURE ${XL_CROSS_TRIPLE})
+find_program(XL_CROSS_QEMU NAMES qemu-aarch64 qemu-aarch64-static)
+if(XL_CROSS_QEMU)
+  set(CMAKE_CROSSCOMPILING_EMULATOR ${XL_CROSS_QEMU})
+endif()
+
 # The runtime is static archives only: compiler checks need not link (the
 # cross C++ library may not be installed).
 set(CMAKE_TRY_COMPILE_TARGET_TYPE STATIC_LIBRARY)
-set(CMAKE_FIND_ROOT_PATH /usr/${XL_CROSS_TRIPLE})
+set(CMAKE_FIND_ROOT_PATH /usr/${XL_CROSS_TRIPLE} /)
 set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
 set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
 set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)

@@ -3,8 +3,10 @@
 # x86-64 Debian 12 machine, install qemu-user and the arm64 cross packages,
 # let the kernel run AArch64 executables through qemu (binfmt_misc, when
 # this runs as root), cross-build exaloop's runtime for AArch64 into the
-# SDK of build/, and run the CTest label `arm64` (AArch64 programs built,
-# captured under qemu and reported on the host).  Run by .ci/run after the
+# SDK of build/, run the AArch64 trampolines' register-contract test
+# (unit.trampolines of build-aarch64, under qemu) and the CTest label
+# `arm64` of build/ (AArch64 programs built, captured under qemu and
+# reported on the host).  Run by .ci/run after the
 # main suite; safe to run again.  Extra arguments go to ctest.
 #
 # QEMU_LD_PREFIX is never set here: it reaches every process the tests
@@ -35,7 +37,7 @@ if [ "$(uname -m)" = x86_64 ]; then
     sudo_ dpkg --add-architecture arm64
     sudo_ apt-get update -qq
   fi
-  apt_install libclang-rt-14-dev:arm64 libc6:arm64
+  apt_install libclang-rt-14-dev:arm64 libc6:arm64 libcmocka-dev:arm64
   # binfmt_misc is not mounted on a fresh machine; as root, mount it and
   # register qemu-user-binfmt's entry.  Without it exaloop runs qemu itself.
   if [ "$(id -u)" = 0 ] && [ ! -e /proc/sys/fs/binfmt_misc/qemu-aarch64 ]; then
@@ -64,4 +66,12 @@ cmake -S . -B build-aarch64 -DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake
 cmake --build build-aarch64 -j"$(nproc)"
 cmake --install build-aarch64 --prefix build >/dev/null
 
+# The register-contract test re-executes itself (/proc/self/exe), which
+# qemu-user hands to the kernel: it needs the binfmt_misc entry (natively,
+# nothing).
+if [ "$(uname -m)" = aarch64 ] || [ -e /proc/sys/fs/binfmt_misc/qemu-aarch64 ]; then
+  ctest --test-dir build-aarch64 --output-on-failure
+else
+  echo "test-arm64: unit.trampolines (AArch64) not run: it needs the binfmt_misc entry (run as root)" >&2
+fi
 ctest --test-dir build --output-on-failure -j"$(nproc)" -L arm64 "$@"
