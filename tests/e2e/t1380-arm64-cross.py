@@ -105,6 +105,9 @@ def tail_rules(w):
     eq(b.returncode, 0, "musttail build")
     warn = [l for l in b.stderr.splitlines() if "'hop' makes musttail calls" in l]
     eq(len(warn), 1, "one warning for hop, the musttail function")
+    hop_line = [i + 1 for i, l in enumerate(open(prog("s-musttail.c"))) if "long hop(" in l][0]
+    check(len(warn) == 1 and ("s-musttail.c:%d: 'hop'" % hop_line) in warn[0],
+          "the warning is compiler-style, with hop's file and line (%d)" % hop_line)
     check(all("relay" not in l and "middle" not in l for l in b.stderr.splitlines() if "musttail" in l),
           "no warning for functions without musttail calls")
     relay, hop = disasm(exe, "relay"), disasm(exe, "hop")
