@@ -4,8 +4,8 @@
  * `exaloop --arch aarch64` builds AArch64 programs on an x86-64 machine;
  * `run` and `profile exec` then run them through qemu-user.  Where the
  * kernel already runs them itself (a binfmt_misc entry for the machine,
- * enabled) nothing is added; otherwise the emulator's command goes before
- * the program's.  The emulated program is the same process (same pid),
+ * enabled) nothing is added; otherwise, or always with EXALOOP_QEMU=always,
+ * the emulator's command goes before the program's.  The emulated program is the same process (same pid),
  * which is what the runtime's capture check needs (xl_capture.h,
  * XL_ENV_PID).
  */

@@ -88,6 +88,16 @@ def exec_and_oracle(w):
     eq((x.returncode, x.stdout), (0, "fib(12) = 144\n"), "profile exec under qemu")
     s = w.summary()
     eq(s.calls("fib"), 465, "profile exec: fib(12) calls")
+    # exaloop's own qemu route (what runs where no binfmt_misc entry exists): forced, it works, and
+    # without qemu in PATH it stops with one line, which shows the route was taken
+    x = w.run(["--no-samples", "profile", "exec", exe, "12"], env={"EXALOOP_QEMU": "always"})
+    eq((x.returncode, x.stdout, w.summary().calls("fib")), (0, "fib(12) = 144\n", 465),
+       "profile exec through exaloop's qemu-aarch64 route")
+    bare = os.path.join(w.path, "bin-no-qemu")  # an empty PATH: profile exec needs no tool
+    os.makedirs(bare, exist_ok=True)
+    x = w.run(["--no-samples", "profile", "exec", exe, "12"], env={"EXALOOP_QEMU": "always", "PATH": bare})
+    check(x.returncode != 0 and "needs 'qemu-aarch64' to run here" in x.stderr,
+          "forced qemu route without qemu: refused with one line (%r)" % x.stderr.strip()[-120:])
     eq({k: v for k, v in basic_counts(exe, ["12"]).items() if k in ("main", "fib")},
        {"main": 1, "fib": 465}, "XRay basic mode on the same binary agrees")
     stock = os.path.join(w.path, "fib-a64-stock")
