@@ -3,8 +3,8 @@
  *
  * The clock is the generic timer's virtual count (cntvct_el0), readable at
  * EL0 on Linux and defined by the architecture to run at a fixed rate
- * (cntfrq_el0, stored in the header for reference; the analyzer converts
- * ticks with the capture's own (tick, ns) pairs like the TSC's).
+ * (cntfrq_el0); the analyzer converts its ticks with the capture's own
+ * (tick, ns) pairs, like the TSC's.
  *
  * A thread's first event needs no vector state kept: at a sled, a call
  * boundary, only v0-v7 (arguments, results) can be live, d8-d15 are

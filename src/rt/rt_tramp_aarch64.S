@@ -140,7 +140,10 @@
  * event type, `sp_arg` 1 when the hot function takes the traced
  * function's stack pointer (the sled's sp: ours + FRAME + the sled's 16).
  * The CFA note says where the caller's frame is for unwinders: the sled's
- * push is 16 bytes above the trampoline's sp. */
+ * push is 16 bytes above the trampoline's sp, and x30's rule names the
+ * link register the sled saved there, so an unwinder steps from here to
+ * the traced function's caller (at every kind of sled the function has no
+ * frame of its own: not yet, or no longer). */
 .macro TRAMPOLINE name, hot, type, sp_arg
 	.globl	\name
 	.hidden	\name
