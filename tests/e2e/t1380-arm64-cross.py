@@ -10,15 +10,19 @@ scripts/test.sh.  Checks:
 - the lean trampolines (rt_tramp_aarch64.S) and compiler-rt's give the same counts and output;
 - the ARM64 tail-call rules: relay's optional tail call became a call (`bl middle`), hop's musttail
   stays a `b`, hop is excluded with a warning and its callee shows under main; memory builds: neither;
-- a crash (SIGSEGV) leaves a readable capture; the report (JSON, text, HTML) works on the host;
+- exaloop's own qemu route (EXALOOP_QEMU=always) works, and is refused in one line without qemu;
+- a crash (SIGSEGV) and a SIGKILL leave readable captures; the report (JSON, text, HTML) works on the
+  host;
 - `profile attach` is refused with --arch aarch64.
 """
 import os
 import shutil
+import signal
 import subprocess
 import tempfile
+import time
 
-from xltest import Workdir, check, done, eq, prog, xray_account, xray_basic_env
+from xltest import EXALOOP, Workdir, check, done, eq, prog, xray_account, xray_basic_env
 
 EM_AARCH64 = 183
 
@@ -137,11 +141,34 @@ def tail_rules(w):
           "memory build: relay keeps its tail call")
 
 
+def killed(w):
+    """SIGKILL after "batch 3 done" (s-killme): the capture keeps what the program recorded."""
+    exe = os.path.join(w.path, "killme-a64")
+    eq(w.run(["--arch", "aarch64", "--profile", "build", "-release", prog("s-killme.c"), "-o", exe]).returncode, 0,
+       "s-killme build")
+    e = dict(os.environ, CI="1", EXALOOP_CACHE_DIR=w.cache)
+    x = subprocess.Popen([EXALOOP, "--no-samples", "profile", "exec", exe, "--batch-size", "100", "--sleep-ms",
+                          "2000"], cwd=w.path, env=e, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    for _ in range(3):
+        x.stdout.readline()
+    time.sleep(1.0)  # "batch 3 done" comes before the nap is entered; the nap lasts 2 s: 1 s either side
+    with open("/proc/%d/task/%d/children" % (x.pid, x.pid)) as f:
+        kids = [int(k) for k in f.read().split()]
+    for k in kids:
+        os.kill(k, signal.SIGKILL)
+    x.communicate(timeout=120)
+    eq((len(kids), x.returncode), (1, 128 + 9), "SIGKILL in the nap after batch 3: exaloop exits 137")
+    s = w.summary()
+    eq((s.calls("run_batch"), s.calls("step"), s.calls("nap")), (3, 300, 3),
+       "killed capture: run_batch 3, step 300, nap 3")
+
+
 def crash_and_limits(w):
     c = w.run(["--arch", "aarch64", "--profile", "--no-samples", "run", "-release", prog("s-segv.c"), "50"])
     eq(c.returncode, 128 + 11, "SIGSEGV under qemu: exaloop exits 139")
     s = w.summary()
     eq((s.calls("work"), s.calls("crash")), (50, 1), "crash capture: work 50, crash 1")
+    killed(w)
     a = w.run(["--arch", "aarch64", "profile", "attach", "1"])
     eq(a.returncode, 2, "profile attach refused with --arch aarch64")
 
