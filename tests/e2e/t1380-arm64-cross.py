@@ -8,6 +8,7 @@ scripts/test.sh.  Checks:
 - exact call counts of s-fib (known by construction) equal the x86-64 run's, and LLVM XRay's own
   basic mode on the same AArch64 binary (an oracle that does not use exaloop);
 - the lean trampolines (rt_tramp_aarch64.S) and compiler-rt's give the same counts and output;
+- a make project built through the compiler wrappers gets the architecture and the rules too;
 - the ARM64 tail-call rules: relay's optional tail call became a call (`bl middle`), hop's musttail
   stays a `b`, hop is excluded with a warning and its callee shows under main; memory builds: neither;
 - exaloop's own qemu route (EXALOOP_QEMU=always) works, and is refused in one line without qemu;
@@ -141,6 +142,24 @@ def tail_rules(w):
           "memory build: relay keeps its tail call")
 
 
+def project_build(w):
+    """A make project through the compiler wrappers: --arch reaches them (EXALOOP_ARCH)."""
+    d = os.path.join(w.path, "mk")
+    os.makedirs(d)
+    shutil.copy(prog("s-musttail.c"), d)
+    with open(os.path.join(d, "Makefile"), "w") as f:
+        f.write("app: s-musttail.o\n\t$(CC) -o app s-musttail.o\n"
+                "s-musttail.o: s-musttail.c\n\t$(CC) -O2 -c s-musttail.c\n")
+    b = w.run(["--arch", "aarch64", "--profile", "build", "--", "make", "-C", d])
+    eq(b.returncode, 0, "make project build with --arch aarch64")
+    check("'hop' makes musttail calls" in b.stderr, "the wrappers warn about hop too")
+    exe = os.path.join(d, "app")
+    eq(elf_machine(exe), EM_AARCH64, "the wrappers built an AArch64 program")
+    x = w.run(["--no-samples", "profile", "exec", exe])
+    eq((x.returncode, x.stdout), (0, "musttail=45 relay=9\n"), "project program under qemu")
+    eq(w.summary().calls("leaf"), 5, "project program: leaf 5 calls")
+
+
 def killed(w):
     """SIGKILL after "batch 3 done" (s-killme): the capture keeps what the program recorded."""
     exe = os.path.join(w.path, "killme-a64")
@@ -177,5 +196,6 @@ with Workdir() as w:
     fib_counts(w)
     exec_and_oracle(w)
     tail_rules(w)
+    project_build(w)
     crash_and_limits(w)
 done()
