@@ -15,4 +15,4 @@ export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1${UBSAN_OPTIONS:+:$UBSAN
 # warn differently (e.g. -Wformat-truncation), which must not hide the reports.
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DEXALOOP_SANITIZE=ON -DEXALOOP_WERROR=OFF >/dev/null
 cmake --build build-asan -j"$(nproc)"
-ctest --test-dir build-asan --output-on-failure -j"$(nproc)" -L 'unit|e2e' "$@"
+ctest --test-dir build-asan --output-on-failure -j"$(nproc)" -L 'unit|e2e' -LE arm64 "$@"

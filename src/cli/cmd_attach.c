@@ -77,7 +77,10 @@ int cmd_profile_attach(int argc, const char **argv, struct xl_ctx *ctx)
 				       NULL};
 	int n;
 	int rc = xl_parse_options(&usage, argc, argv, 0, &n);
-	if (rc == XL_OPTS_PARSED && n != 1) {
+	if (rc == XL_OPTS_PARSED && ctx->arch && strcmp(ctx->arch, "x86_64") != 0) {
+		xl_error("'profile attach' works on x86-64 programs only, not with '--arch %s'", ctx->arch);
+		rc = XL_EXIT_USAGE;
+	} else if (rc == XL_OPTS_PARSED && n != 1) {
 		xl_error("'profile attach' takes one process id");
 		rc = XL_EXIT_USAGE;
 	}

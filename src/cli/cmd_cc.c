@@ -282,6 +282,7 @@ int cmd_cc(int argc, const char **argv, struct xl_ctx *ctx)
 	strvec_init(&cargv);
 	char never[PATH_MAX] = "";
 	strvec_push(&cargv, compiler);
+	xl_arch_flags(&cargv);
 	if (cl.step != XL_CC_INFO) {
 		int xray = bm == XL_BUILD_TRACED;
 		int tailcall = xray && cl.step != XL_CC_PREPROCESS && xl_tailcall_workaround();

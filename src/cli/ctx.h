@@ -14,6 +14,7 @@ struct xl_ctx {
 	int mode_explicit;  /* --profile=MODE (overrides exaloop.toml) */
 	int no_open;        /* --no-open */
 	const char *target; /* --target NAME */
+	const char *arch;   /* --arch ARCH, canonical (toolchain.h), or NULL */
 	uint32_t tl_mode;   /* --timeline MODE (XL_TL_*), 0: not given */
 	int tl_min_set;     /* --timeline-min-duration given */
 	uint64_t tl_min_ns;

@@ -8,6 +8,7 @@
 #include "globals.h"
 #include "msg.h"
 #include "project.h"
+#include "toolchain.h"
 #include "units.h"
 
 int xl_parse_profile(const char *mode, void *dest)
@@ -23,6 +24,27 @@ int xl_parse_profile(const char *mode, void *dest)
 		xl_error("invalid profile mode '%s' (use all, memory or xray)", mode);
 		return -1;
 	}
+	return 0;
+}
+
+/* --arch: the architecture programs are built for.  It goes into the
+ * environment (toolchain.h, XL_ENV_ARCH), where the build driver and the
+ * compiler wrappers a project's build starts read it. */
+static int parse_arch(const char *value, void *dest)
+{
+	struct xl_ctx *ctx = dest;
+	const char *name = xl_arch_name(value);
+	if (!name) {
+		xl_error("unknown architecture '%s' for '--arch' (use x86_64 or aarch64; amd64 and arm64 are the "
+			 "same)",
+			 value);
+		return -1;
+	}
+	if (setenv(XL_ENV_ARCH, name, 1) != 0) {
+		xl_error("out of memory");
+		return -1;
+	}
+	ctx->arch = name;
 	return 0;
 }
 
@@ -147,6 +169,9 @@ void xl_global_options(struct xl_globals *g, struct xl_option *opts)
 		XL_OPT_BOOL(0, "no-allocations", &g->no_allocations,
 			    "do not record heap allocations (malloc, new, GC_malloc)"),
 		XL_OPT_STRING(0, "target", &ctx->target, "NAME", "build or run a target of exaloop.toml"),
+		XL_OPT_PARSE(0, "arch", ctx, "ARCH",
+			     "build for ARCH: x86_64 or aarch64 (default: this machine's); see docs/cli.md",
+			     parse_arch),
 		XL_OPT_PARSE(0, "timeline", ctx, "MODE",
 			     "timeline kept: auto (default: all the run, short calls left out), first or last",
 			     parse_timeline),

@@ -1,7 +1,7 @@
 /*
  * globals.h - exaloop's global options, the ones before the command:
  *
- *   exaloop [--profile[=MODE]] [--no-open] [--no-allocations] [--target NAME]
+ *   exaloop [--profile[=MODE]] [--no-open] [--no-allocations] [--target NAME] [--arch ARCH]
  *           [--timeline MODE] [--timeline-min-duration D] [--delay D] [--duration D]
  *           [--include PATTERN]... [--buffer-size SIZE] [--memory-interval D]
  *           [--sample-rate HZ] [--no-samples] [--no-source] [--version] COMMAND ...
@@ -26,7 +26,7 @@ struct xl_globals {
 
 /* The table of the global options for g, ended by XL_OPT_END(), in opts
  * (room for XL_GLOBAL_OPTIONS entries). */
-#define XL_GLOBAL_OPTIONS 17
+#define XL_GLOBAL_OPTIONS 18
 void xl_global_options(struct xl_globals *g, struct xl_option *opts);
 
 /* Does arg name a global option ("--target", "--profile=memory")?  0 no,

@@ -29,6 +29,7 @@
 
 #include "analyze.h"
 #include "captures.h"
+#include "emulate.h"
 #include "emit.h"
 #include "exitcode.h"
 #include "foreign_exec.h"
@@ -518,6 +519,15 @@ int xl_session_run(const struct xl_session *s)
 	 * is passed on once, and exaloop lives on to write the report. */
 	struct strvec argv;
 	strvec_init(&argv);
+	char err[PATH_MAX + 128];
+	if (xl_emulator_argv(s->exe, &argv, err, sizeof(err)) != 0) { /* another architecture's program */
+		strvec_release(&argv);
+		strbuf_release(&ids);
+		xl_error("%s", err);
+		if (s->capture)
+			remove_capture_dir(dir);
+		return XL_EXIT_NOEXEC;
+	}
 	strvec_push(&argv, s->exe);
 	strvec_pushv(&argv, s->args);
 	struct child_env env = {s, s->capture ? dir : NULL, ids.len ? ids.buf : NULL};

@@ -50,6 +50,27 @@ static int manifest_string(const struct xl_toml_value *root, const char *key, ch
 	return 0;
 }
 
+/* The runtime library of the target architecture: <dir>/<runtime>, or
+ * another architecture's in <dir>/<arch>/ (a cross build of the runtime
+ * installs it there: cmake/aarch64-linux-gnu.cmake). */
+static int runtime_path(struct xl_sdk *sdk, const char *runtime, char *err, size_t errlen)
+{
+	int cross = xl_arch_is_cross();
+	const char *arch = xl_target_arch();
+	snprintf(sdk->runtime, sizeof(sdk->runtime), "%s/%s%s%s", sdk->dir, cross ? arch : "", cross ? "/" : "",
+		 runtime);
+	if (access(sdk->runtime, R_OK) == 0)
+		return 0;
+	if (cross)
+		snprintf(err, errlen,
+			 "profiling SDK '%s' has no %s runtime ('%s/%s'): build it with cmake/%s-linux-gnu.cmake and "
+			 "EXALOOP_RUNTIME_ONLY (docs/cli.md, \"--arch\")",
+			 sdk->dir, arch, arch, runtime, arch);
+	else
+		snprintf(err, errlen, "profiling SDK '%s' lacks its runtime library '%s'", sdk->dir, runtime);
+	return -1;
+}
+
 int xl_sdk_check(const char *dir, const char *cc_version, struct xl_sdk *sdk, char *err, size_t errlen)
 {
 	memset(sdk, 0, sizeof(*sdk));
@@ -85,11 +106,8 @@ int xl_sdk_check(const char *dir, const char *cc_version, struct xl_sdk *sdk, ch
 		snprintf(err, errlen, "'%s': runtime must be a file name inside the SDK, not '%s'", path, runtime);
 		return -1;
 	}
-	snprintf(sdk->runtime, sizeof(sdk->runtime), "%s/%s", sdk->dir, runtime);
-	if (access(sdk->runtime, R_OK) != 0) {
-		snprintf(err, errlen, "profiling SDK '%s' lacks its runtime library '%s'", sdk->dir, runtime);
+	if (runtime_path(sdk, runtime, err, errlen) != 0)
 		return -1;
-	}
 	if (strcmp(sdk->compiler, "clang") != 0) {
 		snprintf(err, errlen, "profiling SDK '%s' is for the compiler '%s'; exaloop builds with clang",
 			 sdk->dir, sdk->compiler);

@@ -276,6 +276,7 @@ static int compile_command(struct xl_build *b, const char *source, enum xl_lang 
 	struct strvec *cc = &u->argv;
 	strvec_init(cc);
 	strvec_push(cc, driver);
+	xl_arch_flags(cc);
 	strvec_push(cc, a->release ? "-O3" : "-O0");
 	strvec_push(cc, "-g");
 	if (tailcall)
@@ -402,6 +403,7 @@ static int link_program(struct xl_build *b, const struct unit *units, const stru
 	struct strvec ld;
 	strvec_init(&ld);
 	strvec_push(&ld, b->compiler);
+	xl_arch_flags(&ld);
 	xl_xray_compile_flags(&ld, b->mode, b->xray_threshold, 0, NULL);
 	for (size_t i = 0, k = 0; i < a->nsources; i++) {
 		enum xl_lang l = xl_source_lang(a->sources[i]);

@@ -20,7 +20,8 @@
 #include "args.h"
 #include "xl_msgs.h"
 
-/* 1 when XRay builds need the workaround here. */
+/* 1 when XRay builds need the workaround: when they are for AArch64
+ * (natively, or with --arch aarch64). */
 int xl_tailcall_workaround(void);
 
 /* Find the functions of the build's sources that make musttail calls

@@ -28,6 +28,54 @@ enum xl_build_mode xl_build_mode_for(int profile, uint32_t capture_mode)
 	return !profile ? XL_BUILD_PLAIN : capture_mode == XL_MODE_MEMORY ? XL_BUILD_MEMORY : XL_BUILD_TRACED;
 }
 
+/* The architectures exaloop builds for: the name used everywhere (SDK
+ * directory, compiler-rt's archive suffix), the other name users type,
+ * and clang's target triple for a cross build on Debian. */
+static const struct {
+	const char *name, *alias, *triple;
+} arches[] = {
+	{"x86_64", "amd64", "x86_64-linux-gnu"},
+	{"aarch64", "arm64", "aarch64-linux-gnu"},
+};
+
+const char *xl_host_arch(void)
+{
+#if defined(__aarch64__)
+	return "aarch64";
+#else
+	return "x86_64";
+#endif
+}
+
+const char *xl_arch_name(const char *typed)
+{
+	for (size_t i = 0; typed && i < XL_ARRAY_SIZE(arches); i++)
+		if (strcmp(typed, arches[i].name) == 0 || strcmp(typed, arches[i].alias) == 0)
+			return arches[i].name;
+	return NULL;
+}
+
+const char *xl_target_arch(void)
+{
+	const char *name = xl_arch_name(getenv(XL_ENV_ARCH));
+	return name ? name : xl_host_arch();
+}
+
+int xl_arch_is_cross(void)
+{
+	return strcmp(xl_target_arch(), xl_host_arch()) != 0;
+}
+
+void xl_arch_flags(struct strvec *cc)
+{
+	if (!xl_arch_is_cross())
+		return;
+	const char *arch = xl_target_arch();
+	for (size_t i = 0; i < XL_ARRAY_SIZE(arches); i++)
+		if (strcmp(arch, arches[i].name) == 0)
+			strvec_pushf(cc, "--target=%s", arches[i].triple);
+}
+
 int xl_find_compiler(enum xl_lang lang, char *path, size_t len)
 {
 	for (size_t i = 0; i < XL_ARRAY_SIZE(drivers); i++) {
@@ -70,12 +118,7 @@ int xl_clang_runtime(const char *cc, const char *name, char *path, size_t len)
 	char dir[PATH_MAX] = "";
 	char *const argv[] = {(char *)cc, "--print-runtime-dir", NULL};
 	xl_process_read_line(argv, dir, sizeof(dir));
-	const char *arch =
-#if defined(__aarch64__)
-		"aarch64";
-#else
-		"x86_64";
-#endif
+	const char *arch = xl_target_arch();
 	if (!dir[0] || (size_t)snprintf(path, len, "%s/libclang_rt.%s-%s.a", dir, name, arch) >= len)
 		return -1;
 	if (access(path, R_OK) == 0)

@@ -29,6 +29,24 @@ enum xl_build_mode {
  * capture mode XL_MODE_*) to the build it needs. */
 enum xl_build_mode xl_build_mode_for(int profile, uint32_t capture_mode);
 
+/* The architecture exaloop builds programs for: $EXALOOP_ARCH, which the
+ * global option --arch sets (for the compiler wrappers too), or this
+ * machine's.  "x86_64" or "aarch64". */
+#define XL_ENV_ARCH "EXALOOP_ARCH"
+const char *xl_target_arch(void);
+/* This machine's architecture ("x86_64" or "aarch64"). */
+const char *xl_host_arch(void);
+/* The canonical name of an architecture a user typed (x86_64 or amd64,
+ * aarch64 or arm64), or NULL. */
+const char *xl_arch_name(const char *typed);
+/* 1 when programs are built for another architecture than this machine's
+ * (clang then gets --target, and the runtime comes from the SDK's
+ * <arch>/ directory: sdk.h). */
+int xl_arch_is_cross(void);
+/* Append the flags that make clang build for the target architecture
+ * (--target=aarch64-linux-gnu in a cross build; nothing otherwise). */
+void xl_arch_flags(struct strvec *cc);
+
 /* Find a driver for a language: "clang-14" or "clang" (C), "clang++-14" or
  * "clang++" (C++).  Returns 0 and fills path, or -1. */
 int xl_find_compiler(enum xl_lang lang, char *path, size_t len);
@@ -37,7 +55,7 @@ int xl_find_compiler(enum xl_lang lang, char *path, size_t len);
  * driver's runtime directory.  Returns 0 when it exists. */
 int xl_xray_runtime(const char *cc, char *path, size_t len);
 
-/* Path of one of clang's runtime archives for this machine ("xray",
+/* Path of one of clang's runtime archives for the target architecture ("xray",
  * "profile": libclang_rt.NAME-ARCH.a), found through the driver's runtime
  * directory.  Returns 0 when it exists. */
 int xl_clang_runtime(const char *cc, const char *name, char *path, size_t len);

@@ -1,13 +1,13 @@
 # check_hot.cmake - run after every build of libexaloop_rt.a (cmake -P).
 #
-# exaloop's lean XRay trampolines (rt_tramp_x86_64.S) save only the
+# exaloop's lean XRay trampolines (rt_tramp_<arch>.S) save only the
 # argument registers before calling the hot path, so the hot objects
 # (rt_hot.c, rt_arena.c; built with -mgeneral-regs-only) must not touch a
 # vector, x87 or MMX register, and must not call anything outside
 # themselves (libc may use vector registers).  This script fails the build
 # when they do.
 #
-# Inputs: OBJECTS (;-list), OBJDUMP, NM.
+# Inputs: OBJECTS (;-list), OBJDUMP, NM, ARCH (x86_64 or aarch64).
 if(NOT OBJDUMP OR NOT NM)
   message(STATUS "check_hot: objdump/nm not found, hot-path register check skipped")
   return()
@@ -38,7 +38,12 @@ foreach(obj IN LISTS OBJECTS)
   if(NOT rc EQUAL 0)
     message(FATAL_ERROR "check_hot: ${OBJDUMP} failed on ${obj}")
   endif()
-  string(REGEX MATCH "[^\n]*%([xyz]mm[0-9]+|mm[0-7]|st(\\([0-7]\\))?)[^\n]*" bad "${dis}")
+  if(ARCH STREQUAL "aarch64")
+    # SIMD/FP registers: v0-v31 and their q/d/s/h/b views (llvm-objdump).
+    string(REGEX MATCH "[^\n]*[\t ,{[]([vqdshb][0-9]+)(\\.[0-9]*[bhsdq])?([ ,}\n]|$)[^\n]*" bad "${dis}")
+  else()
+    string(REGEX MATCH "[^\n]*%([xyz]mm[0-9]+|mm[0-7]|st(\\([0-7]\\))?)[^\n]*" bad "${dis}")
+  endif()
   if(bad)
     message(FATAL_ERROR "check_hot: ${obj} uses a vector/x87 register, which the lean trampolines "
       "do not save:\n  ${bad}\nBuild it with -mgeneral-regs-only and keep libc calls out of it.")

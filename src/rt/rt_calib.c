@@ -17,8 +17,9 @@
  * code (bench/: fib 37 ns) and below it in floating-point-heavy code
  * (loans 56 ns): a floor, not a bound.
  *
- * Only x86-64 with the TSC clock: the trampolines are called through
- * inline assembly, and the clock_gettime fallback takes another path.
+ * Only with the cycle-counter clock (the clock_gettime fallback takes
+ * another path); the trampolines are called through each architecture's
+ * inline assembly (RT_ARCH_CALL_ENTRY/EXIT, rt_arch.h).
  * The references to the trampolines are weak: a build without XRay has
  * none and nothing is measured.  With exaloop's trampolines the linker's
  * --wrap turns these references into the __wrap___xray_* ones, as it does
@@ -34,34 +35,15 @@
 #define CAL_ROUNDS 20u
 #define CAL_FUNC 1 /* any id: the scratch tree has its own nodes */
 
-#if defined(__x86_64__)
 extern void __xray_FunctionEntry(void) __attribute__((weak));
 extern void __xray_FunctionExit(void) __attribute__((weak));
-
-/* Call a trampoline the way a sled does: function id in r10d; %rsp 16-byte
- * aligned at the entry trampoline's first instruction, 8 mod 16 at the
- * exit trampoline's (where a function's `ret` would be).  The asm moves
- * %rsp below the red zone first and puts it back from rbx.  Everything a
- * handler may clobber is declared clobbered. */
-#define CALL_TRAMPOLINE(fn, id, pad)                                                                                   \
-	__asm__ volatile("mov %%rsp, %%rbx\n\t"                                                                        \
-			 "and $-16, %%rsp\n\t"                                                                         \
-			 "sub $" pad ", %%rsp\n\t"                                                                     \
-			 "mov %k1, %%r10d\n\t"                                                                         \
-			 "call *%0\n\t"                                                                                \
-			 "mov %%rbx, %%rsp"                                                                            \
-			 :                                                                                             \
-			 : "r"(fn), "r"(id)                                                                            \
-			 : "rbx", "rax", "rcx", "rdx", "rsi", "rdi", "r8", "r9", "r10", "r11", "xmm0", "xmm1", "xmm2", \
-			   "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", \
-			   "xmm14", "xmm15", "cc", "memory")
 
 static void __attribute__((noinline)) one_round(void (*entry)(void), void (*exit)(void))
 {
 	int32_t id = CAL_FUNC;
 	for (unsigned i = 0; i < CAL_CALLS; i++) {
-		CALL_TRAMPOLINE(entry, id, "136"); /* 128 red zone + 8 */
-		CALL_TRAMPOLINE(exit, id, "128");
+		RT_ARCH_CALL_ENTRY(entry, id); /* rt_arch.h */
+		RT_ARCH_CALL_EXIT(exit, id);
 	}
 }
 
@@ -106,8 +88,3 @@ void rt__calibrate(void)
 		rt__hdr->cal_calls = CAL_CALLS;
 	}
 }
-#else
-void rt__calibrate(void)
-{
-}
-#endif

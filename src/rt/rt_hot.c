@@ -735,15 +735,7 @@ void rt__hot_event_at(int32_t func, int type, uint64_t sp, uint64_t now)
 
 static inline RT_NOINSTR uint64_t hot_ticks(void)
 {
-#if defined(__x86_64__)
-	return __builtin_ia32_rdtsc();
-#elif defined(__aarch64__)
-	uint64_t v;
-	__asm__ volatile("mrs %0, cntvct_el0" : "=r"(v));
-	return v;
-#else
-	return 0;
-#endif
+	return rt__arch_ticks();
 }
 
 /* Out-of-line ends of the fast paths: the general code, then the gate.

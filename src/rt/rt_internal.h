@@ -27,6 +27,8 @@
 #endif
 #define RT_HIDDEN __attribute__((visibility("hidden")))
 
+#include "rt_arch.h"
+
 /* Capture file mapping: set by rt__init, never unmapped while the process
  * lives (late handler calls must still find valid memory). */
 extern RT_HIDDEN char *rt__base;
@@ -140,16 +142,8 @@ RT_HIDDEN uint64_t rt__mono_ns(void);
 
 static inline RT_NOINSTR uint64_t rt__ticks(void)
 {
-#if defined(__x86_64__)
 	if (__builtin_expect(rt__use_tsc, 1))
-		return __builtin_ia32_rdtsc();
-#elif defined(__aarch64__)
-	if (__builtin_expect(rt__use_tsc, 1)) {
-		uint64_t v;
-		__asm__ volatile("mrs %0, cntvct_el0" : "=r"(v));
-		return v;
-	}
-#endif
+		return rt__arch_ticks();
 	return rt__mono_ns();
 }
 

@@ -2,7 +2,7 @@
  * rt_xray.c - the XRay handler, thread registration and thread exit.
  *
  * rt__xray_handler is the function installed with __xray_set_handler.
- * With exaloop's own trampolines (rt_tramp_x86_64.S) the hot path
+ * With exaloop's own trampolines (rt_tramp_<arch>.S) the hot path
  * (rt_hot.c) is called directly and this handler only sees what the hot
  * path refuses; with compiler-rt's trampolines (EXALOOP_STOCK_TRAMPOLINES,
  * or another architecture) every event comes through here and goes on to
@@ -31,9 +31,6 @@
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
-#if defined(__x86_64__)
-#include <cpuid.h>
-#endif
 
 #include "rt_internal.h"
 
@@ -164,93 +161,15 @@ static NOINLINE RT_NOINSTR void slow_event(int32_t func, int type)
 	h->gate = rt__use_tsc ? RT_GATE_READY : RT_GATE_SLOW;
 }
 
-/*
- * A thread's first event calls into libc: registration (prctl,
- * pthread_setspecific) and, in a forked child, the child's capture
- * (rt_init.c: snprintf, mkdir, mmap, dl_iterate_phdr, memcmp).  libc's
- * string functions use AVX where the CPU has it and end with vzeroupper,
- * which clears the upper halves of ymm0-15 and zmm0-15; the trampolines'
- * full path keeps xmm0-15 only, and a traced function's 256- or 512-bit
- * arguments or return value live there (the trampoline contract,
- * docs/architecture.md).  So the first event keeps the vector state with
- * XSAVE around that work: once per thread, cheap beside its syscalls.
- */
-#if defined(__x86_64__)
-#define XSTATE_SSE 0x2u     /* xmm0-15, MXCSR */
-#define XSTATE_AVX 0x4u     /* upper halves of ymm0-15 */
-#define XSTATE_AVX512 0xe0u /* opmask, upper halves of zmm0-15, zmm16-31 */
-#define XSTATE_AREA 2752u   /* the standard layout up to Hi16_ZMM (2688), 64-byte rounded */
-#define XSTATE_HEADER 512u  /* XSAVE header: XSAVE writes XSTATE_BV only */
-
-struct xstate {
-	uint64_t mask;
-	unsigned char area[XSTATE_AREA] __attribute__((aligned(64)));
-};
-
-/* The components to keep, or 0 without AVX (libc then uses SSE only,
- * whose registers the trampolines keep) or when the layout does not fit
- * the area.  Computed at the first call; a race computes it twice alike. */
-static __attribute__((target("xsave"))) RT_NOINSTR uint64_t xstate_mask(void)
-{
-	static _Atomic uint64_t cached = UINT64_MAX;
-	uint64_t m = atomic_load_explicit(&cached, memory_order_relaxed);
-	if (m != UINT64_MAX)
-		return m;
-	unsigned a, b, c, d;
-	m = 0;
-	if (__get_cpuid(1, &a, &b, &c, &d) && (c & bit_OSXSAVE)) {
-		m = __builtin_ia32_xgetbv(0) & (XSTATE_SSE | XSTATE_AVX | XSTATE_AVX512);
-		if (!(m & XSTATE_AVX))
-			m = 0;
-		for (unsigned i = 2; i < 8; i++) {
-			if (!(m >> i & 1))
-				continue;
-			__cpuid_count(0xd, i, a, b, c, d); /* a: size, b: offset */
-			if ((uint64_t)a + b > XSTATE_AREA)
-				m = 0;
-		}
-	}
-	atomic_store_explicit(&cached, m, memory_order_relaxed);
-	return m;
-}
-
-/* No library call before the XSAVE: memset may be the AVX one. */
-static __attribute__((target("xsave"))) RT_NOINSTR void xstate_save(struct xstate *x)
-{
-	x->mask = xstate_mask();
-	if (!x->mask)
-		return;
-	volatile uint64_t *hdr = (volatile uint64_t *)(void *)(x->area + XSTATE_HEADER);
-	for (unsigned i = 0; i < 8; i++)
-		hdr[i] = 0;
-	__builtin_ia32_xsave64(x->area, (long long)x->mask);
-}
-
-static __attribute__((target("xsave"))) RT_NOINSTR void xstate_restore(const struct xstate *x)
-{
-	if (x->mask)
-		__builtin_ia32_xrstor64((void *)(uintptr_t)x->area, (long long)x->mask);
-}
-#else
-struct xstate {
-	int unused;
-};
-static void xstate_save(struct xstate *x)
-{
-	(void)x;
-}
-static void xstate_restore(const struct xstate *x)
-{
-	(void)x;
-}
-#endif
-
+/* A thread's first event calls into libc, which may change vector state
+ * the trampolines' full path does not keep (rt_arch_x86_64.c says which
+ * and why; AArch64 needs nothing kept). */
 static NOINLINE RT_NOINSTR void first_event(int32_t func, int type)
 {
-	struct xstate x;
-	xstate_save(&x);
+	struct rt_arch_vstate x;
+	rt__arch_vstate_save(&x);
 	slow_event(func, type);
-	xstate_restore(&x);
+	rt__arch_vstate_restore(&x);
 }
 
 /* The handler installed with __xray_set_handler.  exaloop's trampolines

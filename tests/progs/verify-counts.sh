@@ -66,6 +66,7 @@ runs=(
     "s-two-parents||"
     "s-mutual||"
     "s-tail||"
+    "s-musttail||"
     "s-fnptr||"
     "s-threads||buffer1"
     "s-exit||buffer1"

@@ -23,7 +23,6 @@
  * installs the handler itself.
  */
 #define _GNU_SOURCE
-#include <cpuid.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -35,11 +34,16 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
 
 #include "rt_capture_env.h"
 #include "rt_internal.h"
 
 /* ---- the assembly half (offsets checked below) ---- */
+
+#if defined(__x86_64__)
 
 struct tr_regs {
 	uint8_t fx[512];  /* FXSAVE image: x87, MXCSR, xmm0-15 */
@@ -83,6 +87,9 @@ void __wrap___xray_FunctionTailExit(void);
 void __xray_FunctionEntry(void);
 void __xray_FunctionExit(void);
 void __xray_FunctionTailExit(void);
+#else
+#include "tramp_aarch64_regs.h" /* trampolines_aarch64.S */
+#endif
 
 /* ---- cases ---- */
 
@@ -129,6 +136,7 @@ static int applies(enum route r, enum kind k, enum path p)
 	return 1;
 }
 
+#if defined(__x86_64__)
 /* What must come back unchanged (the contract); rsp, the stack words,
  * the x87 state, MXCSR and DF always must. */
 struct want {
@@ -173,6 +181,7 @@ static struct want want_for(enum route r, enum kind k, enum path p)
 static const char *const gpr_names[16] = {
 	"rax", "rcx", "rdx", "rbx", "rsp", "rbp", "rsi", "rdi", "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15",
 };
+#endif
 
 struct job {
 	enum route route;
@@ -260,6 +269,7 @@ static struct snap snap(void)
 
 /* ---- register values ---- */
 
+#if defined(__x86_64__)
 static void put_ld(uint8_t *to, long double v)
 {
 	memcpy(to, &v, 10);
@@ -327,6 +337,10 @@ static void compare(struct job *j, const struct tr_call *c, const struct want *w
 			if ((w->ymmh >> i & 1) && memcmp(in->ymmh[i], out->ymmh[i], 16))
 				job_fail(j, "upper half of ymm%d changed", i);
 }
+
+#else
+#include "tramp_aarch64_check.h" /* the same three, and cpu_has_avx(), for AArch64 */
+#endif
 
 static void (*tramp(enum route r, enum kind k))(void)
 {
@@ -573,6 +587,7 @@ static void compiler_rt_tail(void **s)
 	run_all(STOCK, TAIL);
 }
 
+#if defined(__x86_64__)
 static int cpu_has_avx(void)
 {
 	unsigned a, b, c, d;
@@ -582,6 +597,7 @@ static int cpu_has_avx(void)
 	__asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
 	return (lo & 6u) == 6u; /* the OS saves SSE and AVX state */
 }
+#endif
 
 static char capture_dir[256];
 
@@ -596,8 +612,10 @@ int main(int argc, char **argv)
 	}
 	have_avx = cpu_has_avx();
 	tr_hostile_avx = (uint32_t)have_avx;
+#if defined(__x86_64__)
 	print_message("AVX %s: upper halves of ymm0-15 %s\n", have_avx ? "present" : "absent",
 		      have_avx ? "checked" : "not checked");
+#endif
 	rt__track_sp = 1;
 	atomic_store(&rt__on, 1);
 	xray_handler = rt__xray_handler;
