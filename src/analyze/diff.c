@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "diff.h"
+#include "xl_assert.h"
 #include "shortname.h"
 #include "xl_array.h"
 
@@ -122,6 +123,7 @@ static int cmp_dbl(const void *a, const void *b)
 /* Median and range of n values (n >= 1); v is reordered. */
 static void stats(double *v, size_t n, double *med, double *lo, double *hi)
 {
+	XL_ASSERT(n >= 1);
 	qsort(v, n, sizeof(double), cmp_dbl);
 	*lo = v[0];
 	*hi = v[n - 1];
@@ -235,6 +237,7 @@ static int add_tree(struct xl_diff *d, size_t *cap, const struct xl_model *m, co
 
 int xl_diff_build(const struct xl_diff_side *base, const struct xl_diff_side *new_, int normalize, struct xl_diff *d)
 {
+	XL_ASSERT(base->nruns >= 1 && new_->nruns >= 1); /* diff.h: each side has runs */
 	memset(d, 0, sizeof(*d));
 	d->side[XL_BASE] = base;
 	d->side[XL_NEW] = new_;

@@ -7,6 +7,7 @@
 
 #include "analyze.h"
 #include "jsonw.h"
+#include "xl_assert.h"
 
 void jw_init(struct jsonw *w, FILE *f, int html_safe)
 {
@@ -32,16 +33,18 @@ static void open_(struct jsonw *w, char c)
 {
 	sep(w);
 	putc(c, w->f);
-	if (w->depth < JW_MAX_DEPTH - 1)
-		w->depth++;
+	/* The emitters' documents are shallow: nesting deeper than the writer
+	 * tracks would mean a missing jw_*_end. */
+	XL_ASSERT(w->depth < JW_MAX_DEPTH - 1);
+	w->depth++;
 	w->need_comma[w->depth] = 0;
 }
 
 static void close_(struct jsonw *w, char c)
 {
+	XL_ASSERT(w->depth > 0); /* an end without its begin */
 	putc(c, w->f);
-	if (w->depth > 0)
-		w->depth--;
+	w->depth--;
 }
 
 void jw_obj(struct jsonw *w)
