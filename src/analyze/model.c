@@ -35,8 +35,12 @@ static char **json_strv(json_t *arr)
 	size_t k = 0;
 	for (size_t i = 0; i < n; i++) {
 		const char *s = json_string_value(json_array_get(arr, i));
-		if (s)
-			v[k++] = strdup(s);
+		if (s && !(v[k++] = strdup(s))) {
+			while (k > 0)
+				free(v[--k]);
+			free(v);
+			return NULL;
+		}
 	}
 	return v;
 }
@@ -48,8 +52,9 @@ static int64_t json_i64_or(json_t *o, const char *key, int64_t dflt)
 }
 
 /* run.json is written by the CLI after the program ends; a capture made by
- * hand (or a crashed CLI) may lack it, so every field is optional. */
-static void load_run(struct xl_model *m, const char *dir)
+ * hand (or a crashed CLI) may lack it, so every field is optional.  Out of
+ * memory is not a missing field: XL_ENOMEM (what was set is the model's). */
+static int load_run(struct xl_model *m, const char *dir)
 {
 	struct xl_run *r = &m->run;
 	r->compile_time_ns = r->app_time_ns = -1;
@@ -60,24 +65,35 @@ static void load_run(struct xl_model *m, const char *dir)
 	snprintf(path, sizeof(path), "%s/run.json", dir);
 	json_error_t jerr;
 	int fd = xl_open_regular(path); /* a FIFO or device there must not hang us */
-	json_t *o = fd >= 0 ? json_loadfd(fd, 0, &jerr) : NULL;
+	int oom = 0;
+	json_t *o = fd >= 0 ? xl_json_loadfd(fd, 0, &jerr, &oom) : NULL;
 	if (fd >= 0)
 		close(fd);
+	if (oom)
+		return XL_ENOMEM;
 	if (!json_is_object(o)) {
 		json_decref(o);
 		r->command = calloc(1, sizeof(char *));
 		r->args = calloc(1, sizeof(char *));
 		r->include = calloc(1, sizeof(char *));
 		r->untraced_libs = calloc(1, sizeof(char *));
-		return;
+		return r->capture_dir && r->command && r->args && r->include && r->untraced_libs ? XL_OK : XL_ENOMEM;
 	}
-	r->program = dup_or_null(json_string_value(json_object_get(o, "program")));
-	r->executable = dup_or_null(json_string_value(json_object_get(o, "executable")));
-	r->started_at = dup_or_null(json_string_value(json_object_get(o, "started_at")));
+	const char *program = json_string_value(json_object_get(o, "program"));
+	const char *executable = json_string_value(json_object_get(o, "executable"));
+	const char *started_at = json_string_value(json_object_get(o, "started_at"));
+	r->program = dup_or_null(program);
+	r->executable = dup_or_null(executable);
+	r->started_at = dup_or_null(started_at);
 	r->command = json_strv(json_object_get(o, "command"));
 	r->args = json_strv(json_object_get(o, "args"));
 	r->include = json_strv(json_object_get(o, "include"));
 	r->untraced_libs = json_strv(json_object_get(o, "untraced_libraries"));
+	if (!r->capture_dir || (program && !r->program) || (executable && !r->executable) ||
+	    (started_at && !r->started_at) || !r->command || !r->args || !r->include || !r->untraced_libs) {
+		json_decref(o);
+		return XL_ENOMEM;
+	}
 	json_t *es = json_object_get(o, "exit_status");
 	if (json_is_integer(es)) {
 		r->has_exit_status = 1;
@@ -96,6 +112,7 @@ static void load_run(struct xl_model *m, const char *dir)
 	if (json_is_number(ov))
 		r->overhead_ns_per_call = json_number_value(ov);
 	json_decref(o);
+	return XL_OK;
 }
 
 static int cmp_i32(const void *a, const void *b)
@@ -366,8 +383,9 @@ int xl_model_load(const char *dir, struct xl_model **out, char *err, size_t errl
 	}
 	int rc = xl_capture_read(m, &ld, path, err, errlen);
 	if (rc == XL_OK) {
-		load_run(m, dir);
-		rc = build_funcs(m, &ld, dir);
+		rc = load_run(m, dir);
+		if (rc == XL_OK)
+			rc = build_funcs(m, &ld, dir);
 	}
 	if (rc == XL_OK)
 		rc = build_tree(m, &ld);
