@@ -157,7 +157,12 @@ static int build_funcs(struct xl_model *m, struct xl_loader *ld, const char *dir
 	 * refuses it for an image of another executable). */
 	if ((m->image || m->fork_child) && access(path, F_OK) != 0)
 		snprintf(path, sizeof(path), "%s/../symbols.json", dir);
-	int have_syms = xl_symbols_load_json(path, &tab, serr, sizeof(serr)) == 0;
+	int sym_rc = xl_symbols_load_json(path, &tab, serr, sizeof(serr));
+	if (sym_rc == XL_ENOMEM) { /* not a missing or broken file: no model */
+		free(ids);
+		return XL_ENOMEM;
+	}
+	int have_syms = sym_rc == XL_OK;
 	if (!have_syms && u > 0)
 		snprintf(ld->symbols_problem, sizeof(ld->symbols_problem), "%s",
 			 access(path, F_OK) == 0 ? serr : "the capture has no symbols.json");
