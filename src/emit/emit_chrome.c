@@ -18,6 +18,7 @@
  * shorter were left out) and the function table go in "otherData", built by other_data() below:
  * add new metadata there (docs/cli.md, "Chrome export").
  */
+#include <errno.h>
 #include <stdlib.h>
 
 #include "emit_internal.h"
@@ -212,7 +213,8 @@ int xl_emit_chrome(const struct xl_model *m, FILE *f, const struct xl_emit_opts 
 		const struct xl_thread *t = &m->threads[i];
 		meta(&w, "thread_name", pid, t->tid, t->name);
 		struct ctx x = {m, &w, pid, t->tid, shared};
-		xl_calls_walk(m, t, xl_timeline_end(m, t), call_event, &x);
+		if (xl_calls_walk(m, t, xl_timeline_end(m, t), call_event, &x) < 0)
+			jw_fail(&w);
 	}
 	memory_events(m, &w, pid);
 	jw_arr_end(&w);
@@ -220,5 +222,7 @@ int xl_emit_chrome(const struct xl_model *m, FILE *f, const struct xl_emit_opts 
 	jw_obj_end(&w);
 	putc('\n', f);
 	free(shared);
-	return ferror(f) ? -1 : 0;
+	if (w.failed)
+		errno = ENOMEM;
+	return ferror(f) || w.failed ? -1 : 0;
 }

@@ -16,6 +16,11 @@ void jw_init(struct jsonw *w, FILE *f, int html_safe)
 	w->html_safe = html_safe;
 }
 
+void jw_fail(struct jsonw *w)
+{
+	w->failed = 1;
+}
+
 static void sep(struct jsonw *w)
 {
 	if (w->after_key) {
