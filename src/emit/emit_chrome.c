@@ -203,7 +203,9 @@ int xl_emit_chrome(const struct xl_model *m, FILE *f, const struct xl_emit_opts 
 	struct jsonw w;
 	jw_init(&w, f, 0);
 	uint32_t pid = 1;
-	unsigned char *shared = xl_shared_names(m);
+	unsigned char *shared;
+	if (xl_shared_names(m, &shared) != 0)
+		jw_fail(&w);
 	jw_obj(&w);
 	jw_kstr(&w, "displayTimeUnit", "ns");
 	jw_key(&w, "traceEvents");
