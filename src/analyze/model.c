@@ -121,35 +121,37 @@ static int cmp_i32(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Distinct XRay ids (of nodes and of per-function tables: a function
- * called only on paths a bounded tree had no room for has no node) ->
- * funcs[], named from symbols.json when present. */
-static int build_funcs(struct xl_model *m, struct xl_loader *ld, const char *dir)
+/* The distinct XRay ids of nodes, per-function tables and allocations
+ * without a node, sorted, into *ids (malloc'd) and *u. */
+static int distinct_ids(const struct xl_model *m, const struct xl_loader *ld, int32_t **ids, size_t *u)
 {
-	int32_t *ids = malloc((m->nnodes + ld->nfs + ld->nfa + 1) * sizeof(int32_t));
-	if (!ids)
+	int32_t *v = malloc((m->nnodes + ld->nfs + ld->nfa + 1) * sizeof(int32_t));
+	if (!v)
 		return XL_ENOMEM;
 	size_t n = 0;
 	for (size_t i = 0; i < m->nnodes; i++)
 		if (m->nodes[i].parent != XL_NONE)
-			ids[n++] = ld->node_xray[i];
+			v[n++] = ld->node_xray[i];
 	for (size_t i = 0; i < ld->nfs; i++)
-		ids[n++] = ld->fs[i].xray_id;
+		v[n++] = ld->fs[i].xray_id;
 	for (size_t i = 0; i < ld->nfa; i++)
-		ids[n++] = ld->fa[i].func;
-	qsort(ids, n, sizeof(int32_t), cmp_i32);
-	size_t u = 0;
+		v[n++] = ld->fa[i].func;
+	qsort(v, n, sizeof(int32_t), cmp_i32);
+	size_t k = 0;
 	for (size_t i = 0; i < n; i++)
-		if (u == 0 || ids[u - 1] != ids[i])
-			ids[u++] = ids[i];
-	m->funcs = calloc(u ? u : 1, sizeof(struct xl_func));
-	if (!m->funcs) {
-		free(ids);
-		return XL_ENOMEM;
-	}
-	m->nfuncs = u;
+		if (k == 0 || v[k - 1] != v[i])
+			v[k++] = v[i];
+	*ids = v;
+	*u = k;
+	return XL_OK;
+}
 
-	struct xl_symtab tab;
+/* The capture's symbols.json into *tab (*have: 1 when it is there and
+ * of the captured build; else why not in ld->symbols_problem, when there
+ * are functions to name).  XL_OK or XL_ENOMEM. */
+static int capture_symbols(const struct xl_model *m, struct xl_loader *ld, const char *dir, struct xl_symtab *tab,
+			   int *have)
+{
 	char path[PATH_MAX], serr[256];
 	snprintf(path, sizeof(path), "%s/symbols.json", dir);
 	/* A forked child's or an exec'd image's capture (a subdirectory) uses
@@ -157,30 +159,35 @@ static int build_funcs(struct xl_model *m, struct xl_loader *ld, const char *dir
 	 * refuses it for an image of another executable). */
 	if ((m->image || m->fork_child) && access(path, F_OK) != 0)
 		snprintf(path, sizeof(path), "%s/../symbols.json", dir);
-	int sym_rc = xl_symbols_load_json(path, &tab, serr, sizeof(serr));
-	if (sym_rc == XL_ENOMEM) { /* not a missing or broken file: no model */
-		free(ids);
+	int sym_rc = xl_symbols_load_json(path, tab, serr, sizeof(serr));
+	if (sym_rc == XL_ENOMEM) /* not a missing or broken file: no model */
 		return XL_ENOMEM;
-	}
-	int have_syms = sym_rc == XL_OK;
-	if (!have_syms && u > 0)
+	*have = sym_rc == XL_OK;
+	if (!*have && m->nfuncs > 0)
 		snprintf(ld->symbols_problem, sizeof(ld->symbols_problem), "%s",
 			 access(path, F_OK) == 0 ? serr : "the capture has no symbols.json");
 	/* A symbols.json from another build would put wrong names on every
 	 * function: names by XRay id are honest, those are not. */
-	if (have_syms && ld->build_id[0] && tab.build_id[0] && strcmp(ld->build_id, tab.build_id) != 0) {
+	if (*have && ld->build_id[0] && tab->build_id[0] && strcmp(ld->build_id, tab->build_id) != 0) {
 		snprintf(ld->symbols_problem, sizeof(ld->symbols_problem),
 			 "symbols.json belongs to another build (its build id %.12s..., the captured "
 			 "executable's %.12s...)",
-			 tab.build_id, ld->build_id);
+			 tab->build_id, ld->build_id);
 		ld->symbols_mismatch = 1;
-		xl_symtab_release(&tab);
-		have_syms = 0;
+		xl_symtab_release(tab);
+		*have = 0;
 	}
-	for (size_t i = 0; i < u; i++) {
+	return XL_OK;
+}
+
+/* funcs[i] for ids[i]: its name, file and line from tab (NULL: by XRay
+ * id, "#N"), and the short names.  XL_OK or XL_ENOMEM. */
+static int name_funcs(struct xl_model *m, const int32_t *ids, const struct xl_symtab *tab)
+{
+	for (size_t i = 0; i < m->nfuncs; i++) {
 		struct xl_func *f = &m->funcs[i];
 		f->xray_id = ids[i];
-		const struct xl_symbol *s = have_syms ? xl_symtab_find(&tab, ids[i]) : NULL;
+		const struct xl_symbol *s = tab ? xl_symtab_find(tab, ids[i]) : NULL;
 		if (ids[i] == XL_FUNC_MORE) {
 			f->name = strdup("(more call paths)");
 			s = NULL;
@@ -193,20 +200,21 @@ static int build_funcs(struct xl_model *m, struct xl_loader *ld, const char *dir
 			snprintf(buf, sizeof(buf), "#%d", ids[i]);
 			f->name = strdup(buf);
 		}
-		if (!f->name || (s && s->file && !f->file)) {
-			if (have_syms)
-				xl_symtab_release(&tab);
-			free(ids);
+		if (!f->name || (s && s->file && !f->file))
 			return XL_ENOMEM;
-		}
 	}
-	if (have_syms)
-		xl_symtab_release(&tab);
-	if (xl_short_names((const char *const *)&m->funcs[0].name, &m->funcs[0].short_name, u, sizeof(m->funcs[0])) !=
-	    XL_OK) {
-		free(ids);
-		return XL_ENOMEM;
-	}
+	return xl_short_names((const char *const *)&m->funcs[0].name, &m->funcs[0].short_name, m->nfuncs,
+			      sizeof(m->funcs[0])) == XL_OK
+		       ? XL_OK
+		       : XL_ENOMEM;
+}
+
+/* XRay ids -> indices into funcs[] (ids: the sorted distinct ids) in the
+ * nodes, the per-function tables (now the model's fstats) and the
+ * allocations without a node (now the model's).  XL_OK or XL_ENOMEM. */
+static int map_ids(struct xl_model *m, struct xl_loader *ld, const int32_t *ids)
+{
+	size_t u = m->nfuncs;
 	for (size_t i = 0; i < m->nnodes; i++) {
 		if (m->nodes[i].parent == XL_NONE)
 			continue;
@@ -214,10 +222,8 @@ static int build_funcs(struct xl_model *m, struct xl_loader *ld, const char *dir
 		m->nodes[i].func = (int32_t)(hit - ids);
 	}
 	m->fstats = calloc(ld->nfs ? ld->nfs : 1, sizeof(*m->fstats));
-	if (!m->fstats) {
-		free(ids);
+	if (!m->fstats)
 		return XL_ENOMEM;
-	}
 	for (size_t i = 0; i < ld->nfs; i++) {
 		const struct xl_fstat_raw *r = &ld->fs[i];
 		struct xl_thread *t = &m->threads[r->thread];
@@ -240,8 +246,35 @@ static int build_funcs(struct xl_model *m, struct xl_loader *ld, const char *dir
 	m->fallocs = ld->fa; /* the model owns them now */
 	m->nfallocs = ld->nfa;
 	ld->fa = NULL;
-	free(ids);
 	return XL_OK;
+}
+
+/* Distinct XRay ids (of nodes and of per-function tables: a function
+ * called only on paths a bounded tree had no room for has no node) ->
+ * funcs[], named from symbols.json when present. */
+static int build_funcs(struct xl_model *m, struct xl_loader *ld, const char *dir)
+{
+	int32_t *ids;
+	size_t u;
+	if (distinct_ids(m, ld, &ids, &u) != XL_OK)
+		return XL_ENOMEM;
+	m->funcs = calloc(u ? u : 1, sizeof(struct xl_func));
+	if (!m->funcs) {
+		free(ids);
+		return XL_ENOMEM;
+	}
+	m->nfuncs = u;
+	struct xl_symtab tab;
+	int have_syms = 0;
+	int rc = capture_symbols(m, ld, dir, &tab, &have_syms);
+	if (rc == XL_OK)
+		rc = name_funcs(m, ids, have_syms ? &tab : NULL);
+	if (have_syms)
+		xl_symtab_release(&tab);
+	if (rc == XL_OK)
+		rc = map_ids(m, ld, ids);
+	free(ids);
+	return rc;
 }
 
 /* Children lists, times, self times and the function table. */
