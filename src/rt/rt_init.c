@@ -181,6 +181,63 @@ static __attribute__((format(printf, 2, 3))) void rt_note(const char *dir, const
 	close(fd);
 }
 
+/* A file-size limit (ulimit -f) below the capture's size would kill the
+ * program with SIGXFSZ at the reservation, before main.  Use what the
+ * limit leaves when that is at least the minimum buffer (*size and the
+ * buffer size reduced), else run without capture (-1); either way say so. */
+static int fit_file_limit(const char *dir, uint64_t *size)
+{
+	struct rlimit fl;
+	if (getrlimit(RLIMIT_FSIZE, &fl) != 0 || fl.rlim_cur == RLIM_INFINITY || fl.rlim_cur >= *size)
+		return 0;
+	uint64_t room = (uint64_t)fl.rlim_cur;
+	uint64_t fixed = XL_HDR_SIZE + XL_THREAD_TABLE_SIZE;
+	if (room < fixed + (1u << 20)) {
+		rt_note(dir,
+			"capture disabled: the file-size limit (ulimit -f, %llu bytes) is below the "
+			"smallest capture (%llu bytes)",
+			(unsigned long long)room, (unsigned long long)(fixed + (1u << 20)));
+		return -1;
+	}
+	rt__cfg.buffer_size = (room - fixed) & ~(uint64_t)0xffff;
+	rt_note(dir,
+		"capture buffer reduced to %llu bytes to stay within the file-size limit "
+		"(ulimit -f, %llu bytes)",
+		(unsigned long long)rt__cfg.buffer_size, (unsigned long long)room);
+	*size = fixed + rt__cfg.buffer_size;
+	return 0;
+}
+
+/* A new capture's header: the settings it was made with, its size, an
+ * empty arena, every metric unavailable until measured. */
+static void header_init(struct xl_cap_header *h, uint64_t size)
+{
+	h->version = XL_CAP_VERSION;
+	h->hdr_size = XL_HDR_SIZE;
+	h->mode = rt__cfg.mode;
+	h->timeline_mode = rt__cfg.tl_mode;
+	h->timeline_min_ns = rt__cfg.tl_min_ns;
+	h->sample_rate = rt__cfg.sample_rate;
+	h->perf_paranoid = XL_PARANOID_UNKNOWN;
+	h->pid = (uint32_t)getpid();
+	h->file_size = size;
+	h->arena_off = XL_HDR_SIZE + XL_THREAD_TABLE_SIZE;
+	h->arena_cursor = h->arena_off;
+	/* The timeline may use up to 3/4 of the budget; the rest is kept for
+	 * the call trees and memory samples so they stay complete. */
+	uint64_t reserve = rt__cfg.buffer_size / 4;
+	if (reserve < (512u << 10))
+		reserve = 512u << 10;
+	h->timeline_limit = size - reserve;
+	h->buffer_size = rt__cfg.buffer_size;
+	h->memory_interval_ns = rt__cfg.interval_ns;
+	h->delay_ns = rt__cfg.delay_ns;
+	h->duration_ns = rt__cfg.duration_ns;
+	h->peak_rss_bytes = XL_UNAVAILABLE;
+	h->capture_rss_bytes = XL_UNAVAILABLE;
+	h->gc_first_collections = XL_UNAVAILABLE;
+}
+
 static int map_capture(const char *dir)
 {
 	char path[PATH_MAX];
@@ -189,28 +246,8 @@ static int map_capture(const char *dir)
 		return -1;
 	}
 	uint64_t size = XL_HDR_SIZE + XL_THREAD_TABLE_SIZE + rt__cfg.buffer_size;
-	/* A file-size limit (ulimit -f) below the capture's size would kill
-	 * the program with SIGXFSZ at the reservation below, before main.
-	 * Use what the limit leaves when that is at least the minimum buffer,
-	 * else run without capture; either way say so. */
-	struct rlimit fl;
-	if (getrlimit(RLIMIT_FSIZE, &fl) == 0 && fl.rlim_cur != RLIM_INFINITY && fl.rlim_cur < size) {
-		uint64_t room = (uint64_t)fl.rlim_cur;
-		uint64_t fixed = XL_HDR_SIZE + XL_THREAD_TABLE_SIZE;
-		if (room < fixed + (1u << 20)) {
-			rt_note(dir,
-				"capture disabled: the file-size limit (ulimit -f, %llu bytes) is below the "
-				"smallest capture (%llu bytes)",
-				(unsigned long long)room, (unsigned long long)(fixed + (1u << 20)));
-			return -1;
-		}
-		rt__cfg.buffer_size = (room - fixed) & ~(uint64_t)0xffff;
-		rt_note(dir,
-			"capture buffer reduced to %llu bytes to stay within the file-size limit "
-			"(ulimit -f, %llu bytes)",
-			(unsigned long long)rt__cfg.buffer_size, (unsigned long long)room);
-		size = fixed + rt__cfg.buffer_size;
-	}
+	if (fit_file_limit(dir, &size) != 0)
+		return -1;
 	int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		rt_note(dir, "capture disabled: cannot create '%s': %s", path, strerror(errno));
@@ -237,31 +274,7 @@ static int map_capture(const char *dir)
 	}
 	rt__base = p;
 	rt__hdr = p;
-	struct xl_cap_header *h = rt__hdr;
-	h->version = XL_CAP_VERSION;
-	h->hdr_size = XL_HDR_SIZE;
-	h->mode = rt__cfg.mode;
-	h->timeline_mode = rt__cfg.tl_mode;
-	h->timeline_min_ns = rt__cfg.tl_min_ns;
-	h->sample_rate = rt__cfg.sample_rate;
-	h->perf_paranoid = XL_PARANOID_UNKNOWN;
-	h->pid = (uint32_t)getpid();
-	h->file_size = size;
-	h->arena_off = XL_HDR_SIZE + XL_THREAD_TABLE_SIZE;
-	h->arena_cursor = h->arena_off;
-	/* The timeline may use up to 3/4 of the budget; the rest is kept for
-	 * the call trees and memory samples so they stay complete. */
-	uint64_t reserve = rt__cfg.buffer_size / 4;
-	if (reserve < (512u << 10))
-		reserve = 512u << 10;
-	h->timeline_limit = size - reserve;
-	h->buffer_size = rt__cfg.buffer_size;
-	h->memory_interval_ns = rt__cfg.interval_ns;
-	h->delay_ns = rt__cfg.delay_ns;
-	h->duration_ns = rt__cfg.duration_ns;
-	h->peak_rss_bytes = XL_UNAVAILABLE;
-	h->capture_rss_bytes = XL_UNAVAILABLE;
-	h->gc_first_collections = XL_UNAVAILABLE;
+	header_init(rt__hdr, size);
 	return 0;
 }
 
