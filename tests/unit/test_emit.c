@@ -117,7 +117,8 @@ static void normalise_text(char **s)
 		{"command: .*", "command: X"},
 		{"process [0-9]+ \\(parent [0-9]+\\)", "process P (parent P)"},
 		{"[0-9]+ events", "N events"},
-		{"about [0-9]+ ns per traced call \\((measured|typical)\\), [0-9]+ calls: roughly T?[0-9.]+%", "OVERHEAD"},
+		{"about [0-9]+ ns per traced call \\((measured|typical)\\), [0-9]+ calls: roughly T?[0-9.]+%",
+		 "OVERHEAD"},
 		{"roughly P%", "OVERHEAD"},
 		{"per traced call \\((measured|typical)\\)", "per traced call (K)"},
 		{"M \\(max M\\)", "M"},
@@ -228,8 +229,8 @@ static json_t *paths(json_t *doc)
 			continue;
 		}
 		assert_true((size_t)p < i);
-		const char *name =
-			json_string_value(json_object_get(json_array_get(funcs, json_integer_value(json_array_get(func, i))), "name"));
+		const char *name = json_string_value(
+			json_object_get(json_array_get(funcs, json_integer_value(json_array_get(func, i))), "name"));
 		assert_int_not_equal(asprintf(&path[i], "%s%s%s", path[p], path[p][0] ? "/" : "", name), -1);
 		json_int_t sum = json_integer_value(json_object_get(sums, path[i])) +
 				 json_integer_value(json_array_get(calls, i));
@@ -270,8 +271,8 @@ static json_t *shape(json_t *doc)
 	a = json_array();
 	json_array_foreach(json_object_get(doc, "threads"), i, x)
 	{
-		json_array_append_new(a, json_pack("[O O O O]", json_object_get(x, "index"), json_object_get(x, "events"),
-						   json_object_get(x, "timeline_events"),
+		json_array_append_new(a, json_pack("[O O O O]", json_object_get(x, "index"),
+						   json_object_get(x, "events"), json_object_get(x, "timeline_events"),
 						   json_object_get(x, "dropped_events")));
 	}
 	json_object_set_new(out, "threads", a);
@@ -365,7 +366,8 @@ static void chrome_matches_golden(void **state)
 		}
 	json_t *got = json_array();
 	for (size_t k = 0; k < n; k++)
-		json_array_append_new(got, json_pack("[O O]", json_object_get(v[k], "ph"), json_object_get(v[k], "name")));
+		json_array_append_new(got,
+				      json_pack("[O O]", json_object_get(v[k], "ph"), json_object_get(v[k], "name")));
 	char *want_text = golden("chrome/two-parents.json");
 	json_t *want = parse(want_text);
 	if (!json_equal(got, want))

@@ -515,10 +515,8 @@ static void emitters_fail_cleanly(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(model_load_fails_cleanly),
-		cmocka_unit_test(symbols_load_fails_cleanly),
-		cmocka_unit_test(toml_parse_fails_cleanly),
-		cmocka_unit_test(diff_build_fails_cleanly),
+		cmocka_unit_test(model_load_fails_cleanly), cmocka_unit_test(symbols_load_fails_cleanly),
+		cmocka_unit_test(toml_parse_fails_cleanly), cmocka_unit_test(diff_build_fails_cleanly),
 		cmocka_unit_test(emitters_fail_cleanly),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -253,8 +253,8 @@ static void each_rule_says_its_one_thing(void **state)
 static void warnings_keep_the_rules_order(void **state)
 {
 	(void)state;
-	static const char *const want[] = {"truncated",   "corrupt_threads", "not_finalized", "repaired_exits",
-					   "deep_recursion", "clock_fallback", "symbols_missing"};
+	static const char *const want[] = {"truncated",      "corrupt_threads", "not_finalized",  "repaired_exits",
+					   "deep_recursion", "clock_fallback",  "symbols_missing"};
 	struct fixture x;
 	clean(&x);
 	symbols_missing(&x);
