@@ -130,6 +130,7 @@ void jw_escape(FILE *f, const char *s, int html_safe)
 
 void jw_key(struct jsonw *w, const char *k)
 {
+	XL_ASSERT(!w->after_key); /* a key needs its value before the next key */
 	sep(w);
 	putc('"', w->f);
 	jw_escape(w->f, k, w->html_safe);
