@@ -26,6 +26,7 @@
 #include <cmocka.h>
 
 #include "analyze.h"
+#include "buildinfo.h"
 #include "diff.h"
 #include "emit.h"
 #include "emit_diff.h"
@@ -272,6 +273,65 @@ static void symbols_load_fails_cleanly(void **state)
 	assert_true(fail_each(&op) > 4);
 }
 
+/* xl_sidecar_read: XL_ENOMEM and an empty info; the exe.profile.json is
+ * written by the test, beside a name in a temporary directory. */
+struct sidecar {
+	char exe[64];
+	struct xl_sidecar_info info;
+	char err[512];
+};
+
+static int sidecar_run(void *ctx)
+{
+	struct sidecar *x = ctx;
+	memset(&x->info, 0xff, sizeof(x->info)); /* must be emptied on failure */
+	x->err[0] = 0;
+	return xl_sidecar_read(x->exe, &x->info, x->err, sizeof(x->err));
+}
+
+static void sidecar_failed(void *ctx, int rc)
+{
+	struct sidecar *x = ctx;
+	assert_int_equal(rc, XL_ENOMEM);
+	assert_null(x->info.untraced_libs);
+	assert_true(x->err[0] != 0);
+}
+
+static int sidecar_complete(void *ctx)
+{
+	struct sidecar *x = ctx;
+	char **v = x->info.untraced_libs;
+	return x->info.mode == XL_MODE_ALL && strcmp(x->info.build_id, "8fe148ac") == 0 && v && v[0] && v[1] && !v[2] &&
+	       strcmp(v[0], "/p/libone.so") == 0 && strcmp(v[1], "/p/libtwo.so") == 0;
+}
+
+static void sidecar_done(void *ctx)
+{
+	struct sidecar *x = ctx;
+	assert_true(sidecar_complete(x));
+	xl_sidecar_info_release(&x->info);
+}
+
+static void sidecar_read_fails_cleanly(void **state)
+{
+	(void)state;
+	struct sidecar x;
+	char dir[] = "/tmp/xl-faults-XXXXXX", path[128];
+	assert_non_null(mkdtemp(dir));
+	snprintf(x.exe, sizeof(x.exe), "%s/app", dir);
+	snprintf(path, sizeof(path), "%s.profile.json", x.exe);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("{\"schema\": \"exaloop.profile/1\", \"mode\": \"all\", \"build_id\": \"8fe148ac\",\n"
+	      " \"untraced_libraries\": [\"/p/libone.so\", \"/p/libtwo.so\"]}\n",
+	      f);
+	fclose(f);
+	struct op op = {"xl_sidecar_read", sidecar_run, sidecar_failed, sidecar_done, &x, sidecar_complete};
+	assert_true(fail_each(&op) > 4);
+	unlink(path);
+	rmdir(dir);
+}
+
 /* xl_toml_parse: NULL and "out of memory". */
 static const char toml_doc[] = "title = \"every kind of value\"\n"
 			       "[profile]\n"
@@ -515,9 +575,9 @@ static void emitters_fail_cleanly(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(model_load_fails_cleanly), cmocka_unit_test(symbols_load_fails_cleanly),
-		cmocka_unit_test(toml_parse_fails_cleanly), cmocka_unit_test(diff_build_fails_cleanly),
-		cmocka_unit_test(emitters_fail_cleanly),
+		cmocka_unit_test(model_load_fails_cleanly),   cmocka_unit_test(symbols_load_fails_cleanly),
+		cmocka_unit_test(sidecar_read_fails_cleanly), cmocka_unit_test(toml_parse_fails_cleanly),
+		cmocka_unit_test(diff_build_fails_cleanly),   cmocka_unit_test(emitters_fail_cleanly),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
