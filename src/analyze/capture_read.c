@@ -279,6 +279,42 @@ static int map_file(struct xl_model *m, const char *path, char *err, size_t errl
 	return XL_OK;
 }
 
+/* The run's allocation totals (version 4, when recorded). */
+static void header_allocs(struct xl_model *m, const struct xl_cap_header *h)
+{
+	if (h->version < 4 || !(h->flags & XL_FLAG_ALLOCS) || h->alloc_rec_size != sizeof(struct xl_alloc_stat))
+		return;
+	m->allocs = 1;
+	alloc_from(&m->alloc_na, (const struct xl_alloc_stat *)(const void *)h->alloc_na);
+	const struct xl_alloc_stat *out = (const struct xl_alloc_stat *)(const void *)h->alloc_outside;
+	if (h->version >= 5 && out->owner == XL_ALLOC_SHARED) {
+		m->alloc_outside_kept = 1;
+		alloc_from(&m->alloc_outside, out);
+	}
+	m->alloc_unmatched_frees = h->alloc_unmatched_frees;
+	m->alloc_unmatched_bytes = h->alloc_unmatched_bytes;
+	m->alloc_untracked = h->alloc_untracked;
+	m->gc_frees = h->gc_frees;
+}
+
+/* Clock: ticks per ns from the widest calibration pair we have. */
+static int header_clock(struct xl_model *m, const struct xl_cap_header *h, const char *path, char *err, size_t errlen)
+{
+	m->ticks_per_ns = 1.0;
+	if (h->clock == XL_CLOCK_TSC) {
+		if (h->cal1_ns > h->cal0_ns && h->cal1_ticks > h->cal0_ticks)
+			m->ticks_per_ns = (double)(h->cal1_ticks - h->cal0_ticks) / (double)(h->cal1_ns - h->cal0_ns);
+		else {
+			snprintf(err, errlen, "capture '%s' is corrupt: no usable clock calibration", path);
+			return XL_EFORMAT;
+		}
+	} else if (h->clock != XL_CLOCK_MONOTONIC) {
+		snprintf(err, errlen, "capture '%s' is corrupt: unknown clock %u", path, h->clock);
+		return XL_EFORMAT;
+	}
+	return XL_OK;
+}
+
 static int read_header(struct xl_model *m, struct xl_loader *ld, const char *path, char *err, size_t errlen)
 {
 	const struct xl_cap_header *h = (const void *)m->map;
@@ -328,40 +364,14 @@ static int read_header(struct xl_model *m, struct xl_loader *ld, const char *pat
 	m->threads_unplaced = h->threads_unplaced;
 	m->unrecorded_events = h->unrecorded_events;
 	m->open_exits = h->version >= 5 ? h->open_exits : 0;
-	if (h->version >= 4 && (h->flags & XL_FLAG_ALLOCS) && h->alloc_rec_size == sizeof(struct xl_alloc_stat)) {
-		m->allocs = 1;
-		alloc_from(&m->alloc_na, (const struct xl_alloc_stat *)(const void *)h->alloc_na);
-		const struct xl_alloc_stat *out = (const struct xl_alloc_stat *)(const void *)h->alloc_outside;
-		if (h->version >= 5 && out->owner == XL_ALLOC_SHARED) {
-			m->alloc_outside_kept = 1;
-			alloc_from(&m->alloc_outside, out);
-		}
-		m->alloc_unmatched_frees = h->alloc_unmatched_frees;
-		m->alloc_unmatched_bytes = h->alloc_unmatched_bytes;
-		m->alloc_untracked = h->alloc_untracked;
-		m->gc_frees = h->gc_frees;
-	}
+	header_allocs(m, h);
 	if (h->build_id_size <= XL_BUILD_ID_MAX)
 		for (uint32_t i = 0; i < h->build_id_size; i++)
 			snprintf(ld->build_id + 2 * i, 3, "%02x", h->build_id[i]);
 	memcpy(m->build_id, ld->build_id, sizeof(m->build_id));
 	m->start_realtime_ns = h->start_realtime_ns > (uint64_t)INT64_MAX ? 0 : (int64_t)h->start_realtime_ns;
 	m->t0_ticks = h->process_start_ticks;
-
-	/* Clock: ticks per ns from the widest calibration pair we have. */
-	m->ticks_per_ns = 1.0;
-	if (h->clock == XL_CLOCK_TSC) {
-		if (h->cal1_ns > h->cal0_ns && h->cal1_ticks > h->cal0_ticks)
-			m->ticks_per_ns = (double)(h->cal1_ticks - h->cal0_ticks) / (double)(h->cal1_ns - h->cal0_ns);
-		else {
-			snprintf(err, errlen, "capture '%s' is corrupt: no usable clock calibration", path);
-			return XL_EFORMAT;
-		}
-	} else if (h->clock != XL_CLOCK_MONOTONIC) {
-		snprintf(err, errlen, "capture '%s' is corrupt: unknown clock %u", path, h->clock);
-		return XL_EFORMAT;
-	}
-	return XL_OK;
+	return header_clock(m, h, path, err, errlen);
 }
 
 /* The fixed part of a thread block: everything before node_chunks[].  A
@@ -520,17 +530,10 @@ static void read_tl_history(const struct xl_model *m, const struct xl_thread_blo
 	}
 }
 
-/* Read one thread's nodes.  Returns XL_OK, XL_ENOMEM, or XL_EFORMAT when
- * what it reads shares bytes with another record; other corruption just
- * stops the thread's node list early. */
-static int read_thread(struct xl_model *m, struct xl_loader *ld, struct claims *cl, uint64_t tb_off, uint32_t slot,
-		       uint64_t end_ticks)
+/* The thread's name and counters from its block. */
+static void thread_counters(const struct xl_model *m, const struct xl_thread_block *tb, struct xl_thread *t,
+			    uint32_t slot)
 {
-	const struct xl_thread_block *tb = thread_at(m, tb_off);
-	uint64_t tb_avail = avail(m, tb_off);
-	if (xl_grow((void **)&m->threads, &ld->threads_cap, m->nthreads + 1, sizeof(*m->threads)))
-		return XL_ENOMEM;
-	struct xl_thread *t = &m->threads[m->nthreads];
 	memset(t, 0, sizeof(*t));
 	t->slot = slot;
 	t->tid = tb->tid;
@@ -552,65 +555,84 @@ static int read_thread(struct xl_model *m, struct xl_loader *ld, struct claims *
 	t->dropped_from_ns = tb->dropped_events ? xl_model_ns(m, tb->dropped_from_ticks) : -1;
 	t->start_ns = xl_model_ns(m, tb->first_ticks);
 	t->timeline_first = tb->timeline_first;
+}
 
-	/* Nodes the file can hold: published ones, in chunk slots that exist.
-	 * (Fuzzing: node_count near 2^32 made the reader allocate 4M nodes per
-	 * thread for a few-KiB file; now memory follows the file's size.) */
-	uint64_t count = tb->node_count;
+/* How much of a thread block the file holds: nodes, open frames, and the
+ * block's length as far as it is read. */
+struct block_extent {
+	uint64_t count; /* nodes the file can hold: published ones, in chunk slots that exist */
+	uint64_t depth; /* open frames */
+	uint64_t len;   /* its counters, its chunk slots in use, its open frames and
+			 * (version 2) the fields after them */
+	int v2_fields;  /* the version-2 fields are in the file */
+};
+
+static struct block_extent block_extent(const struct xl_model *m, const struct xl_thread_block *tb, uint64_t tb_avail)
+{
+	struct block_extent e;
+	/* (Fuzzing: node_count near 2^32 made the reader allocate 4M nodes
+	 * per thread for a few-KiB file; now memory follows the file's size.) */
+	e.count = tb->node_count;
 	uint64_t slots = (tb_avail - TB_FIXED) / sizeof(uint64_t);
 	if (slots > XL_MAX_NODE_CHUNKS)
 		slots = XL_MAX_NODE_CHUNKS;
-	if (count > slots * XL_NODES_PER_CHUNK)
-		count = slots * XL_NODES_PER_CHUNK;
-	if (count > m->map_size / sizeof(struct xl_node))
-		count = m->map_size / sizeof(struct xl_node);
-	uint64_t depth = tb->depth < XL_MAX_DEPTH ? tb->depth : XL_MAX_DEPTH;
+	if (e.count > slots * XL_NODES_PER_CHUNK)
+		e.count = slots * XL_NODES_PER_CHUNK;
+	if (e.count > m->map_size / sizeof(struct xl_node))
+		e.count = m->map_size / sizeof(struct xl_node);
+	e.depth = tb->depth < XL_MAX_DEPTH ? tb->depth : XL_MAX_DEPTH;
 	uint64_t stack_off = offsetof(struct xl_thread_block, stack);
 	uint64_t in_file = tb_avail > stack_off ? (tb_avail - stack_off) / sizeof(struct xl_frame) : 0;
-	if (depth > in_file)
-		depth = in_file;
-	/* The block as far as it is read: its counters, its chunk slots in
-	 * use, its open frames and (version 2) the fields after them. */
+	if (e.depth > in_file)
+		e.depth = in_file;
 	size_t tb_size = thread_block_size(m->version);
-	int v2_fields = m->version >= 2 && tb_avail >= tb_size;
-	uint64_t tb_len = TB_FIXED + (count + XL_NODES_PER_CHUNK - 1) / XL_NODES_PER_CHUNK * sizeof(uint64_t);
-	if (depth && stack_off + depth * sizeof(struct xl_frame) > tb_len)
-		tb_len = stack_off + depth * sizeof(struct xl_frame);
-	if (v2_fields)
-		tb_len = tb_size;
-	int rc = claim(cl, tb_off, tb_len < tb_avail ? tb_len : tb_avail, "a thread block");
-	if (rc)
-		return rc;
-	size_t base = m->nnodes;
-	if (xl_grow((void **)&m->nodes, &ld->nodes_cap, base + count, sizeof(*m->nodes)) ||
-	    xl_grow((void **)&ld->node_xray, &ld->node_xray_cap, base + count, sizeof(*ld->node_xray)) ||
-	    xl_grow((void **)&ld->node_ticks, &ld->node_ticks_cap, base + count, sizeof(*ld->node_ticks)))
-		return XL_ENOMEM;
+	e.v2_fields = m->version >= 2 && tb_avail >= tb_size;
+	e.len = TB_FIXED + (e.count + XL_NODES_PER_CHUNK - 1) / XL_NODES_PER_CHUNK * sizeof(uint64_t);
+	if (e.depth && stack_off + e.depth * sizeof(struct xl_frame) > e.len)
+		e.len = stack_off + e.depth * sizeof(struct xl_frame);
+	if (e.v2_fields)
+		e.len = tb_size;
+	return e;
+}
+
+/* The node chunk of node n (n a multiple of XL_NODES_PER_CHUNK), claimed
+ * as far as it is read; *in_chunk: its nodes inside the file.  NULL when
+ * its slot points nowhere. */
+static const struct xl_node *node_chunk(struct xl_model *m, struct claims *cl, const struct xl_thread_block *tb,
+					uint32_t n, uint64_t count, uint64_t *in_chunk, int *rc)
+{
+	uint64_t off = tb->node_chunks[n / XL_NODES_PER_CHUNK];
+	const struct xl_node *chunk = at(m, off, sizeof(struct xl_node));
+	*in_chunk = chunk ? avail(m, off) / sizeof(struct xl_node) : 0;
+	/* A chunk holds what its block says: a thread's first chunk may be a
+	 * small one (XL_FIRST_NODES). */
+	const struct xl_cap_block *cb = off >= sizeof(*cb) ? at(m, off - sizeof(*cb), sizeof(*cb)) : NULL;
+	if (cb && cb->kind != XL_BLOCK_NODES)
+		cb = NULL;
+	if (cb && cb->capacity < *in_chunk)
+		*in_chunk = cb->capacity;
+	if (*in_chunk > XL_NODES_PER_CHUNK)
+		*in_chunk = XL_NODES_PER_CHUNK;
+	/* The chunk as far as it is read, with its block header. */
+	uint64_t reading = count - n < *in_chunk ? count - n : *in_chunk;
+	if (chunk)
+		*rc = claim(cl, cb ? off - sizeof(*cb) : off, (cb ? sizeof(*cb) : 0) + reading * sizeof(struct xl_node),
+			    "a node chunk");
+	return chunk;
+}
+
+/* The thread's nodes into m->nodes[base...], up to count or the first
+ * one out of place; *nread: how many.  XL_OK or a claim's error. */
+static int read_nodes(struct xl_model *m, struct xl_loader *ld, struct claims *cl, const struct xl_thread_block *tb,
+		      struct xl_thread *t, size_t base, uint64_t count, uint32_t *nread)
+{
 	uint32_t n;
 	const struct xl_node *chunk = NULL;
 	uint64_t in_chunk = 0; /* nodes of the current chunk inside the file */
+	int rc = 0;
 	for (n = 0; n < count; n++) {
-		if (n % XL_NODES_PER_CHUNK == 0) {
-			uint64_t off = tb->node_chunks[n / XL_NODES_PER_CHUNK];
-			chunk = at(m, off, sizeof(struct xl_node));
-			in_chunk = chunk ? avail(m, off) / sizeof(struct xl_node) : 0;
-			/* A chunk holds what its block says: a thread's first
-			 * chunk may be a small one (XL_FIRST_NODES). */
-			const struct xl_cap_block *cb =
-				off >= sizeof(*cb) ? at(m, off - sizeof(*cb), sizeof(*cb)) : NULL;
-			if (cb && cb->kind != XL_BLOCK_NODES)
-				cb = NULL;
-			if (cb && cb->capacity < in_chunk)
-				in_chunk = cb->capacity;
-			if (in_chunk > XL_NODES_PER_CHUNK)
-				in_chunk = XL_NODES_PER_CHUNK;
-			/* The chunk as far as it is read, with its block header. */
-			uint64_t reading = count - n < in_chunk ? count - n : in_chunk;
-			if (chunk &&
-			    (rc = claim(cl, cb ? off - sizeof(*cb) : off,
-					(cb ? sizeof(*cb) : 0) + reading * sizeof(struct xl_node), "a node chunk")))
-				return rc;
-		}
+		if (n % XL_NODES_PER_CHUNK == 0 && ((chunk = node_chunk(m, cl, tb, n, count, &in_chunk, &rc)), rc))
+			return rc;
 		if (!chunk || n % XL_NODES_PER_CHUNK >= in_chunk)
 			break;
 		const struct xl_node *src = &chunk[n % XL_NODES_PER_CHUNK];
@@ -630,20 +652,22 @@ static int read_thread(struct xl_model *m, struct xl_loader *ld, struct claims *
 			t->more_calls += src->calls;
 		}
 	}
-	if (n == 0) {
-		ld->corrupt_threads++;
-		return XL_OK; /* no usable root: the thread is dropped */
-	}
-	t->root = (int32_t)base;
-	t->node_count = n;
+	*nread = n;
+	return XL_OK;
+}
 
-	/* Close frames still open: at the thread's exit, or at the end of the
-	 * window / the last timestamp when the capture was cut off. */
+/* Close frames still open: at the thread's exit, or at the end of the
+ * window / the last timestamp when the capture was cut off.  Sets the
+ * thread's end and CPU time; returns the ticks the frames closed at. */
+static uint64_t close_open_frames(const struct xl_model *m, struct xl_loader *ld, const struct xl_thread_block *tb,
+				  struct xl_thread *t, size_t base, uint32_t n, const struct block_extent *e,
+				  uint64_t end_ticks)
+{
 	uint64_t close_at = tb->exit_ticks ? tb->exit_ticks : end_ticks;
 	uint64_t last = tb->last_ticks > close_at ? tb->last_ticks : close_at;
 	if (!tb->exit_ticks)
 		close_at = last;
-	for (uint32_t i = 0; i < depth; i++) {
+	for (uint32_t i = 0; i < e->depth; i++) {
 		const struct xl_frame *f = &tb->stack[i];
 		uint32_t node = f->node & ~XL_FRAME_MORE; /* version 1: no such bit */
 		if (node == 0 || node >= n)
@@ -657,29 +681,21 @@ static int read_thread(struct xl_model *m, struct xl_loader *ld, struct claims *
 			ld->node_ticks[base + node] += close_at - f->entry_ticks;
 	}
 	t->end_ns = xl_model_ns(m, tb->exit_ticks ? tb->exit_ticks : last);
-	t->tree_bounded = t->more_nodes != 0;
 	t->cpu_ns = t->cpu_to_ns = -1;
 	/* Version 3: the CPU time since the thread's first event, read at
 	 * cpu_at_ticks (its exit, finalization, or the last periodic reading
 	 * of a killed program). */
-	if (m->version >= 3 && v2_fields && tb->cpu_at_ticks && tb->cpu_ns >= tb->cpu_start_ns) {
+	if (m->version >= 3 && e->v2_fields && tb->cpu_at_ticks && tb->cpu_ns >= tb->cpu_start_ns) {
 		t->cpu_ns = xl_clamp_ns((double)(tb->cpu_ns - tb->cpu_start_ns));
 		t->cpu_to_ns = xl_model_ns(m, tb->cpu_at_ticks);
 	}
-	t->tl_since_ns = -1;
-	if (m->version >= 5 && v2_fields) {
-		read_tl_history(m, tb, t);
-		t->reentry_lost = tb->reentry_lost; /* 0 from runtimes that did not count */
-	}
-	if (v2_fields) {
-		t->tree_bounded |= tb->tree_bounded != 0;
-		rc = read_func_table(m, ld, cl, tb, (uint32_t)depth, close_at);
-		if (rc < 0)
-			return rc;
-		t->func_table = rc;
-	}
-	/* The timeline is read later, by the emitters (xl_tl_begin/next):
-	 * its blocks are claimed now, as they will walk them. */
+	return close_at;
+}
+
+/* The timeline is read later, by the emitters (xl_tl_begin/next): its
+ * blocks are claimed now, as they will walk them. */
+static int claim_timeline(struct xl_model *m, struct claims *cl, const struct xl_thread_block *tb, struct xl_thread *t)
+{
 	struct list tl;
 	list_begin(&tl, m, cl, tb->timeline_first, XL_BLOCK_TIMELINE, sizeof(struct xl_event), 0, LIST_WHOLE,
 		   "a timeline block");
@@ -688,16 +704,63 @@ static int read_thread(struct xl_model *m, struct xl_loader *ld, struct claims *
 	tl.any_order = m->tl_mode == XL_TL_LAST && cl;
 	for (uint32_t k; list_next(&tl, &k);)
 		;
-	if (tl.rc)
-		return tl.rc;
+	t->timeline_blocks = tl.blocks;
+	return tl.rc;
+}
+
+/* Read one thread's nodes.  Returns XL_OK, XL_ENOMEM, or XL_EFORMAT when
+ * what it reads shares bytes with another record; other corruption just
+ * stops the thread's node list early. */
+static int read_thread(struct xl_model *m, struct xl_loader *ld, struct claims *cl, uint64_t tb_off, uint32_t slot,
+		       uint64_t end_ticks)
+{
+	const struct xl_thread_block *tb = thread_at(m, tb_off);
+	uint64_t tb_avail = avail(m, tb_off);
+	if (xl_grow((void **)&m->threads, &ld->threads_cap, m->nthreads + 1, sizeof(*m->threads)))
+		return XL_ENOMEM;
+	struct xl_thread *t = &m->threads[m->nthreads];
+	thread_counters(m, tb, t, slot);
+	struct block_extent e = block_extent(m, tb, tb_avail);
+	int rc = claim(cl, tb_off, e.len < tb_avail ? e.len : tb_avail, "a thread block");
+	if (rc)
+		return rc;
+	size_t base = m->nnodes;
+	if (xl_grow((void **)&m->nodes, &ld->nodes_cap, base + e.count, sizeof(*m->nodes)) ||
+	    xl_grow((void **)&ld->node_xray, &ld->node_xray_cap, base + e.count, sizeof(*ld->node_xray)) ||
+	    xl_grow((void **)&ld->node_ticks, &ld->node_ticks_cap, base + e.count, sizeof(*ld->node_ticks)))
+		return XL_ENOMEM;
+	uint32_t n;
+	if ((rc = read_nodes(m, ld, cl, tb, t, base, e.count, &n)))
+		return rc;
+	if (n == 0) {
+		ld->corrupt_threads++;
+		return XL_OK; /* no usable root: the thread is dropped */
+	}
+	t->root = (int32_t)base;
+	t->node_count = n;
+	uint64_t close_at = close_open_frames(m, ld, tb, t, base, n, &e, end_ticks);
+	t->tree_bounded = t->more_nodes != 0;
+	t->tl_since_ns = -1;
+	if (m->version >= 5 && e.v2_fields) {
+		read_tl_history(m, tb, t);
+		t->reentry_lost = tb->reentry_lost; /* 0 from runtimes that did not count */
+	}
+	if (e.v2_fields) {
+		t->tree_bounded |= tb->tree_bounded != 0;
+		rc = read_func_table(m, ld, cl, tb, (uint32_t)e.depth, close_at);
+		if (rc < 0)
+			return rc;
+		t->func_table = rc;
+	}
+	if ((rc = claim_timeline(m, cl, tb, t)))
+		return rc;
 	if (m->allocs) {
 		if (xl_grow((void **)&m->node_alloc, &ld->node_alloc_cap, base + n, sizeof(*m->node_alloc)))
 			return XL_ENOMEM;
 		memset(&m->node_alloc[base], 0, n * sizeof(*m->node_alloc));
-		if (v2_fields && (rc = read_allocs(m, ld, cl, tb, base, n)))
+		if (e.v2_fields && (rc = read_allocs(m, ld, cl, tb, base, n)))
 			return rc;
 	}
-	t->timeline_blocks = tl.blocks;
 	m->nnodes = base + n;
 	m->nthreads++;
 	return XL_OK;

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "diff.h"
+#include "xl_assert.h"
 #include "shortname.h"
 #include "xl_array.h"
 
@@ -122,6 +123,7 @@ static int cmp_dbl(const void *a, const void *b)
 /* Median and range of n values (n >= 1); v is reordered. */
 static void stats(double *v, size_t n, double *med, double *lo, double *hi)
 {
+	XL_ASSERT(n >= 1);
 	qsort(v, n, sizeof(double), cmp_dbl);
 	*lo = v[0];
 	*hi = v[n - 1];
@@ -233,8 +235,105 @@ static int add_tree(struct xl_diff *d, size_t *cap, const struct xl_model *m, co
 	return 0;
 }
 
+/* Intern every function seen in every run; fmaps[run][i]: the entry of
+ * the run's function i (-1 when it made no call).  0, or -1 when out of
+ * memory. */
+static int intern_all(struct xl_diff *d, struct builder *b, int32_t **fmaps)
+{
+	size_t run = 0;
+	for (int s = 0; s < 2; s++)
+		for (size_t r = 0; r < d->side[s]->nruns; r++, run++) {
+			const struct xl_model *m = d->side[s]->runs[r];
+			fmaps[run] = malloc((m->nfuncs + 1) * sizeof(int32_t));
+			if (!fmaps[run])
+				return -1;
+			for (size_t i = 0; i < m->nfuncs; i++) {
+				const struct xl_func *f = &m->funcs[i];
+				fmaps[run][i] = -1;
+				if (!f->calls)
+					continue;
+				int32_t k = intern(b, f, s);
+				if (k < 0)
+					return -1;
+				fmaps[run][i] = k;
+				b->e[k].present[s] = 1;
+				double *v = &b->e[k].runs[run * NQ];
+				v[Q_CALLS] += (double)f->calls;
+				v[Q_SELF] += (double)f->self_ns;
+				v[Q_TOTAL] += (double)f->total_ns;
+			}
+		}
+	return 0;
+}
+
+/* Medians and spreads per function, and whether the self time's change
+ * is significant.  tmp: room for a side's runs.  0, or -1 when out of
+ * memory. */
+static int func_stats(struct xl_diff *d, const struct builder *b, double *tmp)
+{
+	d->funcs = calloc(b->n + 1, sizeof(*d->funcs));
+	if (!d->funcs)
+		return -1;
+	d->nfuncs = b->n;
+	for (size_t i = 0; i < b->n; i++) {
+		const struct entry *e = &b->e[i];
+		struct xl_diff_func *f = &d->funcs[i];
+		f->name = strdup(e->name);
+		f->file = e->file ? strdup(e->file) : NULL;
+		if (!f->name || (e->file && !f->file))
+			return -1;
+		f->line = e->line;
+		f->present[0] = e->present[0];
+		f->present[1] = e->present[1];
+		for (int q = 0; q < NQ; q++) {
+			struct xl_dval *x = q == Q_CALLS ? &f->calls : q == Q_SELF ? &f->self_ns : &f->total_ns;
+			size_t first = 0;
+			for (int s = 0; s < 2; s++) {
+				size_t n = d->side[s]->nruns;
+				for (size_t r = 0; r < n; r++)
+					tmp[r] = e->runs[(first + r) * NQ + q];
+				side_stats(tmp, n, x, s, s == XL_BASE && q != Q_CALLS ? d->scale : 1.0);
+				first += n;
+			}
+		}
+		if (d->side[XL_BASE]->nruns < 2 || d->side[XL_NEW]->nruns < 2)
+			f->significant = -1;
+		else
+			f->significant = f->self_ns.hi[XL_BASE] < f->self_ns.lo[XL_NEW] ||
+					 f->self_ns.hi[XL_NEW] < f->self_ns.lo[XL_BASE];
+	}
+	return 0;
+}
+
+/* The merged calling-context tree: every run's tree added, then the sums
+ * over runs made means (divided once, so whole counts stay whole); BASE
+ * times scaled, counts never.  0, or -1 when out of memory. */
+static int merged_tree(struct xl_diff *d, int32_t **fmaps)
+{
+	size_t cap = 256;
+	d->nodes = calloc(cap, sizeof(*d->nodes));
+	if (!d->nodes)
+		return -1;
+	d->nnodes = 1;
+	d->nodes[0].parent = d->nodes[0].func = d->nodes[0].first_child = d->nodes[0].next_sibling = XL_NONE;
+	size_t run = 0;
+	for (int s = 0; s < 2; s++)
+		for (size_t r = 0; r < d->side[s]->nruns; r++, run++)
+			if (add_tree(d, &cap, d->side[s]->runs[r], fmaps[run], s) != 0)
+				return -1;
+	for (size_t i = 0; i < d->nnodes; i++)
+		for (int s = 0; s < 2; s++) {
+			double n = (double)d->side[s]->nruns, w = (s == XL_BASE ? d->scale : 1.0) / n;
+			d->nodes[i].calls[s] /= n;
+			d->nodes[i].total_ns[s] *= w;
+			d->nodes[i].self_ns[s] *= w;
+		}
+	return 0;
+}
+
 int xl_diff_build(const struct xl_diff_side *base, const struct xl_diff_side *new_, int normalize, struct xl_diff *d)
 {
+	XL_ASSERT(base->nruns >= 1 && new_->nruns >= 1); /* diff.h: each side has runs */
 	memset(d, 0, sizeof(*d));
 	d->side[XL_BASE] = base;
 	d->side[XL_NEW] = new_;
@@ -253,93 +352,16 @@ int xl_diff_build(const struct xl_diff_side *base, const struct xl_diff_side *ne
 		scale_base(&d->thread_ns, d->scale);
 		scale_base(&d->wall_ns, d->scale);
 	}
-
-	/* Intern every function seen in every run. */
-	size_t run = 0;
-	for (int s = 0; s < 2; s++)
-		for (size_t r = 0; r < d->side[s]->nruns; r++, run++) {
-			const struct xl_model *m = d->side[s]->runs[r];
-			fmaps[run] = malloc((m->nfuncs + 1) * sizeof(int32_t));
-			if (!fmaps[run])
-				goto out;
-			for (size_t i = 0; i < m->nfuncs; i++) {
-				const struct xl_func *f = &m->funcs[i];
-				fmaps[run][i] = -1;
-				if (!f->calls)
-					continue;
-				int32_t k = intern(&b, f, s);
-				if (k < 0)
-					goto out;
-				fmaps[run][i] = k;
-				b.e[k].present[s] = 1;
-				double *v = &b.e[k].runs[run * NQ];
-				v[Q_CALLS] += (double)f->calls;
-				v[Q_SELF] += (double)f->self_ns;
-				v[Q_TOTAL] += (double)f->total_ns;
-			}
-		}
-
-	/* Medians and spreads per function. */
-	d->funcs = calloc(b.n + 1, sizeof(*d->funcs));
-	if (!d->funcs)
+	if (intern_all(d, &b, fmaps) != 0 || func_stats(d, &b, tmp) != 0)
 		goto out;
-	d->nfuncs = b.n;
-	for (size_t i = 0; i < b.n; i++) {
-		struct entry *e = &b.e[i];
-		struct xl_diff_func *f = &d->funcs[i];
-		f->name = strdup(e->name);
-		f->file = e->file ? strdup(e->file) : NULL;
-		if (!f->name || (e->file && !f->file))
-			goto out;
-		f->line = e->line;
-		f->present[0] = e->present[0];
-		f->present[1] = e->present[1];
-		for (int q = 0; q < NQ; q++) {
-			struct xl_dval *x = q == Q_CALLS ? &f->calls : q == Q_SELF ? &f->self_ns : &f->total_ns;
-			size_t first = 0;
-			for (int s = 0; s < 2; s++) {
-				size_t n = d->side[s]->nruns;
-				for (size_t r = 0; r < n; r++)
-					tmp[r] = e->runs[(first + r) * NQ + q];
-				side_stats(tmp, n, x, s, s == XL_BASE && q != Q_CALLS ? d->scale : 1.0);
-				first += n;
-			}
-		}
-		if (base->nruns < 2 || new_->nruns < 2)
-			f->significant = -1;
-		else
-			f->significant = f->self_ns.hi[XL_BASE] < f->self_ns.lo[XL_NEW] ||
-					 f->self_ns.hi[XL_NEW] < f->self_ns.lo[XL_BASE];
-	}
-
 	/* Display names over both sides' functions: two that only one side
 	 * has could share a short form that each side's model tells apart
 	 * from nothing. */
 	if (xl_short_names((const char *const *)&d->funcs[0].name, &d->funcs[0].short_name, d->nfuncs,
 			   sizeof(d->funcs[0])) != XL_OK)
 		goto out;
-
-	/* The merged calling-context tree. */
-	size_t cap = 256;
-	d->nodes = calloc(cap, sizeof(*d->nodes));
-	if (!d->nodes)
+	if (merged_tree(d, fmaps) != 0)
 		goto out;
-	d->nnodes = 1;
-	d->nodes[0].parent = d->nodes[0].func = d->nodes[0].first_child = d->nodes[0].next_sibling = XL_NONE;
-	run = 0;
-	for (int s = 0; s < 2; s++)
-		for (size_t r = 0; r < d->side[s]->nruns; r++, run++)
-			if (add_tree(d, &cap, d->side[s]->runs[r], fmaps[run], s) != 0)
-				goto out;
-	/* Sums over runs -> means (divided once, so whole counts stay whole);
-	 * BASE times scaled, counts never. */
-	for (size_t i = 0; i < d->nnodes; i++)
-		for (int s = 0; s < 2; s++) {
-			double n = (double)d->side[s]->nruns, w = (s == XL_BASE ? d->scale : 1.0) / n;
-			d->nodes[i].calls[s] /= n;
-			d->nodes[i].total_ns[s] *= w;
-			d->nodes[i].self_ns[s] *= w;
-		}
 	rc = XL_OK;
 out:
 	for (size_t i = 0; i < b.n; i++)

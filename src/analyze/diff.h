@@ -78,7 +78,8 @@ struct xl_diff {
 	size_t nnodes;
 };
 
-/* Build the diff.  Returns XL_OK or XL_ENOMEM. */
+/* Build the diff; each side has at least one run (XL_ASSERT).  Returns
+ * XL_OK or XL_ENOMEM. */
 int xl_diff_build(const struct xl_diff_side *base, const struct xl_diff_side *new_, int normalize, struct xl_diff *d);
 void xl_diff_free(struct xl_diff *d);
 

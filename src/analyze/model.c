@@ -36,8 +36,12 @@ static char **json_strv(json_t *arr)
 	size_t k = 0;
 	for (size_t i = 0; i < n; i++) {
 		const char *s = json_string_value(json_array_get(arr, i));
-		if (s)
-			v[k++] = strdup(s);
+		if (s && !(v[k++] = strdup(s))) {
+			while (k > 0)
+				free(v[--k]);
+			free(v);
+			return NULL;
+		}
 	}
 	return v;
 }
@@ -49,8 +53,9 @@ static int64_t json_i64_or(json_t *o, const char *key, int64_t dflt)
 }
 
 /* run.json is written by the CLI after the program ends; a capture made by
- * hand (or a crashed CLI) may lack it, so every field is optional. */
-static void load_run(struct xl_model *m, const char *dir)
+ * hand (or a crashed CLI) may lack it, so every field is optional.  Out of
+ * memory is not a missing field: XL_ENOMEM (what was set is the model's). */
+static int load_run(struct xl_model *m, const char *dir)
 {
 	struct xl_run *r = &m->run;
 	r->compile_time_ns = r->app_time_ns = -1;
@@ -61,24 +66,35 @@ static void load_run(struct xl_model *m, const char *dir)
 	snprintf(path, sizeof(path), "%s/run.json", dir);
 	json_error_t jerr;
 	int fd = xl_open_regular(path); /* a FIFO or device there must not hang us */
-	json_t *o = fd >= 0 ? json_loadfd(fd, 0, &jerr) : NULL;
+	int oom = 0;
+	json_t *o = fd >= 0 ? xl_json_loadfd(fd, 0, &jerr, &oom) : NULL;
 	if (fd >= 0)
 		close(fd);
+	if (oom)
+		return XL_ENOMEM;
 	if (!json_is_object(o)) {
 		json_decref(o);
 		r->command = calloc(1, sizeof(char *));
 		r->args = calloc(1, sizeof(char *));
 		r->include = calloc(1, sizeof(char *));
 		r->untraced_libs = calloc(1, sizeof(char *));
-		return;
+		return r->capture_dir && r->command && r->args && r->include && r->untraced_libs ? XL_OK : XL_ENOMEM;
 	}
-	r->program = dup_or_null(json_string_value(json_object_get(o, "program")));
-	r->executable = dup_or_null(json_string_value(json_object_get(o, "executable")));
-	r->started_at = dup_or_null(json_string_value(json_object_get(o, "started_at")));
+	const char *program = json_string_value(json_object_get(o, "program"));
+	const char *executable = json_string_value(json_object_get(o, "executable"));
+	const char *started_at = json_string_value(json_object_get(o, "started_at"));
+	r->program = dup_or_null(program);
+	r->executable = dup_or_null(executable);
+	r->started_at = dup_or_null(started_at);
 	r->command = json_strv(json_object_get(o, "command"));
 	r->args = json_strv(json_object_get(o, "args"));
 	r->include = json_strv(json_object_get(o, "include"));
 	r->untraced_libs = json_strv(json_object_get(o, "untraced_libraries"));
+	if (!r->capture_dir || (program && !r->program) || (executable && !r->executable) ||
+	    (started_at && !r->started_at) || !r->command || !r->args || !r->include || !r->untraced_libs) {
+		json_decref(o);
+		return XL_ENOMEM;
+	}
 	json_t *es = json_object_get(o, "exit_status");
 	if (json_is_integer(es)) {
 		r->has_exit_status = 1;
@@ -97,6 +113,7 @@ static void load_run(struct xl_model *m, const char *dir)
 	if (json_is_number(ov))
 		r->overhead_ns_per_call = json_number_value(ov);
 	json_decref(o);
+	return XL_OK;
 }
 
 static int cmp_i32(const void *a, const void *b)
@@ -105,35 +122,37 @@ static int cmp_i32(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Distinct XRay ids (of nodes and of per-function tables: a function
- * called only on paths a bounded tree had no room for has no node) ->
- * funcs[], named from symbols.json when present. */
-static int build_funcs(struct xl_model *m, struct xl_loader *ld, const char *dir)
+/* The distinct XRay ids of nodes, per-function tables and allocations
+ * without a node, sorted, into *ids (malloc'd) and *u. */
+static int distinct_ids(const struct xl_model *m, const struct xl_loader *ld, int32_t **ids, size_t *u)
 {
-	int32_t *ids = malloc((m->nnodes + ld->nfs + ld->nfa + 1) * sizeof(int32_t));
-	if (!ids)
+	int32_t *v = malloc((m->nnodes + ld->nfs + ld->nfa + 1) * sizeof(int32_t));
+	if (!v)
 		return XL_ENOMEM;
 	size_t n = 0;
 	for (size_t i = 0; i < m->nnodes; i++)
 		if (m->nodes[i].parent != XL_NONE)
-			ids[n++] = ld->node_xray[i];
+			v[n++] = ld->node_xray[i];
 	for (size_t i = 0; i < ld->nfs; i++)
-		ids[n++] = ld->fs[i].xray_id;
+		v[n++] = ld->fs[i].xray_id;
 	for (size_t i = 0; i < ld->nfa; i++)
-		ids[n++] = ld->fa[i].func;
-	qsort(ids, n, sizeof(int32_t), cmp_i32);
-	size_t u = 0;
+		v[n++] = ld->fa[i].func;
+	qsort(v, n, sizeof(int32_t), cmp_i32);
+	size_t k = 0;
 	for (size_t i = 0; i < n; i++)
-		if (u == 0 || ids[u - 1] != ids[i])
-			ids[u++] = ids[i];
-	m->funcs = calloc(u ? u : 1, sizeof(struct xl_func));
-	if (!m->funcs) {
-		free(ids);
-		return XL_ENOMEM;
-	}
-	m->nfuncs = u;
+		if (k == 0 || v[k - 1] != v[i])
+			v[k++] = v[i];
+	*ids = v;
+	*u = k;
+	return XL_OK;
+}
 
-	struct xl_symtab tab;
+/* The capture's symbols.json into *tab (*have: 1 when it is there and
+ * of the captured build; else why not in ld->symbols_problem, when there
+ * are functions to name).  XL_OK or XL_ENOMEM. */
+static int capture_symbols(const struct xl_model *m, struct xl_loader *ld, const char *dir, struct xl_symtab *tab,
+			   int *have)
+{
 	char path[PATH_MAX], serr[256];
 	snprintf(path, sizeof(path), "%s/symbols.json", dir);
 	/* A forked child's or an exec'd image's capture (a subdirectory) uses
@@ -141,25 +160,35 @@ static int build_funcs(struct xl_model *m, struct xl_loader *ld, const char *dir
 	 * refuses it for an image of another executable). */
 	if ((m->image || m->fork_child) && access(path, F_OK) != 0)
 		snprintf(path, sizeof(path), "%s/../symbols.json", dir);
-	int have_syms = xl_symbols_load_json(path, &tab, serr, sizeof(serr)) == 0;
-	if (!have_syms && u > 0)
+	int sym_rc = xl_symbols_load_json(path, tab, serr, sizeof(serr));
+	if (sym_rc == XL_ENOMEM) /* not a missing or broken file: no model */
+		return XL_ENOMEM;
+	*have = sym_rc == XL_OK;
+	if (!*have && m->nfuncs > 0)
 		snprintf(ld->symbols_problem, sizeof(ld->symbols_problem), "%s",
 			 access(path, F_OK) == 0 ? serr : "the capture has no symbols.json");
 	/* A symbols.json from another build would put wrong names on every
 	 * function: names by XRay id are honest, those are not. */
-	if (have_syms && ld->build_id[0] && tab.build_id[0] && strcmp(ld->build_id, tab.build_id) != 0) {
+	if (*have && ld->build_id[0] && tab->build_id[0] && strcmp(ld->build_id, tab->build_id) != 0) {
 		snprintf(ld->symbols_problem, sizeof(ld->symbols_problem),
 			 "symbols.json belongs to another build (its build id %.12s..., the captured "
 			 "executable's %.12s...)",
-			 tab.build_id, ld->build_id);
+			 tab->build_id, ld->build_id);
 		ld->symbols_mismatch = 1;
-		xl_symtab_release(&tab);
-		have_syms = 0;
+		xl_symtab_release(tab);
+		*have = 0;
 	}
-	for (size_t i = 0; i < u; i++) {
+	return XL_OK;
+}
+
+/* funcs[i] for ids[i]: its name, file and line from tab (NULL: by XRay
+ * id, "#N"), and the short names.  XL_OK or XL_ENOMEM. */
+static int name_funcs(struct xl_model *m, const int32_t *ids, const struct xl_symtab *tab)
+{
+	for (size_t i = 0; i < m->nfuncs; i++) {
 		struct xl_func *f = &m->funcs[i];
 		f->xray_id = ids[i];
-		const struct xl_symbol *s = have_syms ? xl_symtab_find(&tab, ids[i]) : NULL;
+		const struct xl_symbol *s = tab ? xl_symtab_find(tab, ids[i]) : NULL;
 		if (ids[i] == XL_FUNC_MORE) {
 			f->name = strdup("(more call paths)");
 			s = NULL;
@@ -172,20 +201,21 @@ static int build_funcs(struct xl_model *m, struct xl_loader *ld, const char *dir
 			snprintf(buf, sizeof(buf), "#%d", ids[i]);
 			f->name = strdup(buf);
 		}
-		if (!f->name || (s && s->file && !f->file)) {
-			if (have_syms)
-				xl_symtab_release(&tab);
-			free(ids);
+		if (!f->name || (s && s->file && !f->file))
 			return XL_ENOMEM;
-		}
 	}
-	if (have_syms)
-		xl_symtab_release(&tab);
-	if (xl_short_names((const char *const *)&m->funcs[0].name, &m->funcs[0].short_name, u, sizeof(m->funcs[0])) !=
-	    XL_OK) {
-		free(ids);
-		return XL_ENOMEM;
-	}
+	return xl_short_names((const char *const *)&m->funcs[0].name, &m->funcs[0].short_name, m->nfuncs,
+			      sizeof(m->funcs[0])) == XL_OK
+		       ? XL_OK
+		       : XL_ENOMEM;
+}
+
+/* XRay ids -> indices into funcs[] (ids: the sorted distinct ids) in the
+ * nodes, the per-function tables (now the model's fstats) and the
+ * allocations without a node (now the model's).  XL_OK or XL_ENOMEM. */
+static int map_ids(struct xl_model *m, struct xl_loader *ld, const int32_t *ids)
+{
+	size_t u = m->nfuncs;
 	for (size_t i = 0; i < m->nnodes; i++) {
 		if (m->nodes[i].parent == XL_NONE)
 			continue;
@@ -193,10 +223,8 @@ static int build_funcs(struct xl_model *m, struct xl_loader *ld, const char *dir
 		m->nodes[i].func = (int32_t)(hit - ids);
 	}
 	m->fstats = calloc(ld->nfs ? ld->nfs : 1, sizeof(*m->fstats));
-	if (!m->fstats) {
-		free(ids);
+	if (!m->fstats)
 		return XL_ENOMEM;
-	}
 	for (size_t i = 0; i < ld->nfs; i++) {
 		const struct xl_fstat_raw *r = &ld->fs[i];
 		struct xl_thread *t = &m->threads[r->thread];
@@ -219,7 +247,6 @@ static int build_funcs(struct xl_model *m, struct xl_loader *ld, const char *dir
 	m->fallocs = ld->fa; /* the model owns them now */
 	m->nfallocs = ld->nfa;
 	ld->fa = NULL;
-	free(ids);
 	return XL_OK;
 }
 
@@ -270,6 +297,34 @@ int64_t xl_sampled_err_ns(const struct xl_model *m, uint64_t k)
 {
 	double period = m->sample_rate ? 1e9 / m->sample_rate : 1e6;
 	return xl_clamp_ns(1.96 * sqrt((double)k) * period);
+}
+
+/* Distinct XRay ids (of nodes and of per-function tables: a function
+ * called only on paths a bounded tree had no room for has no node) ->
+ * funcs[], named from symbols.json when present. */
+static int build_funcs(struct xl_model *m, struct xl_loader *ld, const char *dir)
+{
+	int32_t *ids;
+	size_t u;
+	if (distinct_ids(m, ld, &ids, &u) != XL_OK)
+		return XL_ENOMEM;
+	m->funcs = calloc(u ? u : 1, sizeof(struct xl_func));
+	if (!m->funcs) {
+		free(ids);
+		return XL_ENOMEM;
+	}
+	m->nfuncs = u;
+	struct xl_symtab tab;
+	int have_syms = 0;
+	int rc = capture_symbols(m, ld, dir, &tab, &have_syms);
+	if (rc == XL_OK)
+		rc = name_funcs(m, ids, have_syms ? &tab : NULL);
+	if (have_syms)
+		xl_symtab_release(&tab);
+	if (rc == XL_OK)
+		rc = map_ids(m, ld, ids);
+	free(ids);
+	return rc;
 }
 
 /* Children lists, times, self times and the function table. */
@@ -424,8 +479,9 @@ int xl_model_load_capture(const char *dir, struct xl_model **out, char *err, siz
 	}
 	int rc = xl_capture_read(m, &ld, path, err, errlen);
 	if (rc == XL_OK) {
-		load_run(m, dir);
-		rc = build_funcs(m, &ld, dir);
+		rc = load_run(m, dir);
+		if (rc == XL_OK)
+			rc = build_funcs(m, &ld, dir);
 	}
 	if (rc == XL_OK)
 		rc = build_tree(m, &ld);

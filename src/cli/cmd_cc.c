@@ -198,10 +198,12 @@ static int musttail_list(const char *compiler, const struct xl_ccline *cl, char 
 	return rc;
 }
 
-int cmd_cc(int argc, const char **argv, struct xl_ctx *ctx)
+/* `exaloop cc --help` alone is exaloop's help; any other use of --help
+ * (exaloop-cc --help, with arguments) is clang's.  (Called as exaloop-cc,
+ * main passes the whole command line: argc == ctx->argc.)  1 when it was
+ * exaloop's, printed. */
+static int own_help(int argc, const char **argv, const struct xl_ctx *ctx, int cxx)
 {
-	int cxx = strcmp(argv[0], "c++") == 0;
-	const char *name = cxx ? "exaloop c++" : "exaloop cc";
 	static const char about[] =
 		"Run %s with the same arguments plus exaloop's instrumentation: XRay flags when\n"
 		"compiling; when linking an executable, the profiling runtime and OUT.profile.json,\n"
@@ -211,55 +213,165 @@ int cmd_cc(int argc, const char **argv, struct xl_ctx *ctx)
 		"else all. Every other argument is the compiler's.";
 	static const struct xl_usage usage_cc = {"cc", "[--profile=MODE] [COMPILER] ARGS...", NULL, NULL, NULL, NULL},
 				     usage_cxx = {"c++", "[--profile=MODE] [COMPILER] ARGS...", NULL, NULL, NULL, NULL};
-	/* `exaloop cc --help` alone is exaloop's help; any other use of
-	 * --help (exaloop-cc --help, with arguments) is clang's.  (Called as
-	 * exaloop-cc, main passes the whole command line: argc == ctx->argc.) */
-	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) && ctx->argc > argc) {
-		char text[sizeof(about) + 16];
-		snprintf(text, sizeof(text), about, cxx ? "clang++-14" : "clang-14");
-		struct xl_usage u = cxx ? usage_cxx : usage_cc;
-		u.about = text;
-		xl_usage_print(&u, stdout);
-		return XL_EXIT_OK;
-	}
-	/* exaloop's own --profile[=MODE] (globals.h), which exaloop-cc gets
-	 * here: main parses no global options for it. */
-	int i = 1;
+	if (!(argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) && ctx->argc > argc))
+		return 0;
+	char text[sizeof(about) + 16];
+	snprintf(text, sizeof(text), about, cxx ? "clang++-14" : "clang-14");
+	struct xl_usage u = cxx ? usage_cxx : usage_cc;
+	u.about = text;
+	xl_usage_print(&u, stdout);
+	return 1;
+}
+
+/* exaloop's own --profile[=MODE] (globals.h), which exaloop-cc gets here:
+ * main parses no global options for it; else $EXALOOP_PROFILE, else all.
+ * *i: the first argument after them.  0 or an exit code (printed). */
+static int capture_mode(int argc, const char **argv, const struct xl_ctx *ctx, const char *name, int *i, uint32_t *mode)
+{
 	struct xl_ctx own = *ctx;
-	for (; i < argc && !strncmp(argv[i], "--profile", 9); i++) {
-		if (argv[i][9] && argv[i][9] != '=') {
+	for (*i = 1; *i < argc && !strncmp(argv[*i], "--profile", 9); (*i)++) {
+		const char *a = argv[*i];
+		if (a[9] && a[9] != '=') {
 			xl_error("%s: invalid option '%s' (use --profile=all, --profile=memory or --profile=xray)",
-				 name, argv[i]);
+				 name, a);
 			return XL_EXIT_USAGE;
 		}
-		if (xl_parse_profile(argv[i][9] ? argv[i] + 10 : NULL, &own) != 0)
+		if (xl_parse_profile(a[9] ? a + 10 : NULL, &own) != 0)
 			return XL_EXIT_USAGE;
 	}
-	uint32_t mode = own.mode_explicit ? own.mode : XL_MODE_ALL;
+	*mode = own.mode_explicit ? own.mode : XL_MODE_ALL;
 	const char *env = getenv("EXALOOP_PROFILE");
-	if (!own.mode_explicit && env && *env && xl_mode_parse(env, &mode) != 0) {
+	if (!own.mode_explicit && env && *env && xl_mode_parse(env, mode) != 0) {
 		xl_error("%s: invalid EXALOOP_PROFILE='%s' (use all, memory or xray)", name, env);
 		return XL_EXIT_USAGE;
 	}
+	return 0;
+}
 
-	char compiler[PATH_MAX];
-	if (i < argc && is_compiler_arg(argv[i], compiler, sizeof(compiler)) && is_self(compiler))
-		i++; /* wrapped twice: once is enough */
-	if (i < argc && is_compiler_arg(argv[i], compiler, sizeof(compiler))) {
+/* The compiler to run: argv[*i] when it is one (launcher form; skipped
+ * when it is exaloop's own wrapper, wrapped twice), else clang from PATH.
+ * 0 or an exit code (printed). */
+static int find_compiler(int argc, const char **argv, int *i, int cxx, const char *name, char *compiler, size_t len)
+{
+	if (*i < argc && is_compiler_arg(argv[*i], compiler, len) && is_self(compiler))
+		(*i)++; /* wrapped twice: once is enough */
+	if (*i < argc && is_compiler_arg(argv[*i], compiler, len)) {
 		if (!is_clang(compiler)) {
 			xl_error("%s: '%s' is not clang, and exaloop's function tracing needs clang 14's XRay", name,
-				 argv[i]);
+				 argv[*i]);
 			xl_hint("configure the project for clang: CC=clang-14 CXX=clang++-14 (CMake: "
 				"-DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14)");
 			return XL_EXIT_BUILD;
 		}
-		i++;
-	} else if (xl_find_compiler(cxx ? XL_LANG_CXX : XL_LANG_C, compiler, sizeof(compiler)) != 0) {
+		(*i)++;
+		return 0;
+	}
+	if (xl_find_compiler(cxx ? XL_LANG_CXX : XL_LANG_C, compiler, len) != 0) {
 		xl_error("%s: no %s compiler found (looked for %s in PATH)", name, cxx ? "C++" : "C",
 			 cxx ? "clang++-14, clang++" : "clang-14, clang");
 		xl_hint("install it: apt-get install clang-14 libclang-rt-14-dev");
 		return XL_EXIT_BUILD;
 	}
+	return 0;
+}
+
+/* The command: compiler, exaloop's compile flags, the build's own
+ * arguments as given (response files unexpanded), then the link flags.
+ * never: the musttail exclusion list made for it ("" when none). */
+static void compiler_command(struct strvec *cargv, const char *compiler, const struct xl_ccline *cl,
+			     enum xl_build_mode bm, const char *const *args, int nargs, const struct xl_sdk *sdk,
+			     char *never, size_t never_len)
+{
+	strvec_push(cargv, compiler);
+	xl_arch_flags(cargv);
+	if (cl->step != XL_CC_INFO) {
+		int xray = bm == XL_BUILD_TRACED;
+		int tailcall = xray && cl->step != XL_CC_PREPROCESS && xl_tailcall_workaround();
+		if (tailcall && musttail_list(compiler, cl, never, never_len) != 0)
+			xl_warn("could not list the functions that make musttail calls: they stay traced, and XRay's "
+				"tail-exit trampoline may corrupt their callees' arguments on this architecture");
+		xl_xray_compile_flags(cargv, bm, 1, tailcall, never[0] ? never : NULL);
+	}
+	for (int k = 0; k < nargs; k++)
+		strvec_push(cargv, args[k]);
+	if (cl->step == XL_CC_LINK_EXE) {
+		xl_profile_link_flags(cargv, bm, xl_allocations_on(), sdk->runtime);
+		strvec_push(cargv, "-pthread");
+	}
+}
+
+/* After a link: OUT.profile.json and OUT.symbols.json beside the
+ * executable out, and its line in the link log.  An exit code. */
+static int link_sidecars(const char *out, const struct xl_ccline *cl, const struct strvec *cargv, uint32_t mode,
+			 const char *name, const char *compiler, const struct xl_sdk *sdk, const char *const *flags,
+			 int64_t took)
+{
+	char command[8192], version[128];
+	size_t len = 0;
+	command[0] = 0;
+	for (size_t k = 0; k < cargv->n && len < sizeof(command); k++)
+		len += (size_t)snprintf(command + len, sizeof(command) - len, "%s%s", k ? " " : "", cargv->v[k]);
+	xl_compiler_version(compiler, version, sizeof(version));
+	const char **sources = calloc(cl->ninputs + 1, sizeof(char *));
+	size_t ns = 0;
+	for (size_t k = 0; sources && k < cl->ninputs; k++)
+		if (xl_cc_is_source(cl->inputs[k]))
+			sources[ns++] = cl->inputs[k];
+	struct strvec libs;
+	strvec_init(&libs);
+	project_shared_libs(cl, &libs);
+	struct xl_sidecar sc = {0};
+	sc.mode = mode;
+	sc.release = -1;
+	sc.built_by = name;
+	sc.compiler = compiler;
+	sc.compiler_version = version;
+	sc.sdk_dir = sdk->dir;
+	sc.sources = sources;
+	sc.flags = flags;
+	sc.command = command;
+	sc.build_ns = took;
+	sc.xray_threshold = 1;
+	sc.untraced_libs = (const char *const *)libs.v;
+	char why[1024];
+	int rc = xl_sidecars_write(out, &sc, why, sizeof(why));
+	if (rc != XL_OK)
+		xl_error("%s", why);
+	rc = xl_exit_for_build(rc, 0);
+	if (rc == 0)
+		log_link("exe", out);
+	strvec_release(&libs);
+	free(sources);
+	return rc;
+}
+
+/* Become the compiler: its status, signals and output are the build's,
+ * and a probe pays one exec.  Returns only when exec failed. */
+static int become_compiler(const char *compiler, struct strvec *cargv, const struct xl_ccline *cl, const char *name)
+{
+	/* Logged before the link (the process becomes clang): a failed link
+	 * leaves no file, and the listing skips missing files. */
+	if (cl->step == XL_CC_LINK_SHARED)
+		log_link("shared", xl_ccline_exe(cl));
+	execv(compiler, cargv->v);
+	xl_error("%s: cannot run '%s': %s", name, compiler, strerror(errno));
+	return errno == ENOENT ? XL_EXIT_NOTFOUND : XL_EXIT_NOEXEC;
+}
+
+int cmd_cc(int argc, const char **argv, struct xl_ctx *ctx)
+{
+	int cxx = strcmp(argv[0], "c++") == 0;
+	const char *name = cxx ? "exaloop c++" : "exaloop cc";
+	if (own_help(argc, argv, ctx, cxx))
+		return XL_EXIT_OK;
+	int i;
+	uint32_t mode;
+	char compiler[PATH_MAX];
+	int rc = capture_mode(argc, argv, ctx, name, &i, &mode);
+	if (rc == 0)
+		rc = find_compiler(argc, argv, &i, cxx, name, compiler, sizeof(compiler));
+	if (rc != 0)
+		return rc;
 
 	struct xl_ccline cl;
 	char err[512];
@@ -275,97 +387,29 @@ int cmd_cc(int argc, const char **argv, struct xl_ctx *ctx)
 		xl_ccline_release(&cl);
 		return XL_EXIT_BUILD;
 	}
-
-	/* compiler, exaloop's compile flags, the build's own arguments as
-	 * given (response files unexpanded), then the link flags. */
 	struct strvec cargv;
 	strvec_init(&cargv);
 	char never[PATH_MAX] = "";
-	strvec_push(&cargv, compiler);
-	xl_arch_flags(&cargv);
-	if (cl.step != XL_CC_INFO) {
-		int xray = bm == XL_BUILD_TRACED;
-		int tailcall = xray && cl.step != XL_CC_PREPROCESS && xl_tailcall_workaround();
-		if (tailcall && musttail_list(compiler, &cl, never, sizeof(never)) != 0)
-			xl_warn("could not list the functions that make musttail calls: they stay traced, and XRay's "
-				"tail-exit trampoline may corrupt their callees' arguments on this architecture");
-		xl_xray_compile_flags(&cargv, bm, 1, tailcall, never[0] ? never : NULL);
-	}
-	for (int k = i; k < argc; k++)
-		strvec_push(&cargv, argv[k]);
-	if (link_exe) {
-		xl_profile_link_flags(&cargv, bm, xl_allocations_on(), sdk.runtime);
-		strvec_push(&cargv, "-pthread");
-	}
+	compiler_command(&cargv, compiler, &cl, bm, argv + i, argc - i, &sdk, never, sizeof(never));
 	if (cargv.oom) {
 		xl_error("%s: out of memory", name);
-		strvec_release(&cargv);
-		xl_ccline_release(&cl);
-		return XL_EXIT_FAIL;
-	}
-
-	if (!link_exe && !never[0]) {
-		/* Logged before the link (the process becomes clang): a failed
-		 * link leaves no file, and the listing skips missing files. */
-		if (cl.step == XL_CC_LINK_SHARED)
-			log_link("shared", xl_ccline_exe(&cl));
-		/* Become the compiler: its status, signals and output are the
-		 * build's, and a probe pays one exec. */
-		execv(compiler, cargv.v);
-		xl_error("%s: cannot run '%s': %s", name, compiler, strerror(errno));
-		strvec_release(&cargv);
-		xl_ccline_release(&cl);
-		return errno == ENOENT ? XL_EXIT_NOTFOUND : XL_EXIT_NOEXEC;
-	}
-
-	int64_t t0 = xl_now_ns();
-	struct xl_process cc = {.argv = cargv.v, .signals = XL_SIGNALS_FORWARD};
-	int rc = xl_process_run(&cc);
-	int64_t took = xl_now_ns() - t0;
-	if (never[0])
-		unlink(never);
-	if (rc < 0) {
-		xl_error("%s: cannot run '%s': %s", name, compiler, strerror(errno));
-		rc = errno == ENOENT ? XL_EXIT_NOTFOUND : XL_EXIT_NOEXEC;
-	} else if (rc == 0 && link_exe && !xl_ccline_is_probe(&cl) && is_regular(xl_ccline_exe(&cl))) {
-		/* (-o /dev/null, a probe's favourite, gets nothing beside it) */
-		const char *out = xl_ccline_exe(&cl);
-		char command[8192], version[128];
-		size_t len = 0;
-		command[0] = 0;
-		for (size_t k = 0; k < cargv.n && len < sizeof(command); k++)
-			len += (size_t)snprintf(command + len, sizeof(command) - len, "%s%s", k ? " " : "", cargv.v[k]);
-		xl_compiler_version(compiler, version, sizeof(version));
-		const char **sources = calloc(cl.ninputs + 1, sizeof(char *));
-		size_t ns = 0;
-		for (size_t k = 0; sources && k < cl.ninputs; k++)
-			if (xl_cc_is_source(cl.inputs[k]))
-				sources[ns++] = cl.inputs[k];
-		struct strvec libs;
-		strvec_init(&libs);
-		project_shared_libs(&cl, &libs);
-		struct xl_sidecar sc = {0};
-		sc.mode = mode;
-		sc.release = -1;
-		sc.built_by = name;
-		sc.compiler = compiler;
-		sc.compiler_version = version;
-		sc.sdk_dir = sdk.dir;
-		sc.sources = sources;
-		sc.flags = (const char *const *)(argv + i);
-		sc.command = command;
-		sc.build_ns = took;
-		sc.xray_threshold = 1;
-		sc.untraced_libs = (const char *const *)libs.v;
-		char why[1024];
-		rc = xl_sidecars_write(out, &sc, why, sizeof(why));
-		if (rc != XL_OK)
-			xl_error("%s", why);
-		rc = xl_exit_for_build(rc, 0);
-		if (rc == 0)
-			log_link("exe", out);
-		strvec_release(&libs);
-		free(sources);
+		rc = XL_EXIT_FAIL;
+	} else if (!link_exe && !never[0]) {
+		rc = become_compiler(compiler, &cargv, &cl, name);
+	} else {
+		int64_t t0 = xl_now_ns();
+		struct xl_process cc = {.argv = cargv.v, .signals = XL_SIGNALS_FORWARD};
+		rc = xl_process_run(&cc);
+		int64_t took = xl_now_ns() - t0;
+		if (never[0])
+			unlink(never);
+		if (rc < 0) {
+			xl_error("%s: cannot run '%s': %s", name, compiler, strerror(errno));
+			rc = errno == ENOENT ? XL_EXIT_NOTFOUND : XL_EXIT_NOEXEC;
+		} else if (rc == 0 && link_exe && !xl_ccline_is_probe(&cl) && is_regular(xl_ccline_exe(&cl))) {
+			/* (-o /dev/null, a probe's favourite, gets nothing beside it) */
+			rc = link_sidecars(xl_ccline_exe(&cl), &cl, &cargv, mode, name, compiler, &sdk, argv + i, took);
+		}
 	}
 	strvec_release(&cargv);
 	xl_ccline_release(&cl);

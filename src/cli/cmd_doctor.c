@@ -31,6 +31,7 @@
 #include "process.h"
 #include "srcbuild.h"
 #include "fileio.h"
+#include "xl_array.h"
 
 /* main 1, mid 3, leaf 9; it sleeps so the sampler runs a few times. */
 static const char probe_src[] =
@@ -55,9 +56,15 @@ static const char probe_src[] =
 	"  return s == 27 ? 0 : 1;\n"
 	"}\n";
 
+/* What the checks found so far: later checks need the compiler, the XRay
+ * runtime and the SDK the earlier ones looked for. */
 struct doctor {
 	int blockers;
 	int verbose;
+	int profiling; /* --profiling: build and capture the probes */
+	char cc[PATH_MAX];
+	int have_cc, have_xray, have_sdk;
+	struct xl_sdk sdk;
 };
 
 static void line(struct doctor *d, const char *status, const char *what, const char *fmt, ...)
@@ -192,12 +199,145 @@ static void check_capture(struct doctor *d, const char *tmp, const struct xl_sdk
 	xl_model_free(m);
 }
 
+static void check_compiler(struct doctor *d)
+{
+	char ver[64] = "";
+	d->have_cc = xl_find_compiler(XL_LANG_C, d->cc, sizeof(d->cc)) == 0;
+	if (d->have_cc) {
+		xl_compiler_version(d->cc, ver, sizeof(ver));
+		line(d, "ok", "compiler", "clang %s (%s)", ver[0] ? ver : "?", d->cc);
+	} else
+		line(d, "FAIL", "compiler", "no clang-14 or clang in PATH: apt-get install clang-14");
+}
+
+static void check_cxx(struct doctor *d)
+{
+	char cxx[PATH_MAX];
+	if (xl_find_compiler(XL_LANG_CXX, cxx, sizeof(cxx)) == 0)
+		line(d, "ok", "c++ compiler", "%s", cxx);
+	else
+		line(d, "note", "c++ compiler",
+		     "no clang++ in PATH: C++ sources cannot be built (apt-get install clang-14)");
+}
+
+static void check_xray(struct doctor *d)
+{
+	char rt[PATH_MAX];
+	d->have_xray = d->have_cc && xl_xray_runtime(d->cc, rt, sizeof(rt)) == 0;
+	if (d->have_xray)
+		line(d, "ok", "xray runtime", "%s", rt);
+	else
+		line(d, "FAIL", "xray runtime",
+		     "clang's XRay runtime is missing: apt-get install libclang-rt-14-dev "
+		     "(memory capture, --profile=memory, still works)");
+}
+
+/* PGO (exaloop pgo) is optional: its tools are notes, not blockers. */
+static void check_pgo(struct doctor *d)
+{
+	char pgo_tool[PATH_MAX];
+	if (xl_find_profdata(pgo_tool, sizeof(pgo_tool)) == 0)
+		line(d, "ok", "llvm-profdata", "%s (exaloop pgo)", pgo_tool);
+	else
+		line(d, "note", "llvm-profdata",
+		     "not in PATH: 'exaloop pgo' cannot merge profiles (apt-get install llvm-14)");
+	if (d->have_cc && xl_clang_runtime(d->cc, "profile", pgo_tool, sizeof(pgo_tool)) == 0)
+		line(d, "ok", "pgo runtime", "%s", pgo_tool);
+	else
+		line(d, "note", "pgo runtime",
+		     "clang's profile runtime is missing: 'exaloop pgo train' cannot build (apt-get install libclang-rt-14-dev)");
+}
+
+static void check_sdk(struct doctor *d)
+{
+	char err[1024];
+	d->have_sdk = xl_sdk_find(&d->sdk, err, sizeof(err)) == 0;
+	if (d->have_sdk)
+		line(d, "ok", "sdk", "%s for clang %s at %s (%s)", d->sdk.version, d->sdk.compiler_version, d->sdk.dir,
+		     d->sdk.registered ? "registered" : "built in");
+	else
+		line(d, "FAIL", "sdk", "%s", err);
+}
+
+static void check_proc(struct doctor *d)
+{
+	FILE *f = fopen("/proc/self/statm", "re");
+	int proc_ok = f != NULL;
+	if (f)
+		fclose(f);
+	f = fopen("/proc/self/status", "re");
+	int hwm = 0;
+	char buf[256];
+	while (f && fgets(buf, sizeof(buf), f))
+		hwm |= strncmp(buf, "VmHWM:", 6) == 0;
+	if (f)
+		fclose(f);
+	if (proc_ok && hwm)
+		line(d, "ok", "/proc", "RSS (/proc/self/statm) and peak RSS (VmHWM) readable");
+	else
+		line(d, "FAIL", "/proc", "cannot read %s: memory metrics would be unavailable (mount /proc)",
+		     proc_ok ? "VmHWM in /proc/self/status" : "/proc/self/statm");
+}
+
+/* --profiling: the probe program built and captured, in a temporary
+ * directory removed afterwards. */
+static void check_probes(struct doctor *d)
+{
+	if (!d->profiling)
+		return;
+	if (!d->have_cc || !d->have_sdk) {
+		line(d, "FAIL", "capture", "skipped: needs the compiler and the SDK (see above)");
+		return;
+	}
+	char tmp[PATH_MAX - 16];
+	if (xl_make_temp_dir("doctor", tmp, sizeof(tmp)) != 0) {
+		line(d, "FAIL", "capture", "cannot create a temporary directory: %s", strerror(errno));
+		return;
+	}
+	char path[PATH_MAX];
+	snprintf(path, sizeof(path), "%s/probe.c", tmp);
+	FILE *p = fopen(path, "we");
+	if (p) {
+		fputs(probe_src, p);
+		fclose(p);
+	}
+	check_capture(d, tmp, &d->sdk, d->have_xray);
+	char *const rm[] = {"rm", "-rf", tmp, NULL};
+	struct xl_process rmp = {.argv = rm};
+	if (xl_process_run(&rmp) != 0)
+		xl_warn("cannot remove '%s'", tmp);
+}
+
+static void check_browser(struct doctor *d)
+{
+	char opener[PATH_MAX];
+	const char *browser = getenv("EXALOOP_BROWSER");
+	if (getenv("CI"))
+		line(d, "note", "browser", "CI is set: reports are not opened automatically");
+	else if (!getenv("DISPLAY") && !getenv("WAYLAND_DISPLAY"))
+		line(d, "note", "browser",
+		     "no display: reports are not opened automatically (open index.html yourself)");
+	else if (xl_which(browser && *browser ? browser : "xdg-open", opener, sizeof(opener)) == 0)
+		line(d, "ok", "browser", "reports open with %s", opener);
+	else
+		line(d, "note", "browser",
+		     "no xdg-open: reports are not opened automatically (apt-get install xdg-utils)");
+}
+
+/* The checks, in the order they are printed.  A check prints one or more
+ * lines (line(): a FAIL counts as a blocker) and may leave what later
+ * checks need in struct doctor.  A new check is one function and one
+ * entry here. */
+static void (*const checks[])(struct doctor *d) = {
+	check_compiler, check_cxx, check_xray, check_pgo, check_sdk, check_proc, check_probes, check_browser,
+};
+
 int cmd_doctor(int argc, const char **argv, struct xl_ctx *ctx)
 {
 	(void)ctx;
-	int profiling = 0;
+	struct doctor d = {0};
 	const struct xl_option opts[] = {
-		XL_OPT_BOOL(0, "profiling", &profiling,
+		XL_OPT_BOOL(0, "profiling", &d.profiling,
 			    "also build and capture probe programs (the native capture path)"),
 		XL_OPT_END(),
 	};
@@ -218,98 +358,8 @@ int cmd_doctor(int argc, const char **argv, struct xl_ctx *ctx)
 		xl_usage_print(&usage, stderr);
 		return XL_EXIT_USAGE;
 	}
-	struct doctor d = {0};
-	char cc[PATH_MAX], ver[64] = "", rt[PATH_MAX], err[1024];
-	int have_cc = xl_find_compiler(XL_LANG_C, cc, sizeof(cc)) == 0;
-	if (have_cc) {
-		xl_compiler_version(cc, ver, sizeof(ver));
-		line(&d, "ok", "compiler", "clang %s (%s)", ver[0] ? ver : "?", cc);
-	} else
-		line(&d, "FAIL", "compiler", "no clang-14 or clang in PATH: apt-get install clang-14");
-	char cxx[PATH_MAX];
-	if (xl_find_compiler(XL_LANG_CXX, cxx, sizeof(cxx)) == 0)
-		line(&d, "ok", "c++ compiler", "%s", cxx);
-	else
-		line(&d, "note", "c++ compiler",
-		     "no clang++ in PATH: C++ sources cannot be built (apt-get install clang-14)");
-	int have_xray = have_cc && xl_xray_runtime(cc, rt, sizeof(rt)) == 0;
-	if (have_xray)
-		line(&d, "ok", "xray runtime", "%s", rt);
-	else
-		line(&d, "FAIL", "xray runtime",
-		     "clang's XRay runtime is missing: apt-get install libclang-rt-14-dev "
-		     "(memory capture, --profile=memory, still works)");
-	/* PGO (exaloop pgo) is optional: its tools are notes, not blockers. */
-	char pgo_tool[PATH_MAX];
-	if (xl_find_profdata(pgo_tool, sizeof(pgo_tool)) == 0)
-		line(&d, "ok", "llvm-profdata", "%s (exaloop pgo)", pgo_tool);
-	else
-		line(&d, "note", "llvm-profdata",
-		     "not in PATH: 'exaloop pgo' cannot merge profiles (apt-get install llvm-14)");
-	if (have_cc && xl_clang_runtime(cc, "profile", pgo_tool, sizeof(pgo_tool)) == 0)
-		line(&d, "ok", "pgo runtime", "%s", pgo_tool);
-	else
-		line(&d, "note", "pgo runtime",
-		     "clang's profile runtime is missing: 'exaloop pgo train' cannot build (apt-get install libclang-rt-14-dev)");
-	struct xl_sdk sdk;
-	int have_sdk = xl_sdk_find(&sdk, err, sizeof(err)) == 0;
-	if (have_sdk)
-		line(&d, "ok", "sdk", "%s for clang %s at %s (%s)", sdk.version, sdk.compiler_version, sdk.dir,
-		     sdk.registered ? "registered" : "built in");
-	else
-		line(&d, "FAIL", "sdk", "%s", err);
-	FILE *f = fopen("/proc/self/statm", "re");
-	int proc_ok = f != NULL;
-	if (f)
-		fclose(f);
-	f = fopen("/proc/self/status", "re");
-	int hwm = 0;
-	char buf[256];
-	while (f && fgets(buf, sizeof(buf), f))
-		hwm |= strncmp(buf, "VmHWM:", 6) == 0;
-	if (f)
-		fclose(f);
-	if (proc_ok && hwm)
-		line(&d, "ok", "/proc", "RSS (/proc/self/statm) and peak RSS (VmHWM) readable");
-	else
-		line(&d, "FAIL", "/proc", "cannot read %s: memory metrics would be unavailable (mount /proc)",
-		     proc_ok ? "VmHWM in /proc/self/status" : "/proc/self/statm");
-	if (profiling) {
-		if (!have_cc || !have_sdk)
-			line(&d, "FAIL", "capture", "skipped: needs the compiler and the SDK (see above)");
-		else {
-			char tmp[PATH_MAX - 16];
-			if (xl_make_temp_dir("doctor", tmp, sizeof(tmp)) != 0)
-				line(&d, "FAIL", "capture", "cannot create a temporary directory: %s", strerror(errno));
-			else {
-				char path[PATH_MAX];
-				snprintf(path, sizeof(path), "%s/probe.c", tmp);
-				FILE *p = fopen(path, "we");
-				if (p) {
-					fputs(probe_src, p);
-					fclose(p);
-				}
-				check_capture(&d, tmp, &sdk, have_xray);
-				char *const rm[] = {"rm", "-rf", tmp, NULL};
-				struct xl_process rmp = {.argv = rm};
-				if (xl_process_run(&rmp) != 0)
-					xl_warn("cannot remove '%s'", tmp);
-			}
-		}
-	}
-	char opener[PATH_MAX];
-	if (getenv("CI"))
-		line(&d, "note", "browser", "CI is set: reports are not opened automatically");
-	else if (!getenv("DISPLAY") && !getenv("WAYLAND_DISPLAY"))
-		line(&d, "note", "browser",
-		     "no display: reports are not opened automatically (open index.html yourself)");
-	else if (xl_which(getenv("EXALOOP_BROWSER") && *getenv("EXALOOP_BROWSER") ? getenv("EXALOOP_BROWSER")
-										  : "xdg-open",
-			  opener, sizeof(opener)) == 0)
-		line(&d, "ok", "browser", "reports open with %s", opener);
-	else
-		line(&d, "note", "browser",
-		     "no xdg-open: reports are not opened automatically (apt-get install xdg-utils)");
+	for (size_t i = 0; i < XL_ARRAY_SIZE(checks); i++)
+		checks[i](&d);
 	if (d.blockers) {
 		printf("%d check%s failed\n", d.blockers, d.blockers == 1 ? "" : "s");
 		return XL_EXIT_DOCTOR;

@@ -120,10 +120,9 @@ static int own_options(const struct xl_usage *u, int argc, const char **argv, in
 	return rc;
 }
 
-/* pgo's own options (before the build options), then the build command
- * line: the target's, or the rest of argv (run's syntax).  XL_OPTS_PARSED
- * when the job is ready, else the exit code (0 after -h/--help). */
-static int job_setup(int argc, const char **argv, struct xl_ctx *ctx, struct pgo_job *j)
+/* pgo's own options (before the build options): XL_OPTS_PARSED with *i
+ * the first argument after them, else the exit code (0 after -h/--help). */
+static int job_options(int argc, const char **argv, struct xl_ctx *ctx, struct pgo_job *j, int *i)
 {
 	j->runs = 5;
 	j->captures = 3;
@@ -162,10 +161,13 @@ static int job_setup(int argc, const char **argv, struct xl_ctx *ctx, struct pgo
 		eval_opts,
 		NULL,
 		xl_build_options_help};
-	int i;
-	int rc = own_options(j->is_eval ? &eval : &train, argc, argv, &i);
-	if (rc != XL_OPTS_PARSED)
-		return rc;
+	return own_options(j->is_eval ? &eval : &train, argc, argv, i);
+}
+
+/* The build command line from argv[i] on: the target's, or the rest of
+ * argv (run's syntax).  0 or an exit code (printed). */
+static int job_command(int argc, const char **argv, int i, struct xl_ctx *ctx, struct pgo_job *j)
+{
 	char err[1024];
 	int bargc = argc - i + 1;
 	j->own_argv = calloc((size_t)bargc + 1, sizeof(char *));
@@ -180,7 +182,7 @@ static int job_setup(int argc, const char **argv, struct xl_ctx *ctx, struct pgo
 		struct xl_ctx tctx = *ctx;
 		tctx.target = j->target_name;
 		int targc;
-		rc = xl_target_argv(&tctx, j->own_argv[0], bargc, 1, &j->t, &j->targv, &targc);
+		int rc = xl_target_argv(&tctx, j->own_argv[0], bargc, 1, &j->t, &j->targv, &targc);
 		if (rc)
 			return rc;
 		j->has_target = 1;
@@ -196,7 +198,14 @@ static int job_setup(int argc, const char **argv, struct xl_ctx *ctx, struct pgo
 			 j->a.pgo);
 		return XL_EXIT_USAGE;
 	}
-	/* name, pgo/ directory, profile */
+	return 0;
+}
+
+/* The profile's name, the pgo/ directory, the profile, and the inputs:
+ * the target's [pgo] inputs, else the program arguments.  0 or an exit
+ * code (printed). */
+static int job_profile(struct pgo_job *j)
+{
 	if (j->name_opt)
 		snprintf(j->name, sizeof(j->name), "%s", j->name_opt);
 	else if (j->has_target)
@@ -215,7 +224,6 @@ static int job_setup(int argc, const char **argv, struct xl_ctx *ctx, struct pgo
 			 j->t.pgo_profile[0] == '/' ? "" : "/", j->t.pgo_profile);
 	else
 		snprintf(j->profile, sizeof(j->profile), "%s/%s.profdata", j->pgodir, j->name);
-	/* inputs: the target's [pgo] inputs, else the program arguments */
 	size_t n = 0;
 	while (j->has_target && j->t.pgo_inputs && j->t.pgo_inputs[n])
 		n++;
@@ -230,7 +238,21 @@ static int job_setup(int argc, const char **argv, struct xl_ctx *ctx, struct pgo
 	else
 		j->inputs[n++] = j->a.prog_args;
 	j->ninputs = n;
-	return XL_OPTS_PARSED;
+	return 0;
+}
+
+/* pgo's own options, then the build command line.  XL_OPTS_PARSED when
+ * the job is ready, else the exit code (0 after -h/--help). */
+static int job_setup(int argc, const char **argv, struct xl_ctx *ctx, struct pgo_job *j)
+{
+	int i;
+	int rc = job_options(argc, argv, ctx, j, &i);
+	if (rc != XL_OPTS_PARSED)
+		return rc;
+	rc = job_command(argc, argv, i, ctx, j);
+	if (rc == 0)
+		rc = job_profile(j);
+	return rc == 0 ? XL_OPTS_PARSED : rc;
 }
 
 static void args_text(const char *const *args, char *out, size_t len)
@@ -244,6 +266,90 @@ static void args_text(const char *const *args, char *out, size_t len)
 }
 
 /* ------------------------------------------------------------------ train */
+
+/* The training runs: each input once, under capture, its raw profile
+ * in rawdir.  0 or an exit code (printed). */
+static int training_runs(const struct pgo_job *j, const char *exe, const char *rawdir, struct xl_ctx *ctx)
+{
+	char stamp[32];
+	time_t now = time(NULL);
+	struct tm tm;
+	gmtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
+	int rc = 0;
+	for (size_t k = 0; !rc && k < j->ninputs; k++) {
+		char raw[PATH_MAX + NAME_MAX + 96], what[512];
+		snprintf(raw, sizeof(raw), "%s/%s-%d-%zu.profraw", rawdir, stamp, (int)getpid(), k);
+		setenv("LLVM_PROFILE_FILE", raw, 1);
+		args_text(j->inputs[k], what, sizeof(what));
+		xl_note("training run %zu of %zu: %s", k + 1, j->ninputs, what);
+		struct xl_session s = {0};
+		s.exe = exe;
+		s.args = j->inputs[k];
+		s.program = j->a.sources[0];
+		s.command = ctx->argv;
+		s.compile_ns = -1;
+		s.no_open = 1;
+		int st = xl_session_run(&s);
+		unsetenv("LLVM_PROFILE_FILE");
+		if (st != 0) {
+			unlink(raw);
+			xl_error("training run %zu (%s) exited with status %d: its profile is not used", k + 1, what,
+				 st);
+			rc = st >= XL_EXIT_BUILD ? st : XL_EXIT_FAIL;
+		} else if (access(raw, R_OK) != 0) {
+			xl_error("training run %zu wrote no raw profile '%s'", k + 1, raw);
+			rc = XL_EXIT_FAIL;
+		}
+	}
+	return rc;
+}
+
+/* Every raw profile matching pattern (these runs' and, unless --fresh,
+ * earlier ones') merged into the profile, and what it holds said.  0 or
+ * an exit code (printed). */
+static int merge_profiles(const struct pgo_job *j, const char *profdata, const char *pattern)
+{
+	glob_t g = {0};
+	size_t total_raw = 0;
+	int rc = 0;
+	if (glob(pattern, 0, NULL, &g) == 0) {
+		total_raw = g.gl_pathc;
+		char err[1024];
+		if (xl_pgo_merge(profdata, g.gl_pathv, j->profile, err, sizeof(err)) != XL_OK) {
+			xl_error("%s", err);
+			rc = XL_EXIT_FAIL;
+		}
+	}
+	globfree(&g);
+	if (rc)
+		return rc;
+	long total = 0, counted = 0;
+	if (xl_pgo_functions(profdata, j->profile, &total, &counted) != 0)
+		xl_warn("cannot list the functions of '%s'", j->profile);
+	printf("pgo: %s: %zu training run%s now, %zu in total (%s); %ld of %ld functions have counts\n", j->profile,
+	       j->ninputs, j->ninputs == 1 ? "" : "s", total_raw, j->fresh ? "fresh" : "earlier runs kept", counted,
+	       total);
+	xl_hint("build with it: exaloop build -release --pgo %s SOURCE...; compare: exaloop pgo evaluate%s%s ...",
+		j->profile, j->has_target ? " --target " : "", j->has_target ? j->t.name : "");
+	return 0;
+}
+
+/* The PGO-instrumented build into exe.  0 or an exit code (printed). */
+static int instrumented_build(struct pgo_job *j, const char *exe)
+{
+	struct xl_build b;
+	xl_build_init(&b, &j->a, 0, 0, NULL, exe, NULL, &xl_stderr_msgs);
+	b.pgo_generate = 1;
+	int rc = xl_exit_for_build(xl_build_run(&b), b.signal);
+	if (!rc) {
+		char took[32];
+		xl_fmt_duration(b.compile_ns, took, sizeof(took));
+		xl_note("built '%s' with PGO instrumentation in %s (%s build)", j->name, took,
+			j->a.release ? "release" : "debug");
+	}
+	return rc;
+}
 
 static int pgo_train(int argc, const char **argv, struct xl_ctx *ctx)
 {
@@ -279,69 +385,13 @@ static int pgo_train(int argc, const char **argv, struct xl_ctx *ctx)
 		return XL_EXIT_BUILD;
 	}
 	snprintf(exe, sizeof(exe), "%s/%s", tmpdir, j.name);
-	struct xl_build b;
-	xl_build_init(&b, &j.a, 0, 0, NULL, exe, NULL, &xl_stderr_msgs);
-	b.pgo_generate = 1;
-	rc = xl_build_run(&b);
-	rc = xl_exit_for_build(rc, b.signal);
-	if (!rc) {
-		char took[32];
-		xl_fmt_duration(b.compile_ns, took, sizeof(took));
-		xl_note("built '%s' with PGO instrumentation in %s (%s build)", j.name, took,
-			j.a.release ? "release" : "debug");
-	}
-	char stamp[32];
-	time_t now = time(NULL);
-	struct tm tm;
-	gmtime_r(&now, &tm);
-	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
-	for (size_t k = 0; !rc && k < j.ninputs; k++) {
-		char raw[sizeof(rawdir) + 64], what[512];
-		snprintf(raw, sizeof(raw), "%s/%s-%d-%zu.profraw", rawdir, stamp, (int)getpid(), k);
-		setenv("LLVM_PROFILE_FILE", raw, 1);
-		args_text(j.inputs[k], what, sizeof(what));
-		xl_note("training run %zu of %zu: %s", k + 1, j.ninputs, what);
-		struct xl_session s = {0};
-		s.exe = exe;
-		s.args = j.inputs[k];
-		s.program = j.a.sources[0];
-		s.command = ctx->argv;
-		s.compile_ns = -1;
-		s.no_open = 1;
-		int st = xl_session_run(&s);
-		unsetenv("LLVM_PROFILE_FILE");
-		if (st != 0) {
-			unlink(raw);
-			xl_error("training run %zu (%s) exited with status %d: its profile is not used", k + 1, what,
-				 st);
-			rc = st >= XL_EXIT_BUILD ? st : XL_EXIT_FAIL;
-		} else if (access(raw, R_OK) != 0) {
-			xl_error("training run %zu wrote no raw profile '%s'", k + 1, raw);
-			rc = XL_EXIT_FAIL;
-		}
-	}
+	rc = instrumented_build(&j, exe);
+	if (!rc)
+		rc = training_runs(&j, exe, rawdir, ctx);
 	unlink(exe);
 	rmdir(tmpdir);
-	size_t total_raw = 0;
-	if (!rc && glob(pattern, 0, NULL, &g) == 0) {
-		total_raw = g.gl_pathc;
-		char err[1024];
-		if (xl_pgo_merge(profdata, g.gl_pathv, j.profile, err, sizeof(err)) != XL_OK) {
-			xl_error("%s", err);
-			rc = XL_EXIT_FAIL;
-		}
-	}
-	globfree(&g);
-	if (!rc) {
-		long total = 0, counted = 0;
-		if (xl_pgo_functions(profdata, j.profile, &total, &counted) != 0)
-			xl_warn("cannot list the functions of '%s'", j.profile);
-		printf("pgo: %s: %zu training run%s now, %zu in total (%s); %ld of %ld functions have counts\n",
-		       j.profile, j.ninputs, j.ninputs == 1 ? "" : "s", total_raw,
-		       j.fresh ? "fresh" : "earlier runs kept", counted, total);
-		xl_hint("build with it: exaloop build -release --pgo %s SOURCE...; compare: exaloop pgo evaluate%s%s ...",
-			j.profile, j.has_target ? " --target " : "", j.has_target ? j.t.name : "");
-	}
+	if (!rc)
+		rc = merge_profiles(&j, profdata, pattern);
 	job_release(&j);
 	return rc;
 }
@@ -440,6 +490,117 @@ static void print_summary(const struct xl_diff *d, double ratio, double lo, doub
 	putchar('\n');
 }
 
+/* Where the captures and the diff go: --out, else pgo/NAME-eval-STAMP
+ * ("" when that does not fit). */
+static void eval_outdir(const struct pgo_job *j, char *outdir, size_t len)
+{
+	if (j->out_opt) {
+		snprintf(outdir, len, "%s", j->out_opt);
+		return;
+	}
+	char stamp[32];
+	time_t now = time(NULL);
+	struct tm tm;
+	gmtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
+	if ((size_t)snprintf(outdir, len, "%.*s/%s-eval-%s", PATH_MAX - NAME_MAX - 64, j->pgodir, j->name, stamp) >=
+	    len)
+		outdir[0] = 0;
+}
+
+/* Timing: one untimed warm-up each, then N uncaptured runs each,
+ * alternating which build goes first.  0 or an exit code (printed). */
+static int timing_runs(const struct pgo_job *j, struct eval_build *e)
+{
+	xl_note("timing: %ld uncaptured runs of each build, alternating (%zu input%s each)", j->runs, j->ninputs,
+		j->ninputs == 1 ? "" : "s");
+	if (timed_run(e[0].exe, j) < 0 || timed_run(e[1].exe, j) < 0)
+		return XL_EXIT_FAIL;
+	for (long r = 0; r < j->runs; r++)
+		for (int k = 0; k < 2; k++) {
+			int which = (int)(r % 2) ^ k;
+			int64_t t = timed_run(e[which].exe, j);
+			if (t < 0)
+				return XL_EXIT_FAIL;
+			e[which].times[r] = (double)t;
+		}
+	return 0;
+}
+
+/* Captures: K of each, alternating, on the first input.  0 or an exit
+ * code (printed). */
+static int capture_runs(const struct pgo_job *j, struct eval_build *e, const struct xl_ctx *ctx)
+{
+	xl_note("capturing %ld run%s of each build to explain the difference", j->captures,
+		j->captures == 1 ? "" : "s");
+	for (long r = 0; r < j->captures; r++)
+		for (int k = 0; k < 2; k++) {
+			struct xl_session s = {0};
+			s.exe = e[k].exe;
+			s.args = j->inputs[0];
+			s.capture = 1;
+			s.mode = XL_MODE_ALL;
+			s.buffer_size = 64u << 20;
+			s.interval_ns = 100000000u;
+			s.symtab = &e[k].tab;
+			s.program = j->a.sources[0];
+			s.command = ctx->argv;
+			s.compile_ns = -1;
+			s.no_open = 1;
+			s.profiles_dir = e[k].dir;
+			s.quiet = 1; /* one line per build below, not three per capture */
+			int st = xl_session_run(&s);
+			if (st != 0) {
+				xl_error("captured run of the %s exited with status %d", e[k].label, st);
+				return st > XL_EXIT_FAIL ? st : XL_EXIT_FAIL;
+			}
+		}
+	for (int k = 0; k < 2; k++)
+		xl_note("%s: %ld capture%s in %s/ (each with its index.html)", e[k].label, j->captures,
+			j->captures == 1 ? "" : "s", e[k].dir);
+	return 0;
+}
+
+/* The ratio of the timings and the diff of the captures: said in one
+ * line, written to outdir/diff.{txt,html}.  0 or an exit code (printed). */
+static int eval_result(const struct pgo_job *j, struct eval_build *e, const char *outdir, double *ratio,
+		       const struct xl_ctx *ctx)
+{
+	for (long r = 0; r < j->runs; r++)
+		ratio[r] = e[1].times[r] / e[0].times[r];
+	double m = median(ratio, (size_t)j->runs), lo = ratio[0], hi = ratio[j->runs - 1];
+	double mb = median(e[0].times, (size_t)j->runs), mp = median(e[1].times, (size_t)j->runs);
+	struct xl_diff_side side[2];
+	int rc = xl_diff_side_load(e[0].dir, &side[0]);
+	if (!rc && (rc = xl_diff_side_load(e[1].dir, &side[1])) != 0)
+		xl_diff_side_release(&side[0]);
+	if (rc)
+		return rc;
+	struct xl_diff d;
+	struct xl_diff_opts o = {XL_DSORT_SELF, 0, 0};
+	char path[PATH_MAX + NAME_MAX + 80];
+	if (xl_diff_build(&side[0], &side[1], 0, &d) != XL_OK) {
+		xl_error("out of memory comparing the captures");
+		rc = XL_EXIT_FAIL;
+	} else {
+		print_summary(&d, m, lo, hi, j->runs, mb, mp);
+		snprintf(path, sizeof(path), "%s/diff.txt", outdir);
+		if (xl_diff_write(&d, &o, "text", path) != 0)
+			rc = XL_EXIT_FAIL;
+		snprintf(path, sizeof(path), "%s/diff.html", outdir);
+		if (!rc && xl_diff_write(&d, &o, "html", path) != 0)
+			rc = XL_EXIT_FAIL;
+		if (!rc) {
+			printf("diff: %s/diff.txt, %s\n", outdir, path);
+			xl_open_browser(path, ctx->no_open);
+		}
+		xl_diff_free(&d);
+	}
+	xl_diff_side_release(&side[0]);
+	xl_diff_side_release(&side[1]);
+	return rc;
+}
+
 static int pgo_evaluate(int argc, const char **argv, struct xl_ctx *ctx)
 {
 	struct pgo_job j = {.is_eval = 1};
@@ -467,18 +628,7 @@ static int pgo_evaluate(int argc, const char **argv, struct xl_ctx *ctx)
 	}
 	char profile[sizeof(j.profile)];
 	snprintf(profile, sizeof(profile), "%s", j.profile);
-	if (j.out_opt) {
-		snprintf(outdir, sizeof(outdir), "%s", j.out_opt);
-	} else {
-		char stamp[32];
-		time_t now = time(NULL);
-		struct tm tm;
-		gmtime_r(&now, &tm);
-		strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
-		if ((size_t)snprintf(outdir, sizeof(outdir), "%.*s/%s-eval-%s", PATH_MAX - NAME_MAX - 64, j.pgodir,
-				     j.name, stamp) >= sizeof(outdir))
-			outdir[0] = 0;
-	}
+	eval_outdir(&j, outdir, sizeof(outdir));
 	for (int k = 0; k < 2; k++) {
 		snprintf(e[k].exe, sizeof(e[k].exe), "%s/%s%s", tmpdir, j.name, k ? "-pgo" : "");
 		snprintf(e[k].dir, sizeof(e[k].dir), "%s/%s", outdir, k ? "pgo" : "base");
@@ -493,89 +643,15 @@ static int pgo_evaluate(int argc, const char **argv, struct xl_ctx *ctx)
 		xl_error("cannot create '%s': %s", outdir, strerror(errno));
 		rc = XL_EXIT_FAIL;
 	}
-	/* Timing: one untimed warm-up each, then N uncaptured runs each,
-	 * alternating which build goes first. */
 	double *ratio = calloc((size_t)j.runs, sizeof(double));
 	if (!rc && !ratio)
 		rc = XL_EXIT_FAIL;
-	if (!rc) {
-		xl_note("timing: %ld uncaptured runs of each build, alternating (%zu input%s each)", j.runs, j.ninputs,
-			j.ninputs == 1 ? "" : "s");
-		if (timed_run(e[0].exe, &j) < 0 || timed_run(e[1].exe, &j) < 0)
-			rc = XL_EXIT_FAIL;
-	}
-	for (long r = 0; !rc && r < j.runs; r++)
-		for (int k = 0; !rc && k < 2; k++) {
-			int which = (int)(r % 2) ^ k;
-			int64_t t = timed_run(e[which].exe, &j);
-			if (t < 0)
-				rc = XL_EXIT_FAIL;
-			else
-				e[which].times[r] = (double)t;
-		}
-	/* Captures: K of each, alternating, on the first input. */
 	if (!rc)
-		xl_note("capturing %ld run%s of each build to explain the difference", j.captures,
-			j.captures == 1 ? "" : "s");
-	for (long r = 0; !rc && r < j.captures; r++)
-		for (int k = 0; !rc && k < 2; k++) {
-			struct xl_session s = {0};
-			s.exe = e[k].exe;
-			s.args = j.inputs[0];
-			s.capture = 1;
-			s.mode = XL_MODE_ALL;
-			s.buffer_size = 64u << 20;
-			s.interval_ns = 100000000u;
-			s.symtab = &e[k].tab;
-			s.program = j.a.sources[0];
-			s.command = ctx->argv;
-			s.compile_ns = -1;
-			s.no_open = 1;
-			s.profiles_dir = e[k].dir;
-			s.quiet = 1; /* one line per build below, not three per capture */
-			int st = xl_session_run(&s);
-			if (st != 0) {
-				xl_error("captured run of the %s exited with status %d", e[k].label, st);
-				rc = st > XL_EXIT_FAIL ? st : XL_EXIT_FAIL;
-			}
-		}
-	for (int k = 0; !rc && k < 2; k++)
-		xl_note("%s: %ld capture%s in %s/ (each with its index.html)", e[k].label, j.captures,
-			j.captures == 1 ? "" : "s", e[k].dir);
-	if (!rc) {
-		for (long r = 0; r < j.runs; r++)
-			ratio[r] = e[1].times[r] / e[0].times[r];
-		double m = median(ratio, (size_t)j.runs), lo = ratio[0], hi = ratio[j.runs - 1];
-		double mb = median(e[0].times, (size_t)j.runs), mp = median(e[1].times, (size_t)j.runs);
-		struct xl_diff_side side[2];
-		rc = xl_diff_side_load(e[0].dir, &side[0]);
-		if (!rc && (rc = xl_diff_side_load(e[1].dir, &side[1])) != 0)
-			xl_diff_side_release(&side[0]);
-		if (!rc) {
-			struct xl_diff d;
-			struct xl_diff_opts o = {XL_DSORT_SELF, 0, 0};
-			char path[sizeof(outdir) + 16];
-			if (xl_diff_build(&side[0], &side[1], 0, &d) != XL_OK) {
-				xl_error("out of memory comparing the captures");
-				rc = XL_EXIT_FAIL;
-			} else {
-				print_summary(&d, m, lo, hi, j.runs, mb, mp);
-				snprintf(path, sizeof(path), "%s/diff.txt", outdir);
-				if (xl_diff_write(&d, &o, "text", path) != 0)
-					rc = XL_EXIT_FAIL;
-				snprintf(path, sizeof(path), "%s/diff.html", outdir);
-				if (!rc && xl_diff_write(&d, &o, "html", path) != 0)
-					rc = XL_EXIT_FAIL;
-				if (!rc) {
-					printf("diff: %s/diff.txt, %s\n", outdir, path);
-					xl_open_browser(path, ctx->no_open);
-				}
-				xl_diff_free(&d);
-			}
-			xl_diff_side_release(&side[0]);
-			xl_diff_side_release(&side[1]);
-		}
-	}
+		rc = timing_runs(&j, e);
+	if (!rc)
+		rc = capture_runs(&j, e, ctx);
+	if (!rc)
+		rc = eval_result(&j, e, outdir, ratio, ctx);
 	for (int k = 0; k < 2; k++) {
 		unlink(e[k].exe);
 		xl_symtab_release(&e[k].tab);

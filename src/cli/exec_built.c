@@ -50,11 +50,12 @@ static int load_built(const char *exe, const struct xl_settings *set, struct xl_
 		      struct xl_symtab *tab)
 {
 	char why[1024];
-	if (xl_sidecar_read(exe, built, why, sizeof(why)) != XL_OK) {
+	int rc = xl_sidecar_read(exe, built, why, sizeof(why));
+	if (rc != XL_OK) {
 		xl_error("%s", why);
-		return XL_EXIT_USAGE;
+		return xl_exit_for(rc, XL_EXIT_USAGE);
 	}
-	int rc = refuse(exe, built, set);
+	rc = refuse(exe, built, set);
 	if (rc != 0) {
 		xl_sidecar_info_release(built);
 		return rc;

@@ -2,6 +2,7 @@
  * options.c - the option parser, usage generator and subcommand dispatcher
  * (see options.h for the rules every command gets from here).
  */
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -9,6 +10,7 @@
 #include "msg.h"
 #include "options.h"
 #include "units.h"
+#include "xl_assert.h"
 
 /* Width of the left column of option and command lists. */
 #define USAGE_COLUMN 24
@@ -114,6 +116,10 @@ static const struct xl_option *find_short(const struct xl_option *opts, char c)
 static int store_int(const struct xl_option *o, const char *name, const char *value)
 {
 	long v;
+	/* the table's bounds must fit the destination's type */
+	XL_ASSERT(o->min <= o->max);
+	XL_ASSERT(o->int_type != XL_INT_INT || (o->min >= INT_MIN && o->max <= INT_MAX));
+	XL_ASSERT(o->int_type != XL_INT_SIZE || o->min >= 0);
 	if (xl_parse_long(value, o->min, o->max, &v) != 0) {
 		if (o->expected)
 			xl_error("invalid %s '%s': expected %s", name, value, o->expected);

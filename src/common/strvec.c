@@ -9,6 +9,7 @@
 
 #include "strvec.h"
 #include "xl_array.h"
+#include "xl_assert.h"
 
 /* The empty vector's array until the first push: v is never NULL. */
 static char *empty[1];
@@ -45,6 +46,7 @@ static void take(struct strvec *sv, char *s)
 
 void strvec_push(struct strvec *sv, const char *s)
 {
+	XL_ASSERT(s != NULL); /* NULL ends the argv: it cannot be one of its strings */
 	take(sv, strdup(s));
 }
 

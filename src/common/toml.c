@@ -1013,6 +1013,72 @@ static bool make_float(struct parser *p, const char *t, size_t n, struct xl_toml
 	return ok;
 }
 
+/* The column k characters into a token that starts at pos. */
+static struct xl_toml_pos at_col(struct xl_toml_pos pos, size_t k)
+{
+	return (struct xl_toml_pos){pos.line, pos.column + (uint32_t)k};
+}
+
+/* A decimal number's fraction and exponent, from t[*j] on: *is_float is
+ * set when it has either. */
+static bool float_parts(struct parser *p, const char *t, size_t n, size_t *j, struct xl_toml_pos pos, bool *is_float)
+{
+	size_t frac_digits;
+	if (*j < n && t[*j] == '.') {
+		*is_float = true;
+		(*j)++;
+		if (*j >= n || !is_digit((unsigned char)t[*j]))
+			return fail_at(p, at_col(pos, *j), "expected digits after the decimal point");
+		if (!digit_run(p, t, n, j, 10, pos, &frac_digits))
+			return false;
+	}
+	if (*j < n && (t[*j] == 'e' || t[*j] == 'E')) {
+		*is_float = true;
+		(*j)++;
+		if (*j < n && (t[*j] == '+' || t[*j] == '-'))
+			(*j)++;
+		if (*j >= n || !is_digit((unsigned char)t[*j]))
+			return fail_at(p, at_col(pos, *j), "expected digits in the exponent");
+		if (!digit_run(p, t, n, j, 10, pos, &frac_digits))
+			return false;
+	}
+	return true;
+}
+
+/* The integer of the digits t[from..n) in base (underscores skipped),
+ * negative when neg; an error when it does not fit in 64 bits. */
+static struct xl_toml_value *make_integer(struct parser *p, const char *t, size_t n, size_t from, int base, bool neg,
+					  struct xl_toml_pos pos)
+{
+	/* Accumulate the magnitude unsigned; the negative range is one larger. */
+	uint64_t limit = neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
+	uint64_t acc = 0;
+	struct token_text tt;
+	for (size_t k = from; k < n; k++) {
+		if (t[k] == '_')
+			continue;
+		uint64_t d = (uint64_t)hexval((unsigned char)t[k]);
+		if (acc > (limit - d) / (uint64_t)base) {
+			fail_at(p, pos, "integer '%s' does not fit in 64 bits", show_token(t, n, &tt));
+			return NULL;
+		}
+		acc = acc * (uint64_t)base + d;
+	}
+	struct xl_toml_value *v = new_value(p, XL_TOML_INTEGER, ORIGIN_SCALAR, pos);
+	if (v)
+		v->u.i = neg ? (acc == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)acc) : (int64_t)acc;
+	return v;
+}
+
+/* inf or nan, with the sign it had. */
+static struct xl_toml_value *special_float(struct parser *p, char first, bool neg, struct xl_toml_pos pos)
+{
+	struct xl_toml_value *v = new_value(p, XL_TOML_FLOAT, ORIGIN_SCALAR, pos);
+	if (v)
+		v->u.f = first == 'i' ? (neg ? -INFINITY : INFINITY) : (neg ? -NAN : NAN);
+	return v;
+}
+
 /* Integer or float.  t[0..n) is the maximal run of number-ish characters
  * starting at the cursor; the cursor is left after it. */
 static struct xl_toml_value *parse_number(struct parser *p)
@@ -1035,16 +1101,11 @@ static struct xl_toml_value *parse_number(struct parser *p)
 		sign = true;
 		j = 1;
 	}
-#define AT(k) ((struct xl_toml_pos){pos.line, pos.column + (uint32_t)(k)})
-	if (n - j == 3 && (memcmp(t + j, "inf", 3) == 0 || memcmp(t + j, "nan", 3) == 0)) {
-		struct xl_toml_value *v = new_value(p, XL_TOML_FLOAT, ORIGIN_SCALAR, pos);
-		if (v)
-			v->u.f = t[j] == 'i' ? (neg ? -INFINITY : INFINITY) : (neg ? -NAN : NAN);
-		return v;
-	}
+	if (n - j == 3 && (memcmp(t + j, "inf", 3) == 0 || memcmp(t + j, "nan", 3) == 0))
+		return special_float(p, t[j], neg, pos);
 	if (j == n || !(is_digit((unsigned char)t[j]))) {
 		if (j < n && t[j] == '.')
-			fail_at(p, AT(j),
+			fail_at(p, at_col(pos, j),
 				"a number cannot start with '.' (write a digit before it, e.g. "
 				"0.5)");
 		else
@@ -1060,47 +1121,27 @@ static struct xl_toml_value *parse_number(struct parser *p)
 		}
 		j += 2;
 	}
-	size_t digits_at = j, nd, frac_digits;
+	size_t digits_at = j, nd;
 	if (!digit_run(p, t, n, &j, base, pos, &nd))
 		return NULL;
 	if (nd == 0) {
-		fail_at(p, AT(j), "expected digits after '%.*s'", (int)j, t);
+		fail_at(p, at_col(pos, j), "expected digits after '%.*s'", (int)j, t);
 		return NULL;
 	}
 	bool is_float = false;
 	if (base == 10) {
 		if (t[digits_at] == '0' && nd > 1) {
-			fail_at(p, AT(digits_at), "leading zeros are not allowed in numbers");
+			fail_at(p, at_col(pos, digits_at), "leading zeros are not allowed in numbers");
 			return NULL;
 		}
-		if (j < n && t[j] == '.') {
-			is_float = true;
-			j++;
-			if (j >= n || !is_digit((unsigned char)t[j])) {
-				fail_at(p, AT(j), "expected digits after the decimal point");
-				return NULL;
-			}
-			if (!digit_run(p, t, n, &j, 10, pos, &frac_digits))
-				return NULL;
-		}
-		if (j < n && (t[j] == 'e' || t[j] == 'E')) {
-			is_float = true;
-			j++;
-			if (j < n && (t[j] == '+' || t[j] == '-'))
-				j++;
-			if (j >= n || !is_digit((unsigned char)t[j])) {
-				fail_at(p, AT(j), "expected digits in the exponent");
-				return NULL;
-			}
-			if (!digit_run(p, t, n, &j, 10, pos, &frac_digits))
-				return NULL;
-		}
+		if (!float_parts(p, t, n, &j, pos, &is_float))
+			return NULL;
 	}
 	if (j < n) {
 		if (base != 10 && is_bare((unsigned char)t[j]))
-			fail_at(p, AT(j), "invalid digit '%c' in a base-%d integer", t[j], base);
+			fail_at(p, at_col(pos, j), "invalid digit '%c' in a base-%d integer", t[j], base);
 		else
-			fail_at(p, AT(j), "unexpected '%c' in number '%s'", t[j], show_token(t, n, &tt));
+			fail_at(p, at_col(pos, j), "unexpected '%c' in number '%s'", t[j], show_token(t, n, &tt));
 		return NULL;
 	}
 	if (is_float) {
@@ -1109,24 +1150,7 @@ static struct xl_toml_value *parse_number(struct parser *p)
 			return NULL;
 		return v;
 	}
-	/* Accumulate the magnitude unsigned; the negative range is one larger. */
-	uint64_t limit = neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
-	uint64_t acc = 0;
-	for (size_t k = digits_at; k < n; k++) {
-		if (t[k] == '_')
-			continue;
-		uint64_t d = (uint64_t)hexval((unsigned char)t[k]);
-		if (acc > (limit - d) / (uint64_t)base) {
-			fail_at(p, pos, "integer '%s' does not fit in 64 bits", show_token(t, n, &tt));
-			return NULL;
-		}
-		acc = acc * (uint64_t)base + d;
-	}
-#undef AT
-	struct xl_toml_value *v = new_value(p, XL_TOML_INTEGER, ORIGIN_SCALAR, pos);
-	if (v)
-		v->u.i = neg ? (acc == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)acc) : (int64_t)acc;
-	return v;
+	return make_integer(p, t, n, digits_at, base, neg, pos);
 }
 
 /* ---- Dates and times ---------------------------------------------------- */
@@ -1612,6 +1636,67 @@ out:
 	return ok;
 }
 
+/* [[name]]: a new table at the end of the array of tables of key last in
+ * t (e: its entry, or NULL the first time), which becomes the section. */
+static bool open_array_table(struct parser *p, struct xl_toml_value *t, struct keypart *last, struct entry *e,
+			     const char *name, struct xl_toml_pos pos)
+{
+	struct xl_toml_value *arr;
+	if (!e) {
+		arr = new_value(p, XL_TOML_ARRAY, ARR_TABLES, pos);
+		if (!arr || !tab_add(p, t, last, arr))
+			return false;
+	} else if (e->value->type == XL_TOML_ARRAY && e->value->origin == ARR_TABLES) {
+		arr = e->value;
+	} else {
+		return fail_at(p, last->pos, "cannot use [[%s]]: '%s' is already defined as %s at %u:%u", name, name,
+			       a_type(e->value), (unsigned)e->key_pos.line, (unsigned)e->key_pos.column);
+	}
+	struct xl_toml_value *elem = new_value(p, XL_TOML_TABLE, TAB_HEADER, pos);
+	if (!elem || !arr_push(p, arr, elem))
+		return false;
+	p->section = elem;
+	return true;
+}
+
+/* [name]: the table of key last in t (e: its entry, or NULL when new),
+ * defined here once, becomes the section. */
+static bool open_table(struct parser *p, struct xl_toml_value *t, struct keypart *last, struct entry *e,
+		       const char *name, struct xl_toml_pos pos)
+{
+	if (!e) {
+		struct xl_toml_value *sub = new_value(p, XL_TOML_TABLE, TAB_HEADER, pos);
+		if (!sub || !tab_add(p, t, last, sub))
+			return false;
+		p->section = sub;
+		return true;
+	}
+	struct xl_toml_value *v = e->value;
+	struct xl_toml_pos at = e->key_pos;
+	if (v->type == XL_TOML_TABLE && v->origin == TAB_IMPLICIT) {
+		/* Created on the way to a sub-table; this is its one definition. */
+		v->origin = TAB_HEADER;
+		v->pos = pos;
+		e->key_pos = last->pos;
+		p->section = v;
+		return true;
+	}
+	if (v->type == XL_TOML_TABLE && v->origin == TAB_HEADER)
+		return fail_at(p, pos, "table [%s] is defined twice (first at %u:%u)", name, (unsigned)v->pos.line,
+			       (unsigned)v->pos.column);
+	if (v->type == XL_TOML_TABLE && v->origin == TAB_DOTTED)
+		return fail_at(p, pos,
+			       "cannot define table [%s]: it was already created by dotted keys "
+			       "at %u:%u",
+			       name, (unsigned)at.line, (unsigned)at.column);
+	if (v->type == XL_TOML_ARRAY && v->origin == ARR_TABLES)
+		return fail_at(p, pos, "cannot define table [%s]: it is an array of tables (use [[%s]])", name, name);
+	return fail_at(p, pos,
+		       "cannot define table [%s]: the key is already defined as %s at "
+		       "%u:%u",
+		       name, a_type(v), (unsigned)at.line, (unsigned)at.column);
+}
+
 /* [a.b.c] or [[a.b.c]] */
 static bool parse_header(struct parser *p)
 {
@@ -1639,58 +1724,8 @@ static bool parse_header(struct parser *p)
 	struct keypart *last = &k.parts[k.n - 1];
 	struct entry *e = tab_find(t, last->str, last->len);
 	const char *name = show_key(&k, k.n, &kn);
-	if (aot) {
-		struct xl_toml_value *arr;
-		if (!e) {
-			arr = new_value(p, XL_TOML_ARRAY, ARR_TABLES, pos);
-			if (!arr || !tab_add(p, t, last, arr))
-				goto out;
-		} else if (e->value->type == XL_TOML_ARRAY && e->value->origin == ARR_TABLES) {
-			arr = e->value;
-		} else {
-			fail_at(p, last->pos, "cannot use [[%s]]: '%s' is already defined as %s at %u:%u", name, name,
-				a_type(e->value), (unsigned)e->key_pos.line, (unsigned)e->key_pos.column);
-			goto out;
-		}
-		struct xl_toml_value *elem = new_value(p, XL_TOML_TABLE, TAB_HEADER, pos);
-		if (!elem || !arr_push(p, arr, elem))
-			goto out;
-		p->section = elem;
-	} else if (!e) {
-		struct xl_toml_value *sub = new_value(p, XL_TOML_TABLE, TAB_HEADER, pos);
-		if (!sub || !tab_add(p, t, last, sub))
-			goto out;
-		p->section = sub;
-	} else {
-		struct xl_toml_value *v = e->value;
-		struct xl_toml_pos at = e->key_pos;
-		if (v->type == XL_TOML_TABLE && v->origin == TAB_IMPLICIT) {
-			/* Created on the way to a sub-table; this is its one definition. */
-			v->origin = TAB_HEADER;
-			v->pos = pos;
-			e->key_pos = last->pos;
-			p->section = v;
-		} else if (v->type == XL_TOML_TABLE && v->origin == TAB_HEADER) {
-			fail_at(p, pos, "table [%s] is defined twice (first at %u:%u)", name, (unsigned)v->pos.line,
-				(unsigned)v->pos.column);
-			goto out;
-		} else if (v->type == XL_TOML_TABLE && v->origin == TAB_DOTTED) {
-			fail_at(p, pos,
-				"cannot define table [%s]: it was already created by dotted keys "
-				"at %u:%u",
-				name, (unsigned)at.line, (unsigned)at.column);
-			goto out;
-		} else if (v->type == XL_TOML_ARRAY && v->origin == ARR_TABLES) {
-			fail_at(p, pos, "cannot define table [%s]: it is an array of tables (use [[%s]])", name, name);
-			goto out;
-		} else {
-			fail_at(p, pos,
-				"cannot define table [%s]: the key is already defined as %s at "
-				"%u:%u",
-				name, a_type(v), (unsigned)at.line, (unsigned)at.column);
-			goto out;
-		}
-	}
+	if (!(aot ? open_array_table(p, t, last, e, name, pos) : open_table(p, t, last, e, name, pos)))
+		goto out;
 	char what[KEY_SHOWN_MAX + 40];
 	snprintf(what, sizeof what, "table header [%s%s%s", aot ? "[" : "", name, aot ? "]]" : "]");
 	ok = end_of_line(p, what, NULL);

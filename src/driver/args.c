@@ -70,6 +70,61 @@ static const char *const with_value[] = {"-I", "-D", "-U", "-l", "-L", "-isystem
 static const char *const passthrough[] = {"-O", "-g", "-std=", "-W", "-f",       "-m",      "-I",
 					  "-D", "-U", "-l",    "-L", "-isystem", "-include"};
 static const char *const exact[] = {"-pthread", "-rdynamic", "-static", "-shared", "-pie", "-no-pie"};
+/* --pgo FILE, --pgo=FILE at argv[*ip] (advancing *ip past its value). */
+static int option_pgo(int argc, const char **argv, int *ip, struct xl_build_args *out, char *err, size_t errlen)
+{
+	int i = *ip;
+	const char *a = argv[i];
+	if (a[5] == '=')
+		out->pgo = a + 6;
+	else if (i + 1 < argc)
+		out->pgo = argv[ *ip = i + 1];
+	if (!out->pgo || !*out->pgo) {
+		snprintf(err, errlen, "'--pgo' needs a profile: --pgo pgo/NAME.profdata (made by 'exaloop pgo train')");
+		return -1;
+	}
+	return 0;
+}
+
+/* -jN, -j N at argv[*ip]. */
+static int option_jobs(int argc, const char **argv, int *ip, struct xl_build_args *out, char *err, size_t errlen)
+{
+	int i = *ip;
+	const char *a = argv[i];
+	const char *v = a[2] ? a + 2 : i + 1 < argc ? argv[++i] : "";
+	long n;
+	if (xl_parse_long(v, 1, 1024, &n) != 0) {
+		snprintf(err, errlen, "'-j' needs a number of parallel compiles from 1 to 1024 (got '%s')", v);
+		return -1;
+	}
+	out->jobs = (int)n;
+	*ip = i;
+	return 0;
+}
+
+/* -oFILE, -o FILE at argv[*ip]: build's, not run's. */
+static int option_output(int argc, const char **argv, int *ip, int allow_output, struct xl_build_args *out, char *err,
+			 size_t errlen)
+{
+	int i = *ip;
+	const char *a = argv[i];
+	if (!allow_output) {
+		snprintf(err, errlen, "'-o' is an option of 'build'; 'run' builds into a temporary directory");
+		return -1;
+	}
+	if (a[2]) {
+		out->output = a + 2;
+		return 0;
+	}
+	if (i + 1 >= argc) {
+		snprintf(err, errlen, "'-o' needs a file name");
+		return -1;
+	}
+	out->output = argv[++i];
+	*ip = i;
+	return 0;
+}
+
 /* One build option at argv[*i] (advancing *i past its value). */
 static int parse_option(int argc, const char **argv, int *ip, int allow_output, int (*is_global)(const char *),
 			const char *cmd, struct xl_build_args *out, char *err, size_t errlen)
@@ -92,46 +147,12 @@ static int parse_option(int argc, const char **argv, int *ip, int allow_output, 
 		out->release = 0;
 		return 0;
 	}
-	if (strcmp(a, "--pgo") == 0 || strncmp(a, "--pgo=", 6) == 0) {
-		if (a[5] == '=')
-			out->pgo = a + 6;
-		else if (i + 1 < argc)
-			out->pgo = argv[ *ip = i + 1];
-		if (!out->pgo || !*out->pgo) {
-			snprintf(err, errlen,
-				 "'--pgo' needs a profile: --pgo pgo/NAME.profdata (made by 'exaloop pgo train')");
-			return -1;
-		}
-		return 0;
-	}
-	if (strncmp(a, "-j", 2) == 0) {
-		const char *v = a[2] ? a + 2 : i + 1 < argc ? argv[++i] : "";
-		long n;
-		if (xl_parse_long(v, 1, 1024, &n) != 0) {
-			snprintf(err, errlen, "'-j' needs a number of parallel compiles from 1 to 1024 (got '%s')", v);
-			return -1;
-		}
-		out->jobs = (int)n;
-		*ip = i;
-		return 0;
-	}
-	if (strncmp(a, "-o", 2) == 0) {
-		if (!allow_output) {
-			snprintf(err, errlen, "'-o' is an option of 'build'; 'run' builds into a temporary directory");
-			return -1;
-		}
-		if (a[2]) {
-			out->output = a + 2;
-			return 0;
-		}
-		if (i + 1 >= argc) {
-			snprintf(err, errlen, "'-o' needs a file name");
-			return -1;
-		}
-		out->output = argv[++i];
-		*ip = i;
-		return 0;
-	}
+	if (strcmp(a, "--pgo") == 0 || strncmp(a, "--pgo=", 6) == 0)
+		return option_pgo(argc, argv, ip, out, err, errlen);
+	if (strncmp(a, "-j", 2) == 0)
+		return option_jobs(argc, argv, ip, out, err, errlen);
+	if (strncmp(a, "-o", 2) == 0)
+		return option_output(argc, argv, ip, allow_output, out, err, errlen);
 	for (size_t k = 0; k < XL_ARRAY_SIZE(with_value); k++) {
 		if (strcmp(a, with_value[k]) != 0)
 			continue;

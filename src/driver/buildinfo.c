@@ -82,15 +82,24 @@ int xl_sidecars_write(const char *exe, const struct xl_sidecar *sc, char *err, s
 }
 
 /* The strings of a JSON array, NULL-terminated; NULL when there are none. */
-static char **string_list(const json_t *a)
+/* The strings of array a (NULL when it has none); *oom set, and NULL,
+ * when one could not be copied: a list with names missing would say
+ * fewer libraries went untraced than did. */
+static char **string_list(const json_t *a, int *oom)
 {
 	size_t n = json_is_array(a) ? json_array_size(a) : 0;
 	char **out = n ? calloc(n + 1, sizeof(char *)) : NULL;
 	size_t k = 0;
+	*oom = n && !out;
 	for (size_t i = 0; out && i < n; i++) {
 		const char *s = json_string_value(json_array_get(a, i));
-		if (s && (out[k] = strdup(s)))
-			k++;
+		if (s && !(out[k++] = strdup(s))) {
+			*oom = 1;
+			while (k > 0)
+				free(out[--k]);
+			free(out);
+			return NULL;
+		}
 	}
 	if (out && !k) {
 		free(out);
@@ -118,8 +127,13 @@ int xl_sidecar_read(const char *exe, struct xl_sidecar_info *info, char *err, si
 				 e == EINVAL ? "not a regular file" : strerror(e));
 		return e == ENOENT ? XL_ENOENT : XL_EFORMAT;
 	}
-	json_t *o = json_loadfd(fd, 0, &jerr);
+	int oom;
+	json_t *o = xl_json_loadfd(fd, 0, &jerr, &oom);
 	close(fd);
+	if (oom) {
+		snprintf(err, errlen, "out of memory reading '%s'", path);
+		return XL_ENOMEM;
+	}
 	if (!json_is_object(o)) {
 		snprintf(err, errlen, "'%s' is not a valid build sidecar: %s (line %d)", path, jerr.text, jerr.line);
 		json_decref(o);
@@ -134,8 +148,12 @@ int xl_sidecar_read(const char *exe, struct xl_sidecar_info *info, char *err, si
 		snprintf(err, errlen, "'%s' is not a valid build sidecar: missing 'build_id'", path);
 	else {
 		snprintf(info->build_id, sizeof(info->build_id), "%s", id);
-		info->untraced_libs = string_list(json_object_get(o, "untraced_libraries"));
-		rc = XL_OK;
+		info->untraced_libs = string_list(json_object_get(o, "untraced_libraries"), &oom);
+		rc = oom ? XL_ENOMEM : XL_OK;
+		if (oom) {
+			snprintf(err, errlen, "out of memory reading '%s'", path);
+			memset(info, 0, sizeof(*info));
+		}
 	}
 	json_decref(o);
 	return rc;

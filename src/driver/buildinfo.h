@@ -46,8 +46,9 @@ struct xl_sidecar_info {
 };
 
 /* Read exe.profile.json (a regular file only: a FIFO there must not hang
- * exaloop).  XL_OK, or XL_ENOENT (there is none) or XL_EFORMAT with a
- * one-line message in err saying what is wrong. */
+ * exaloop).  XL_OK, or XL_ENOENT (there is none), XL_EFORMAT or XL_ENOMEM
+ * with a one-line message in err saying what is wrong; on failure *info
+ * is empty. */
 int xl_sidecar_read(const char *exe, struct xl_sidecar_info *info, char *err, size_t errlen);
 void xl_sidecar_info_release(struct xl_sidecar_info *info);
 

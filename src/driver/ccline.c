@@ -177,10 +177,9 @@ static int add_ref(const char ***list, size_t *n, const char *s)
 	return 0;
 }
 
-int xl_ccline_parse(int argc, const char *const *argv, struct xl_ccline *cl, char *err, size_t errlen)
+/* cl->args: argv with its response files expanded.  0 or -1 (err). */
+static int expand_all(int argc, const char *const *argv, struct xl_ccline *cl, char *err, size_t errlen)
 {
-	memset(cl, 0, sizeof(*cl));
-	err[0] = 0;
 	struct strvec s;
 	strvec_init(&s);
 	for (int i = 0; i < argc; i++)
@@ -196,6 +195,15 @@ int xl_ccline_parse(int argc, const char *const *argv, struct xl_ccline *cl, cha
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
+	return 0;
+}
+
+int xl_ccline_parse(int argc, const char *const *argv, struct xl_ccline *cl, char *err, size_t errlen)
+{
+	memset(cl, 0, sizeof(*cl));
+	err[0] = 0;
+	if (expand_all(argc, argv, cl, err, errlen) != 0)
+		return -1;
 	const char *const *args = (const char *const *)cl->args;
 	int compile = 0, preprocess = 0, shared = 0, reloc = 0, info = 0, verbose = 0, oom = 0;
 	for (size_t i = 0; i < cl->nargs; i++) {

@@ -18,6 +18,7 @@
 #include "objcache.h"
 #include "process.h"
 #include "strvec.h"
+#include "xl_assert.h"
 
 struct hash {
 	uint64_t a, b;
@@ -87,6 +88,8 @@ struct memo {
 
 static size_t memo_slot(const struct memo *m, const char *path)
 {
+	/* the mask and the probe's end rely on both */
+	XL_ASSERT(m->cap && !(m->cap & (m->cap - 1)) && m->used < m->cap);
 	uint64_t k = 0xcbf29ce484222325ull;
 	for (const unsigned char *p = (const unsigned char *)path; *p; p++)
 		k = (k ^ *p) * 0x100000001b3ull;

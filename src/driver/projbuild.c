@@ -74,6 +74,47 @@ static void read_log(const char *log, struct xl_projbuild *pb)
 	fclose(f);
 }
 
+/* The build's environment: the wrappers as the compilers.  A CMake tree
+ * configured before keeps its cached compiler; the hint after a build
+ * that linked nothing says so.  0, or -1 when out of memory. */
+static int wrapper_env(const char *cc, const char *cxx, uint32_t mode, const char *log)
+{
+	setenv("CC", cc, 1);
+	setenv("CXX", cxx, 1);
+	/* GNU make takes variable definitions in MAKEFLAGS as command-line
+	 * ones, which beat a makefile's own `CC = gcc` (Lua's does that),
+	 * here and in sub-makes. */
+	const char *mf = getenv("MAKEFLAGS");
+	char *makeflags = NULL;
+	if (asprintf(&makeflags, "%s%sCC=%s CXX=%s", mf && *mf ? mf : "", mf && *mf ? " " : "", cc, cxx) < 0)
+		return -1;
+	setenv("MAKEFLAGS", makeflags, 1);
+	free(makeflags);
+	setenv("EXALOOP_PROFILE", xl_mode_name(mode), 1);
+	setenv("EXALOOP_CC_LOG", log, 1);
+	return 0;
+}
+
+/* What the build command's status rc (errno err when it could not run)
+ * means: XL_OK or an error, said to m. */
+static int build_status(int rc, int err, const char *cmd, struct xl_projbuild *pb, const struct xl_msgs *m)
+{
+	if (rc < 0) {
+		xl_msgf(m, XL_MSG_ERROR, "cannot run the build command '%s': %s", cmd, strerror(err));
+		return err == ENOENT ? XL_ENOTFOUND : XL_ENOEXEC;
+	}
+	if (rc > 128 && (rc - 128 == SIGINT || rc - 128 == SIGTERM || rc - 128 == SIGHUP || rc - 128 == SIGQUIT)) {
+		xl_msgf(m, XL_MSG_ERROR, "the build was interrupted (%s)", strsignal(rc - 128));
+		pb->signal = rc - 128;
+		return XL_EINTR;
+	}
+	if (rc != 0) {
+		xl_msgf(m, XL_MSG_ERROR, "the build command '%s' failed (exit status %d)", cmd, rc);
+		return XL_EBUILD;
+	}
+	return XL_OK;
+}
+
 int xl_projbuild_run(const char *const *argv, uint32_t mode, const char *dir_in, int quiet_stdout,
 		     struct xl_projbuild *pb, const struct xl_msgs *m)
 {
@@ -98,24 +139,11 @@ int xl_projbuild_run(const char *const *argv, uint32_t mode, const char *dir_in,
 		return XL_EBUILD;
 	}
 	snprintf(log, sizeof(log), "%s/links", dir);
-	/* The build's environment: the wrappers as the compilers.  A CMake
-	 * tree configured before keeps its cached compiler; the hint after a
-	 * build that linked nothing says so. */
-	setenv("CC", cc, 1);
-	setenv("CXX", cxx, 1);
-	/* GNU make takes variable definitions in MAKEFLAGS as command-line
-	 * ones, which beat a makefile's own `CC = gcc` (Lua's does that),
-	 * here and in sub-makes. */
-	const char *mf = getenv("MAKEFLAGS");
-	char *makeflags = NULL;
-	if (asprintf(&makeflags, "%s%sCC=%s CXX=%s", mf && *mf ? mf : "", mf && *mf ? " " : "", cc, cxx) < 0) {
+	if (wrapper_env(cc, cxx, mode, log) != 0) {
 		xl_msgf(m, XL_MSG_ERROR, "out of memory");
+		rmdir(dir);
 		return XL_ENOMEM;
 	}
-	setenv("MAKEFLAGS", makeflags, 1);
-	free(makeflags);
-	setenv("EXALOOP_PROFILE", xl_mode_name(mode), 1);
-	setenv("EXALOOP_CC_LOG", log, 1);
 	int64_t t0 = xl_now_ns();
 	int here = dir_in ? open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
 	int rc = -1, err = 0;
@@ -141,20 +169,7 @@ int xl_projbuild_run(const char *const *argv, uint32_t mode, const char *dir_in,
 	read_log(log, pb);
 	unlink(log);
 	rmdir(dir);
-	if (rc < 0) {
-		xl_msgf(m, XL_MSG_ERROR, "cannot run the build command '%s': %s", argv[0], strerror(err));
-		return err == ENOENT ? XL_ENOTFOUND : XL_ENOEXEC;
-	}
-	if (rc > 128 && (rc - 128 == SIGINT || rc - 128 == SIGTERM || rc - 128 == SIGHUP || rc - 128 == SIGQUIT)) {
-		xl_msgf(m, XL_MSG_ERROR, "the build was interrupted (%s)", strsignal(rc - 128));
-		pb->signal = rc - 128;
-		return XL_EINTR;
-	}
-	if (rc != 0) {
-		xl_msgf(m, XL_MSG_ERROR, "the build command '%s' failed (exit status %d)", argv[0], rc);
-		return XL_EBUILD;
-	}
-	return XL_OK;
+	return build_status(rc, err, argv[0], pb, m);
 }
 
 void xl_projbuild_release(struct xl_projbuild *pb)

@@ -35,6 +35,9 @@ struct xl_emit_opts {
 
 void xl_emit_opts_init(struct xl_emit_opts *o);
 
+/* An emitter writes the whole document and returns 0, or -1 when it could
+ * not: out of memory (errno ENOMEM; what was written is not a document
+ * with parts left out, it is to be thrown away) or a write error. */
 typedef int (*xl_emit_fn)(const struct xl_model *m, FILE *f, const struct xl_emit_opts *o);
 
 /* Look up a format by name (html, json, text, chrome, perfetto, folded, pprof). */

@@ -18,6 +18,7 @@
  * shorter were left out) and the function table go in "otherData", built by other_data() below:
  * add new metadata there (docs/cli.md, "Chrome export").
  */
+#include <errno.h>
 #include <stdlib.h>
 
 #include "emit_internal.h"
@@ -298,7 +299,9 @@ int xl_emit_chrome(const struct xl_model *m, FILE *f, const struct xl_emit_opts 
 	struct jsonw w;
 	jw_init(&w, f, 0);
 	uint32_t pid = m->nprocs > 1 ? m->procs[0].pid : 1; /* one process: 1, as before */
-	unsigned char *shared = xl_shared_names(m);
+	unsigned char *shared;
+	if (xl_shared_names(m, &shared) != 0)
+		jw_fail(&w);
 	jw_obj(&w);
 	jw_kstr(&w, "displayTimeUnit", "ns");
 	jw_key(&w, "traceEvents");
@@ -311,7 +314,8 @@ int xl_emit_chrome(const struct xl_model *m, FILE *f, const struct xl_emit_opts 
 		uint32_t tpid = m->nprocs > 1 ? xl_thread_pid(m, t) : pid;
 		meta(&w, "thread_name", tpid, t->tid, t->name);
 		struct ctx x = {m, &w, tpid, t->tid, shared};
-		xl_calls_walk(m, t, xl_timeline_end(m, t), call_event, &x);
+		if (xl_calls_walk(m, t, xl_timeline_end(m, t), call_event, &x) < 0)
+			jw_fail(&w);
 	}
 	memory_events(m, &w, pid);
 	jw_arr_end(&w);
@@ -323,5 +327,7 @@ int xl_emit_chrome(const struct xl_model *m, FILE *f, const struct xl_emit_opts 
 	jw_obj_end(&w);
 	putc('\n', f);
 	free(shared);
-	return ferror(f) ? -1 : 0;
+	if (w.failed)
+		errno = ENOMEM;
+	return ferror(f) || w.failed ? -1 : 0;
 }

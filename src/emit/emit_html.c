@@ -11,6 +11,7 @@
  * carry the nonce apply or run: should a name ever get into the page as
  * markup, a script in it would still not run.
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <string.h>
@@ -84,6 +85,10 @@ int xl_html_page(FILE *f, const char *tmpl, const char *css, const char *js,
 			struct jsonw w;
 			jw_init(&w, f, 1);
 			data(&w, arg);
+			if (w.failed) {
+				errno = ENOMEM;
+				return -1;
+			}
 		}
 		p = next + strlen(mark);
 	}

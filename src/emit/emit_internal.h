@@ -26,8 +26,9 @@ int xl_html_page(FILE *f, const char *tmpl, const char *css, const char *js,
 
 /* Per function: 1 when another function has the same name (two static
  * functions called helper), so a trace must say which one an event is.
- * NULL when no name is shared or there was no memory (emit_names.c). */
-unsigned char *xl_shared_names(const struct xl_model *m);
+ * *shared is NULL when no name is shared.  0, or -1 when out of memory
+ * (emit_names.c). */
+int xl_shared_names(const struct xl_model *m, unsigned char **shared);
 
 /* Report template pieces, embedded at build time (report_assets.c). */
 extern const char xl_report_html[];

@@ -4,6 +4,7 @@
  * The same document is the HTML report's data; xl_json_document() writes it
  * through a jsonw so the HTML emitter can ask for the html-safe escaping.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -169,6 +170,8 @@ static void threads_member(const struct xl_model *m, struct jsonw *w)
 {
 	/* With one thread its table is the document's functions[]. */
 	struct xl_func *own = m->nthreads > 1 ? malloc((m->nfuncs ? m->nfuncs : 1) * sizeof(*own)) : NULL;
+	if (m->nthreads > 1 && !own)
+		jw_fail(w);
 	jw_key(w, "threads");
 	jw_arr(w);
 	for (size_t i = 0; i < m->nthreads; i++) {
@@ -201,6 +204,8 @@ static void threads_member(const struct xl_model *m, struct jsonw *w)
 		thread_timeline(m, t, w);
 		if (own && xl_funcs_for_thread(m, (int)i, own) == XL_OK)
 			thread_functions(m, w, own);
+		else if (own)
+			jw_fail(w);
 		jw_obj_end(w);
 	}
 	jw_arr_end(w);
@@ -664,14 +669,14 @@ static int longer_first(const void *a, const void *b)
  * calls: one more than the (max+1)-th longest call, 0 when all fit.  Sets
  * *recorded to the number of calls in the thread's timeline. */
 static int64_t min_duration(const struct xl_model *m, const struct xl_thread *t, int64_t end, size_t max,
-			    size_t *recorded)
+			    size_t *recorded, struct jsonw *w)
 {
 	struct durs d = {NULL, 0, 0};
 	int64_t r = xl_calls_walk(m, t, end, collect_dur, &d);
 	*recorded = d.n;
 	int64_t thr = 0;
-	if (r < 0) /* out of memory: keep only what is surely few */
-		thr = INT64_MAX;
+	if (r < 0) /* out of memory */
+		jw_fail(w);
 	else if (d.n > max) {
 		qsort(d.v, d.n, sizeof(*d.v), longer_first);
 		thr = d.v[max] + 1;
@@ -693,8 +698,9 @@ static void timeline_member(const struct xl_model *m, struct jsonw *w, size_t ma
 		int64_t end = xl_timeline_end(m, t);
 		const char *why = t->dropped_events ? "buffer_full" : NULL;
 		size_t recorded = 0;
-		struct calls cs = {NULL, 0, 0, min_duration(m, t, end, per_thread, &recorded)};
-		xl_calls_walk(m, t, end, collect, &cs);
+		struct calls cs = {NULL, 0, 0, min_duration(m, t, end, per_thread, &recorded, w)};
+		if (xl_calls_walk(m, t, end, collect, &cs) < 0)
+			jw_fail(w);
 		/* cs.v is NULL for a thread without timeline calls, and qsort's
 		 * pointer must not be (UBSan, fuzzing: a capture whose only thread
 		 * had an empty timeline). */
@@ -895,5 +901,7 @@ int xl_emit_json(const struct xl_model *m, FILE *f, const struct xl_emit_opts *o
 	jw_init(&w, f, 0);
 	xl_json_document(m, &w, o);
 	putc('\n', f);
-	return ferror(f) ? -1 : 0;
+	if (w.failed)
+		errno = ENOMEM;
+	return ferror(f) || w.failed ? -1 : 0;
 }

@@ -13,18 +13,20 @@ static int by_name(const void *a, const void *b)
 	return strcmp(sort_funcs[*(const size_t *)a].name, sort_funcs[*(const size_t *)b].name);
 }
 
-/* Which functions share their name with another one (NULL: none do, or no
- * memory, in which case every event is written without saying). */
-unsigned char *xl_shared_names(const struct xl_model *m)
+/* Which functions share their name with another one (*out NULL: none
+ * do).  Out of memory is an error: the events would not say which
+ * function they are. */
+int xl_shared_names(const struct xl_model *m, unsigned char **out)
 {
+	*out = NULL;
 	if (m->nfuncs < 2)
-		return NULL;
+		return 0;
 	size_t *ix = malloc(m->nfuncs * sizeof(*ix));
 	unsigned char *shared = calloc(m->nfuncs, 1);
 	if (!ix || !shared) {
 		free(ix);
 		free(shared);
-		return NULL;
+		return -1;
 	}
 	for (size_t i = 0; i < m->nfuncs; i++)
 		ix[i] = i;
@@ -34,5 +36,6 @@ unsigned char *xl_shared_names(const struct xl_model *m)
 		if (!strcmp(m->funcs[ix[i - 1]].name, m->funcs[ix[i]].name))
 			shared[ix[i - 1]] = shared[ix[i]] = 1;
 	free(ix);
-	return shared;
+	*out = shared;
+	return 0;
 }

@@ -454,9 +454,11 @@ int xl_emit_perfetto(const struct xl_model *m, FILE *f, const struct xl_emit_opt
 	pb_init(&s.te);
 	pb_init(&s.sub);
 	pb_init(&s.sub2);
-	s.shared = xl_shared_names(m);
+	unsigned char *shared;
+	int no_names = xl_shared_names(m, &shared);
+	s.shared = shared;
 	s.interned = malloc(m->nfuncs + 2);
-	int rc = s.interned ? 0 : -1;
+	int rc = s.interned && !no_names ? 0 : -1;
 	uint32_t pid = m->nprocs ? m->procs[0].pid : m->pid ? m->pid : 1;
 	if (rc == 0)
 		rc = descriptors(&s, pid);
@@ -469,7 +471,7 @@ int xl_emit_perfetto(const struct xl_model *m, FILE *f, const struct xl_emit_opt
 	}
 	if (rc == 0)
 		rc = flush(&s);
-	int oom = !s.interned || s.pk.oom || s.te.oom || s.sub.oom || s.sub2.oom;
+	int oom = no_names || !s.interned || s.pk.oom || s.te.oom || s.sub.oom || s.sub2.oom;
 	free(s.interned);
 	free((void *)s.shared);
 	free(s.zbuf);

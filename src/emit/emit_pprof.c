@@ -512,11 +512,13 @@ static void comments(struct pprof *p)
 	const char *prog = m->run.program ? m->run.program : "a program";
 	size_t len = strlen(prog) + sizeof(XL_VERSION) + 32;
 	char *made = malloc(len);
-	if (made) {
-		snprintf(made, len, "exaloop %s capture of %s", XL_VERSION, prog);
-		pb_uint(&p->top, P_COMMENT, intern(&p->st, made));
-		free(made);
+	if (!made) { /* the string table's failure fails the profile (trailer) */
+		p->st.oom = 1;
+		return;
 	}
+	snprintf(made, len, "exaloop %s capture of %s", XL_VERSION, prog);
+	pb_uint(&p->top, P_COMMENT, intern(&p->st, made));
+	free(made);
 	if (m->more_nodes) {
 		char bounded[256];
 		snprintf(bounded, sizeof(bounded),

@@ -234,10 +234,11 @@ static int alloc_section(const struct xl_model *m, FILE *f, const struct xl_emit
 	return 0;
 }
 
-int xl_emit_text(const struct xl_model *m, FILE *f, const struct xl_emit_opts *o)
+/* The run: program, command, process, exit status, times, window. */
+static void run_header(const struct xl_model *m, FILE *f)
 {
 	const struct xl_run *r = &m->run;
-	char a[32], b[32], c[32];
+	char a[32], b[32];
 	fputs("exaloop profile: ", f);
 	xl_put_text(f, r->program ? r->program : r->capture_dir);
 	putc('\n', f);
@@ -282,67 +283,86 @@ int xl_emit_text(const struct xl_model *m, FILE *f, const struct xl_emit_opts *o
 	fprintf(f, " | mode %s | %s | %zu thread%s | %llu events%s\n", xl_mode_name(m->mode), window, m->nthreads,
 		m->nthreads == 1 ? "" : "s", (unsigned long long)m->total_events,
 		m->finalized ? "" : " | NOT FINALIZED");
+}
 
-	if (m->mode != XL_MODE_MEMORY) {
-		struct xl_func *funcs = m->funcs;
-		struct xl_func *own = NULL;
-		int64_t whole = 0;
-		if (o->thread >= 0) {
-			own = malloc((m->nfuncs ? m->nfuncs : 1) * sizeof(*own));
-			if (!own)
-				return -1;
-			if (xl_funcs_for_thread(m, o->thread, own) != XL_OK) {
-				free(own);
-				return -1;
-			}
-			funcs = own;
-			if ((size_t)o->thread < m->nthreads)
-				whole = m->threads[o->thread].total_ns;
-			fprintf(f, "thread %d: ", o->thread);
-			xl_put_text(f, (size_t)o->thread < m->nthreads ? m->threads[o->thread].name : "(none)");
-			putc('\n', f);
-		} else {
-			whole = xl_thread_time(m);
+/* The function table's rows: funcs in the order idx, at most o->top,
+ * shares of whole. */
+static void function_rows(FILE *f, const struct xl_model *m, const struct xl_func *funcs, const size_t *idx,
+			  int64_t whole, const struct xl_emit_opts *o)
+{
+	char a[32], b[32], c[32];
+	size_t shown = 0;
+	for (size_t k = 0; k < m->nfuncs; k++) {
+		const struct xl_func *fn = &funcs[idx[k]];
+		if (!fn->calls || xl_func_is_more(fn))
+			continue;
+		if (o->top && shown == o->top)
+			break;
+		shown++;
+		xl_fmt_duration(fn->self_ns, a, sizeof(a));
+		xl_fmt_duration(fn->total_ns, b, sizeof(b));
+		xl_fmt_duration(fn->calls ? fn->total_ns / (int64_t)fn->calls : 0, c, sizeof(c));
+		fprintf(f, "%14llu %11s %6.1f%% %11s %6.1f%% %11s  ", (unsigned long long)fn->calls, a,
+			pct(fn->self_ns, whole), b, pct(fn->total_ns, whole), c);
+		xl_put_text(f, xl_func_shown(fn, o->full_names));
+		if (fn->file) {
+			fputs("  ", f);
+			xl_put_text(f, fn->file);
+			fprintf(f, ":%d", fn->line);
 		}
-		size_t *idx = malloc((m->nfuncs ? m->nfuncs : 1) * sizeof(size_t));
-		if (!idx) {
+		if (xl_timing_sampled(m)) { /* the estimate's bound (19 in 20) and samples */
+			xl_fmt_duration(xl_sampled_err_ns(m, fn->psamples), a, sizeof(a));
+			fprintf(f, "  [self +/-%s, %llu samples]", a, (unsigned long long)fn->psamples);
+		}
+		putc('\n', f);
+	}
+	if (!shown)
+		fputs("  (no traced calls in the capture)\n", f);
+}
+
+/* The function table, of every thread or of o->thread.  0, or -1 when out
+ * of memory. */
+static int function_table(const struct xl_model *m, FILE *f, const struct xl_emit_opts *o)
+{
+	struct xl_func *funcs = m->funcs;
+	struct xl_func *own = NULL;
+	int64_t whole = 0;
+	if (o->thread >= 0) {
+		own = malloc((m->nfuncs ? m->nfuncs : 1) * sizeof(*own));
+		if (!own)
+			return -1;
+		if (xl_funcs_for_thread(m, o->thread, own) != XL_OK) {
 			free(own);
 			return -1;
 		}
-		xl_funcs_sorted(funcs, m->nfuncs, o->sort, idx);
-		fprintf(f, "\n%14s %11s %7s %11s %7s %11s  %s\n", "calls", "self", "self%", "total", "total%", "avg",
-			"function");
-		size_t shown = 0;
-		for (size_t k = 0; k < m->nfuncs; k++) {
-			const struct xl_func *fn = &funcs[idx[k]];
-			if (!fn->calls || xl_func_is_more(fn))
-				continue;
-			if (o->top && shown == o->top)
-				break;
-			shown++;
-			xl_fmt_duration(fn->self_ns, a, sizeof(a));
-			xl_fmt_duration(fn->total_ns, b, sizeof(b));
-			xl_fmt_duration(fn->calls ? fn->total_ns / (int64_t)fn->calls : 0, c, sizeof(c));
-			fprintf(f, "%14llu %11s %6.1f%% %11s %6.1f%% %11s  ", (unsigned long long)fn->calls, a,
-				pct(fn->self_ns, whole), b, pct(fn->total_ns, whole), c);
-			xl_put_text(f, xl_func_shown(fn, o->full_names));
-			if (fn->file) {
-				fputs("  ", f);
-				xl_put_text(f, fn->file);
-				fprintf(f, ":%d", fn->line);
-			}
-			if (xl_timing_sampled(m)) { /* the estimate's bound (19 in 20) and samples */
-				xl_fmt_duration(xl_sampled_err_ns(m, fn->psamples), a, sizeof(a));
-				fprintf(f, "  [self +/-%s, %llu samples]", a, (unsigned long long)fn->psamples);
-			}
-			putc('\n', f);
-		}
-		if (!shown)
-			fputs("  (no traced calls in the capture)\n", f);
-		free(idx);
-		free(own);
+		funcs = own;
+		if ((size_t)o->thread < m->nthreads)
+			whole = m->threads[o->thread].total_ns;
+		fprintf(f, "thread %d: ", o->thread);
+		xl_put_text(f, (size_t)o->thread < m->nthreads ? m->threads[o->thread].name : "(none)");
+		putc('\n', f);
+	} else {
+		whole = xl_thread_time(m);
 	}
+	size_t *idx = malloc((m->nfuncs ? m->nfuncs : 1) * sizeof(size_t));
+	if (!idx) {
+		free(own);
+		return -1;
+	}
+	xl_funcs_sorted(funcs, m->nfuncs, o->sort, idx);
+	fprintf(f, "\n%14s %11s %7s %11s %7s %11s  %s\n", "calls", "self", "self%", "total", "total%", "avg",
+		"function");
+	function_rows(f, m, funcs, idx, whole, o);
+	free(idx);
+	free(own);
+	return 0;
+}
 
+int xl_emit_text(const struct xl_model *m, FILE *f, const struct xl_emit_opts *o)
+{
+	run_header(m, f);
+	if (m->mode != XL_MODE_MEMORY && function_table(m, f, o) != 0)
+		return -1;
 	/* Only when there is something to say: a program that allocates
 	 * nothing on the heap itself (or ran with allocations off) gets no
 	 * section. */

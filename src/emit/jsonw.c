@@ -7,12 +7,18 @@
 
 #include "analyze.h"
 #include "jsonw.h"
+#include "xl_assert.h"
 
 void jw_init(struct jsonw *w, FILE *f, int html_safe)
 {
 	memset(w, 0, sizeof(*w));
 	w->f = f;
 	w->html_safe = html_safe;
+}
+
+void jw_fail(struct jsonw *w)
+{
+	w->failed = 1;
 }
 
 static void sep(struct jsonw *w)
@@ -32,16 +38,18 @@ static void open_(struct jsonw *w, char c)
 {
 	sep(w);
 	putc(c, w->f);
-	if (w->depth < JW_MAX_DEPTH - 1)
-		w->depth++;
+	/* The emitters' documents are shallow: nesting deeper than the writer
+	 * tracks would mean a missing jw_*_end. */
+	XL_ASSERT(w->depth < JW_MAX_DEPTH - 1);
+	w->depth++;
 	w->need_comma[w->depth] = 0;
 }
 
 static void close_(struct jsonw *w, char c)
 {
+	XL_ASSERT(w->depth > 0); /* an end without its begin */
 	putc(c, w->f);
-	if (w->depth > 0)
-		w->depth--;
+	w->depth--;
 }
 
 void jw_obj(struct jsonw *w)
@@ -122,6 +130,7 @@ void jw_escape(FILE *f, const char *s, int html_safe)
 
 void jw_key(struct jsonw *w, const char *k)
 {
+	XL_ASSERT(!w->after_key); /* a key needs its value before the next key */
 	sep(w);
 	putc('"', w->f);
 	jw_escape(w->f, k, w->html_safe);

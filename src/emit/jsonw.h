@@ -6,6 +6,10 @@
  * and strings are escaped, invalid UTF-8 bytes become U+FFFD, and in
  * html_safe mode `<`, `>`, `&`, U+2028 and U+2029 are written as \u escapes
  * so the document can sit inside a <script> element.
+ *
+ * A part of the document that cannot be made (out of memory) is not left
+ * out quietly: the emitter calls jw_fail() and, at the end, fails when
+ * `failed` is set, so that no document with parts missing passes as whole.
  */
 #ifndef XL_JSONW_H
 #define XL_JSONW_H
@@ -21,6 +25,7 @@ struct jsonw {
 	int depth;
 	int need_comma[JW_MAX_DEPTH];
 	int after_key;
+	int failed; /* jw_fail(): the document is incomplete */
 };
 
 /* Length of the valid UTF-8 sequence at p (NUL-terminated), or 0 when it
@@ -29,6 +34,8 @@ struct jsonw {
 int jw_utf8_len(const unsigned char *p);
 
 void jw_init(struct jsonw *w, FILE *f, int html_safe);
+/* A part of the document could not be written for lack of memory. */
+void jw_fail(struct jsonw *w);
 void jw_obj(struct jsonw *w);
 void jw_obj_end(struct jsonw *w);
 void jw_arr(struct jsonw *w);

@@ -104,8 +104,10 @@ int64_t xl_calls_walk_entries(const struct xl_model *m, const struct xl_thread *
 		if (ev.kind == XL_EV_ENTRY) {
 			if (depth == cap) {
 				struct open_frame *p = realloc(stack, cap * 2 * sizeof(*stack));
-				if (!p)
-					break;
+				if (!p) { /* the calls after this one would be missing */
+					free(stack);
+					return -1;
+				}
 				stack = p;
 				cap *= 2;
 			}

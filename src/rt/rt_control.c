@@ -342,6 +342,44 @@ static int child_lazy_begin(void)
 	return 0;
 }
 
+/* The memory sample (in the window) and the clock refresh due now; the
+ * next one an interval later, whole intervals lost counted when the
+ * thread woke up late. */
+static void sample_tick(uint64_t now, uint64_t *next_sample, uint64_t interval)
+{
+	if (atomic_load(&window_opened))
+		take_sample();
+	calibrate();
+	*next_sample += interval;
+	if (*next_sample <= now) { /* woke up late: count whole intervals lost */
+		uint64_t late = (now - *next_sample) / interval + 1;
+		if (atomic_load(&window_opened))
+			rt__hdr->mem_samples_missed += late;
+		*next_sample += late * interval;
+	}
+}
+
+/* When the control thread wakes next: the first of the next memory
+ * sample, the window's opening or closing, the thread renaming, the
+ * samplers' drain, the next prefault step, and the polls for main's
+ * threads and for the GC's start. */
+static uint64_t next_wake(uint64_t next_sample, uint64_t open_at, uint64_t close_at, uint64_t next_rename,
+			  uint64_t sample_due, uint64_t interval, int gc_waiting)
+{
+	uint64_t wake = next_sample;
+	if (atomic_load(&main_exited))
+		wake = min_u64(wake, rt__mono_ns() + MAIN_GONE_POLL_NS);
+	if (!atomic_load(&window_opened))
+		return min_u64(wake, open_at);
+	wake = min_u64(min_u64(min_u64(wake, close_at), next_rename), sample_due);
+	uint64_t pf = prefault_step(interval);
+	if (pf)
+		wake = min_u64(wake, rt__mono_ns() + pf);
+	if (gc_waiting)
+		wake = min_u64(wake, rt__mono_ns() + GC_PROBE_NS);
+	return wake;
+}
+
 static void *control_main(void *arg)
 {
 	(void)arg;
@@ -384,18 +422,8 @@ static void *control_main(void *arg)
 			if (now < next_sample)
 				take_sample(); /* the GC series starts here */
 		}
-		if (now >= next_sample) {
-			if (atomic_load(&window_opened))
-				take_sample();
-			calibrate();
-			next_sample += interval;
-			if (next_sample <= now) { /* woke up late: count whole intervals lost */
-				uint64_t late = (now - next_sample) / interval + 1;
-				if (atomic_load(&window_opened))
-					rt__hdr->mem_samples_missed += late;
-				next_sample += late * interval;
-			}
-		}
+		if (now >= next_sample)
+			sample_tick(now, &next_sample, interval);
 		if (atomic_load(&window_opened) && now >= next_rename) {
 			rt__threads_rename();
 			next_rename = now + RT_RENAME_NS;
@@ -407,19 +435,8 @@ static void *control_main(void *arg)
 			ctl_last = !atomic_load(&exit_helper);
 			break;
 		}
-		uint64_t wake = next_sample;
-		if (atomic_load(&main_exited))
-			wake = min_u64(wake, rt__mono_ns() + MAIN_GONE_POLL_NS);
-		if (!atomic_load(&window_opened)) {
-			wake = min_u64(wake, open_at);
-		} else {
-			wake = min_u64(min_u64(min_u64(wake, close_at), next_rename), sample_due);
-			uint64_t pf = prefault_step(interval);
-			if (pf)
-				wake = min_u64(wake, rt__mono_ns() + pf);
-			if (gc_waiting)
-				wake = min_u64(wake, rt__mono_ns() + GC_PROBE_NS);
-		}
+		uint64_t wake =
+			next_wake(next_sample, open_at, close_at, next_rename, sample_due, interval, gc_waiting);
 		struct timespec ts = {(time_t)(wake / 1000000000u), (long)(wake % 1000000000u)};
 		pthread_mutex_lock(&ctl_mu);
 		if (!ctl_stop)

@@ -242,63 +242,37 @@ static __attribute__((format(printf, 2, 3))) void rt_note(const char *dir, const
 	close(fd);
 }
 
-static int map_capture(const char *dir)
+/* A file-size limit (ulimit -f) below the capture's size would kill the
+ * program with SIGXFSZ at the reservation, before main.  Use what the
+ * limit leaves when that is at least the minimum buffer (*size and the
+ * buffer size reduced), else run without capture (-1); either way say so. */
+static int fit_file_limit(const char *dir, uint64_t *size)
 {
-	char path[PATH_MAX];
-	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, XL_CAP_FILE) >= sizeof(path)) {
-		rt_note(dir, "capture disabled: the capture directory's path is too long");
-		return -1;
-	}
-	uint64_t size = XL_HDR_SIZE + XL_THREAD_TABLE_SIZE + rt__cfg.buffer_size;
-	/* A file-size limit (ulimit -f) below the capture's size would kill
-	 * the program with SIGXFSZ at the reservation below, before main.
-	 * Use what the limit leaves when that is at least the minimum buffer,
-	 * else run without capture; either way say so. */
 	struct rlimit fl;
-	if (getrlimit(RLIMIT_FSIZE, &fl) == 0 && fl.rlim_cur != RLIM_INFINITY && fl.rlim_cur < size) {
-		uint64_t room = (uint64_t)fl.rlim_cur;
-		uint64_t fixed = XL_HDR_SIZE + XL_THREAD_TABLE_SIZE;
-		if (room < fixed + (1u << 20)) {
-			rt_note(dir,
-				"capture disabled: the file-size limit (ulimit -f, %llu bytes) is below the "
-				"smallest capture (%llu bytes)",
-				(unsigned long long)room, (unsigned long long)(fixed + (1u << 20)));
-			return -1;
-		}
-		rt__cfg.buffer_size = (room - fixed) & ~(uint64_t)0xffff;
+	if (getrlimit(RLIMIT_FSIZE, &fl) != 0 || fl.rlim_cur == RLIM_INFINITY || fl.rlim_cur >= *size)
+		return 0;
+	uint64_t room = (uint64_t)fl.rlim_cur;
+	uint64_t fixed = XL_HDR_SIZE + XL_THREAD_TABLE_SIZE;
+	if (room < fixed + (1u << 20)) {
 		rt_note(dir,
-			"capture buffer reduced to %llu bytes to stay within the file-size limit "
-			"(ulimit -f, %llu bytes)",
-			(unsigned long long)rt__cfg.buffer_size, (unsigned long long)room);
-		size = fixed + rt__cfg.buffer_size;
-	}
-	int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		rt_note(dir, "capture disabled: cannot create '%s': %s", path, strerror(errno));
+			"capture disabled: the file-size limit (ulimit -f, %llu bytes) is below the "
+			"smallest capture (%llu bytes)",
+			(unsigned long long)room, (unsigned long long)(fixed + (1u << 20)));
 		return -1;
 	}
-	/* Reserve the blocks now: writing into a hole of a full file system
-	 * through a shared mapping would kill the program with SIGBUS. */
-	int rc = posix_fallocate(fd, 0, (off_t)size);
-	if (rc == EOPNOTSUPP || rc == EINVAL)
-		rc = ftruncate(fd, (off_t)size) == 0 ? 0 : errno;
-	if (rc != 0) {
-		rt_note(dir, "capture disabled: cannot reserve %llu bytes for '%s': %s", (unsigned long long)size, path,
-			strerror(rc));
-		close(fd);
-		unlink(path);
-		return -1;
-	}
-	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	close(fd);
-	if (p == MAP_FAILED) {
-		rt_note(dir, "capture disabled: cannot map '%s': %s", path, strerror(errno));
-		unlink(path);
-		return -1;
-	}
-	rt__base = p;
-	rt__hdr = p;
-	struct xl_cap_header *h = rt__hdr;
+	rt__cfg.buffer_size = (room - fixed) & ~(uint64_t)0xffff;
+	rt_note(dir,
+		"capture buffer reduced to %llu bytes to stay within the file-size limit "
+		"(ulimit -f, %llu bytes)",
+		(unsigned long long)rt__cfg.buffer_size, (unsigned long long)room);
+	*size = fixed + rt__cfg.buffer_size;
+	return 0;
+}
+
+/* A new capture's header: the settings it was made with, its size, an
+ * empty arena, every metric unavailable until measured. */
+static void header_init(struct xl_cap_header *h, uint64_t size)
+{
 	h->version = XL_CAP_VERSION;
 	h->hdr_size = XL_HDR_SIZE;
 	h->mode = rt__cfg.mode;
@@ -325,6 +299,45 @@ static int map_capture(const char *dir)
 	h->peak_rss_bytes = XL_UNAVAILABLE;
 	h->capture_rss_bytes = XL_UNAVAILABLE;
 	h->gc_first_collections = XL_UNAVAILABLE;
+}
+
+static int map_capture(const char *dir)
+{
+	char path[PATH_MAX];
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, XL_CAP_FILE) >= sizeof(path)) {
+		rt_note(dir, "capture disabled: the capture directory's path is too long");
+		return -1;
+	}
+	uint64_t size = XL_HDR_SIZE + XL_THREAD_TABLE_SIZE + rt__cfg.buffer_size;
+	if (fit_file_limit(dir, &size) != 0)
+		return -1;
+	int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		rt_note(dir, "capture disabled: cannot create '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	/* Reserve the blocks now: writing into a hole of a full file system
+	 * through a shared mapping would kill the program with SIGBUS. */
+	int rc = posix_fallocate(fd, 0, (off_t)size);
+	if (rc == EOPNOTSUPP || rc == EINVAL)
+		rc = ftruncate(fd, (off_t)size) == 0 ? 0 : errno;
+	if (rc != 0) {
+		rt_note(dir, "capture disabled: cannot reserve %llu bytes for '%s': %s", (unsigned long long)size, path,
+			strerror(rc));
+		close(fd);
+		unlink(path);
+		return -1;
+	}
+	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	close(fd);
+	if (p == MAP_FAILED) {
+		rt_note(dir, "capture disabled: cannot map '%s': %s", path, strerror(errno));
+		unlink(path);
+		return -1;
+	}
+	rt__base = p;
+	rt__hdr = p;
+	header_init(rt__hdr, size);
 	return 0;
 }
 

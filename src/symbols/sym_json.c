@@ -98,16 +98,43 @@ bool sym_parse_addr(const char *s, uint64_t *v)
 	return true;
 }
 
+/* jansson's allocations, through malloc: a failure is remembered until
+ * the parse it happened in ends. */
+static _Thread_local int json_failed;
+
+static void *json_malloc(size_t n)
+{
+	void *p = malloc(n);
+	if (p == NULL)
+		json_failed = 1;
+	return p;
+}
+
+static void json_free(void *p)
+{
+	free(p);
+}
+
+json_t *xl_json_loadfd(int fd, size_t flags, json_error_t *jerr, int *oom)
+{
+	json_set_alloc_funcs(json_malloc, json_free);
+	json_failed = 0;
+	json_t *root = json_loadfd(fd, flags, jerr);
+	*oom = json_failed;
+	if (json_failed) {
+		json_decref(root);
+		root = NULL;
+	}
+	return root;
+}
+
 json_t *sym_read_object(const char *path, int *rc, char *err, size_t errlen)
 {
 	/* O_NONBLOCK and a type check before reading: a FIFO or a device in a
 	 * capture directory must not hang the report. */
 	int fd = xl_open_regular(path);
-	FILE *f = fd >= 0 ? fdopen(fd, "rb") : NULL;
-	if (f == NULL) {
+	if (fd < 0) {
 		int e = errno;
-		if (fd >= 0)
-			close(fd);
 		if (e == EINVAL)
 			sym_seterr(err, errlen, "%s: not a regular file", path);
 		else
@@ -116,10 +143,14 @@ json_t *sym_read_object(const char *path, int *rc, char *err, size_t errlen)
 		return NULL;
 	}
 	json_error_t je;
-	json_t *root = json_loadf(f, JSON_REJECT_DUPLICATES, &je);
-	fclose(f);
+	int oom;
+	json_t *root = xl_json_loadfd(fd, JSON_REJECT_DUPLICATES, &je, &oom);
+	close(fd);
 	*rc = XL_EFORMAT;
-	if (root == NULL)
+	if (oom) {
+		sym_seterr(err, errlen, "%s: out of memory", path);
+		*rc = XL_ENOMEM;
+	} else if (root == NULL)
 		sym_seterr(err, errlen, "%s:%d:%d: invalid JSON: %s", path, je.line, je.column, je.text);
 	else if (!json_is_object(root)) {
 		sym_seterr(err, errlen, "%s: top level is not a JSON object", path);

@@ -211,6 +211,16 @@ void xl_resolved_release(struct xl_resolved *r);
  * no such function, or another XL_E* code. */
 int xl_elf_function(const char *path, const char *name, uint64_t *addr, int *pie);
 
+/* Parse the JSON document of fd (jansson's json_loadfd), telling running
+ * out of memory apart from a malformed document, which jansson does not:
+ * it reports a failed allocation as a syntax error, or not at all (a string
+ * it could not grow comes back short).  *oom is 1 when an allocation failed
+ * during the parse; the result is then NULL.  Every jansson allocation of
+ * the process goes through malloc from the first call on. */
+struct json_t;
+struct json_error_t;
+struct json_t *xl_json_loadfd(int fd, size_t flags, struct json_error_t *jerr, int *oom);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,13 +1,17 @@
 /* Unit tests: the error vocabulary, the array helpers, the string vector, messages and temporaries
- * (src/common/xl_errors.c, xl_array.c, strvec.c, xl_msgs.c, fileio.c). */
+ * (src/common/xl_errors.c, xl_array.c, strvec.c, xl_msgs.c, fileio.c) and XL_ASSERT (xl_assert.c).
+ * Built with NDEBUG defined (tests/unit/CMakeLists.txt): XL_ASSERT must not care. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -16,6 +20,7 @@
 #include "strbuf.h"
 #include "strvec.h"
 #include "xl_array.h"
+#include "xl_assert.h"
 #include "xl_errors.h"
 #include "xl_msgs.h"
 
@@ -179,6 +184,43 @@ static void temporaries_follow_tmpdir(void **state)
 	free(keep);
 }
 
+/* A failed XL_ASSERT prints where and what, then aborts; a true one does nothing.  The child
+ * process's stderr goes to a pipe the test reads. */
+static void assert_stops_with_file_line_and_condition(void **state)
+{
+	(void)state;
+	int fds[2];
+	int two = 2;
+	int line = __LINE__ + 8; /* the failing XL_ASSERT's */
+	assert_int_equal(pipe(fds), 0);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		dup2(fds[1], 2);
+		signal(SIGABRT, SIG_DFL); /* cmocka's handler would report a failed test instead */
+		XL_ASSERT(two == 2);
+		XL_ASSERT(two == 3);
+		_exit(0);
+	}
+	close(fds[1]);
+	char out[512] = "";
+	size_t len = 0;
+	ssize_t got;
+	while ((got = read(fds[0], out + len, sizeof(out) - 1 - len)) > 0)
+		len += (size_t)got;
+	out[len] = 0;
+	close(fds[0]);
+	int status = 0;
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFSIGNALED(status));
+	assert_int_equal(WTERMSIG(status), SIGABRT);
+	char want[128];
+	snprintf(want, sizeof(want), "/test_common.c:%d: two == 3\n", line);
+	assert_true(strncmp(out, "exaloop: internal error: ", 25) == 0);
+	assert_non_null(strstr(out, want));
+	assert_string_equal(strstr(out, want), want);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -188,6 +230,7 @@ int main(void)
 		cmocka_unit_test(strvec_is_always_an_argv),
 		cmocka_unit_test(messages_go_to_the_callers_sink),
 		cmocka_unit_test(temporaries_follow_tmpdir),
+		cmocka_unit_test(assert_stops_with_file_line_and_condition),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
