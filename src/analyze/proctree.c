@@ -384,6 +384,8 @@ static int load_base(long pid, const struct capdirs *c, size_t *base, struct xl_
 static int load_tree(const char *dir, long pid, struct xl_model *top, struct xl_model **out, char *err, size_t errlen)
 {
 	struct capdirs c = {0};
+	if (errlen)
+		err[0] = 0; /* the top capture loaded: any message from here is the tree's */
 	int rc = collect(dir, 0, &c);
 	if (c.n > 1)
 		qsort(c.v, c.n, sizeof(*c.v), cmp_capdir);
@@ -409,6 +411,8 @@ static int load_tree(const char *dir, long pid, struct xl_model *top, struct xl_
 	if (m != top)
 		xl_model_free(top);
 	if (rc != XL_OK) {
+		if (rc == XL_ENOMEM && !err[0]) /* the steps above say why only for what they read */
+			snprintf(err, errlen, "out of memory while merging the captures of '%s'", dir);
 		xl_model_free(m);
 		return rc;
 	}
