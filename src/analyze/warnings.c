@@ -461,6 +461,31 @@ static int note_timing(const struct rule_ctx *c)
 		    m->npsamples, m->sample_rate);
 }
 
+/* --timing=sampled with many position rounds missed: the control thread
+ * was late (a machine whose cores were all busy), and a late round is
+ * taken when the CPU frees up, which is not a moment independent of
+ * what the program does: the times lean towards where the program
+ * waits.  One tenth is where t1371 saw shares move by more than their
+ * bounds. */
+static int warn_timing_late(const struct rule_ctx *c)
+{
+	const struct xl_model *m = c->m;
+	if (!xl_timing_sampled(m) || !m->psamples_missed)
+		return XL_OK;
+	uint64_t rounds = 0; /* each round's samples share its time */
+	for (size_t i = 0; i < m->npsamples; i++)
+		rounds += i == 0 || m->psamples[i].t_ns != m->psamples[i - 1].t_ns;
+	uint64_t all = rounds + m->psamples_missed;
+	if (m->psamples_missed * 10 <= all)
+		return XL_OK;
+	return add(c->m, "timing_samples_late", -1, -1,
+		   "--timing=sampled: %llu of %llu position-sample rounds were missed (%.0f%%: the control thread "
+		   "was late, the machine's cores busy); the sampled times lean towards where the program waited "
+		   "and may be off by more than their bounds; measure with fewer programs running, or with exact "
+		   "timing",
+		   (unsigned long long)m->psamples_missed, (unsigned long long)all, 100.0 * m->psamples_missed / all);
+}
+
 static int warn_clock_fallback(const struct rule_ctx *c)
 {
 	if (c->m->clock != XL_CLOCK_MONOTONIC)
@@ -619,13 +644,13 @@ static int warn_process(const struct rule_ctx *c)
  * function and one entry here, and its kind in the list of
  * docs/summary-json.md. */
 static int (*const rules[])(const struct rule_ctx *c) = {
-	warn_truncated,      warn_corrupt_threads, warn_not_finalized,       warn_timeline_full,
-	note_timeline,       warn_nodes_full,      warn_tree_bounded,        warn_no_function_table,
-	warn_repaired_exits, warn_reentry_lost,    warn_deep_recursion,      warn_memory_samples_missed,
-	note_gc_unavailable, warn_window,          note_open_at_start,       note_overhead,
-	note_timing,         warn_clock_fallback,  note_threads_exceed_wall, warn_threads_full,
-	warn_symbols,        warn_patch_failed,    warn_untraced_libraries,  warn_no_functions,
-	warn_process,        note_line_data,       warn_samples_lost,
+	warn_truncated,      warn_corrupt_threads, warn_not_finalized,  warn_timeline_full,
+	note_timeline,       warn_nodes_full,      warn_tree_bounded,   warn_no_function_table,
+	warn_repaired_exits, warn_reentry_lost,    warn_deep_recursion, warn_memory_samples_missed,
+	note_gc_unavailable, warn_window,          note_open_at_start,  note_overhead,
+	note_timing,         warn_timing_late,     warn_clock_fallback, note_threads_exceed_wall,
+	warn_threads_full,   warn_symbols,         warn_patch_failed,   warn_untraced_libraries,
+	warn_no_functions,   warn_process,         note_line_data,      warn_samples_lost,
 };
 
 int xl_warnings_build(struct xl_model *m, const struct xl_loader *ld)

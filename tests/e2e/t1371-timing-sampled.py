@@ -29,16 +29,27 @@ with Workdir() as w:
     # drifts from the 3:1 work ratio (exact mode sees the same drift), the program's clock with it
     own = dict(kv.split("=") for kv in sampled_run.stdout.split("elapsed: ", 1)[1].split())
     own = {k: int(v) for k, v in own.items()}
-    sh = shares(s, ("heavy", "light"))
-    own_heavy = 100.0 * own["heavy"] / (own["heavy"] + own["light"])
-    print("heavy's share: sampled %.1f %%, the program's clock %.1f %%, exact mode %.1f %%, by work 75 %%"
-          % (sh["heavy"], own_heavy, shares(exact, ("heavy", "light"))["heavy"]))
-    check(abs(sh["heavy"] - own_heavy) <= 5, "heavy's share of heavy+light within 5 points of the program's clock")
-    for name in ("heavy", "light", "waiter"):
-        got, want = s.func(name)["total_ns"], own[name]
-        slack = max(2.5 * s.func(name)["self_err_ns"], 0.1 * want)
-        check(abs(got - want) <= slack, "%s's total (%.1f ms) within %.1f ms of the program's clock (%.1f ms)%s"
-              % (name, got / 1e6, slack / 1e6, want / 1e6, ": waits included" if name == "waiter" else ""))
+    # Position rounds a busy machine made the control thread miss are not taken at moments that are
+    # independent of the program (they come when a core frees up): past a tenth, the report warns
+    # and the shares are not held to 5 points (a share 8 points off was seen at load 9).
+    late = s.warning("timing_samples_late")
+    missed = s.doc["samples"]["position_missed"]
+    taken = s.doc["samples"]["position"]  # one thread: one sample a round
+    eq(late is not None, missed * 10 > missed + taken,
+       "timing_samples_late exactly when over a tenth of the rounds were missed (%d of %d)" % (missed, missed + taken))
+    if late is None:
+        sh = shares(s, ("heavy", "light"))
+        own_heavy = 100.0 * own["heavy"] / (own["heavy"] + own["light"])
+        print("heavy's share: sampled %.1f %%, the program's clock %.1f %%, exact mode %.1f %%, by work 75 %%"
+              % (sh["heavy"], own_heavy, shares(exact, ("heavy", "light"))["heavy"]))
+        check(abs(sh["heavy"] - own_heavy) <= 5, "heavy's share of heavy+light within 5 points of the program's clock")
+        for name in ("heavy", "light", "waiter"):
+            got, want = s.func(name)["total_ns"], own[name]
+            slack = max(2.5 * s.func(name)["self_err_ns"], 0.1 * want)
+            check(abs(got - want) <= slack, "%s's total (%.1f ms) within %.1f ms of the program's clock (%.1f ms)%s"
+                  % (name, got / 1e6, slack / 1e6, want / 1e6, ": waits included" if name == "waiter" else ""))
+    else:
+        print("skipped the precision checks: " + late["message"])
     heavy = s.func("heavy")
     check(heavy["self_samples"] > 100 and 0 < heavy["self_err_ns"] < heavy["self_ns"],
           "heavy: its samples and bound (%r samples, +/- %r ns)" % (heavy["self_samples"], heavy["self_err_ns"]))
