@@ -174,8 +174,13 @@ int xl_part_ids(struct xl_part *p, const struct xl_model *s)
 {
 	p->ids = malloc((s->nfuncs ? s->nfuncs : 1) * sizeof(*p->ids));
 	p->fmap = malloc((s->nfuncs ? s->nfuncs : 1) * sizeof(*p->fmap));
-	if (!p->ids || !p->fmap)
+	if (!p->ids || !p->fmap) { /* the caller may not own p yet: nothing left behind */
+		free(p->ids);
+		free(p->fmap);
+		p->ids = NULL;
+		p->fmap = NULL;
 		return XL_ENOMEM;
+	}
 	for (size_t i = 0; i < s->nfuncs; i++) {
 		p->ids[i] = s->funcs[i].xray_id;
 		p->fmap[i] = (int32_t)i;
@@ -334,7 +339,8 @@ static int merge_samples(struct xl_model *m, struct xl_model *s, const struct xl
 		f->parent = frame_in(f->parent, s->nnodes, N, S);
 		s->sframes[i].name = s->sframes[i].library = NULL; /* moved */
 	}
-	memcpy(&m->sources[m->nsources], s->sources, s->nsources * sizeof(*s->sources));
+	if (s->nsources) /* (memcpy's pointers must not be NULL even for no bytes) */
+		memcpy(&m->sources[m->nsources], s->sources, s->nsources * sizeof(*s->sources));
 	m->nsources += s->nsources;
 	s->nsources = 0;
 	m->nisamples += s->nisamples;
