@@ -400,6 +400,10 @@ struct xl_model {
 	int sample_errno, perf_paranoid;
 	uint32_t sample_threads, sample_threads_failed;
 	uint64_t isamples_lost, isamples_dropped, psamples_missed;
+	/* --timing=sampled: the time one position sample stands for, on
+	 * average (model.c: sampled_self; more than the period when rounds
+	 * were missed); 0 otherwise */
+	double psample_ns;
 	uint64_t exe_base; /* the executable's load bias */
 	struct xl_isamp *isamples;
 	size_t nisamples;
@@ -479,8 +483,8 @@ static inline int xl_timing_sampled(const struct xl_model *m)
 	return (m->flags & XL_FLAG_TIMING_SAMPLED) != 0;
 }
 /* The bound of a time estimated from k position samples, 19 times in 20:
- * 1.96 standard deviations of a Poisson count (sqrt(k)), times the sample
- * period, in ns. */
+ * 1.96 standard deviations of a Poisson count (sqrt(k)), times the time a
+ * sample stands for (psample_ns), in ns. */
 int64_t xl_sampled_err_ns(const struct xl_model *m, uint64_t k);
 
 /* Index into funcs of an XRay id, or XL_NONE (funcs are sorted by id). */

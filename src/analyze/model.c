@@ -270,6 +270,8 @@ static void sampled_self(struct xl_model *m, struct xl_loader *ld)
 {
 	double period = m->sample_rate ? 1e9 / m->sample_rate : 1e6;
 	struct span *sp = calloc(m->nthreads ? m->nthreads : 1, sizeof(*sp));
+	double sum = 0;
+	size_t n = 0;
 	for (size_t i = 0; i < m->nnodes; i++)
 		ld->node_ticks[i] = 0;
 	for (size_t i = 0; sp && i < m->npsamples; i++) {
@@ -289,14 +291,18 @@ static void sampled_self(struct xl_model *m, struct xl_loader *ld)
 		double w = ((double)(s->last - s->first) + period) / (double)s->n;
 		ld->node_ticks[p->node] += (uint64_t)w;
 		m->nodes[p->node].psamples++;
+		sum += w;
+		n++;
 	}
+	m->psample_ns = n ? sum / (double)n : period;
 	free(sp);
 }
 
 int64_t xl_sampled_err_ns(const struct xl_model *m, uint64_t k)
 {
-	double period = m->sample_rate ? 1e9 / m->sample_rate : 1e6;
-	return xl_clamp_ns(1.96 * sqrt((double)k) * period);
+	/* the same time a sample as the estimate's (not the nominal period:
+	 * missed rounds make each sample stand for more) */
+	return xl_clamp_ns(1.96 * sqrt((double)k) * m->psample_ns);
 }
 
 /* Distinct XRay ids (of nodes and of per-function tables: a function

@@ -211,11 +211,7 @@ static void frame_name(const struct xl_model *m, int32_t id, char *buf, size_t l
 		snprintf(buf, len, "%s", xl_func_shown(&m->funcs[m->nodes[id].func], 0));
 		return;
 	}
-	const struct xl_sframe *s = &m->sframes[id - (int32_t)m->nnodes];
-	if (s->kind == XL_SF_INLINED)
-		snprintf(buf, len, "%s (inlined)", s->name);
-	else
-		snprintf(buf, len, "%s`%s", s->library ? s->library : "(program)", s->name);
+	xl_sframe_label(&m->sframes[id - (int32_t)m->nnodes], buf, len);
 }
 
 static int32_t frame_parent(const struct xl_model *m, int32_t id)

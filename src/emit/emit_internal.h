@@ -29,6 +29,10 @@ int xl_html_page(FILE *f, const char *tmpl, const char *css, const char *js,
  * *shared is NULL when no name is shared.  0, or -1 when out of memory
  * (emit_names.c). */
 int xl_shared_names(const struct xl_model *m, unsigned char **shared);
+/* A sampled frame's name in pprof and Chrome: "step_n (inlined)",
+ * "libc.so.6`memcpy", "(program)`helper" (folded has its own, flamegraph's
+ * "_[i]" convention). */
+void xl_sframe_label(const struct xl_sframe *s, char *buf, size_t len);
 
 /* Report template pieces, embedded at build time (report_assets.c). */
 extern const char xl_report_html[];

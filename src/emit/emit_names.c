@@ -1,7 +1,10 @@
 /*
  * emit_names.c - which functions share a name, for the trace exports
- * (Chrome, Perfetto): their events say which function they are.
+ * (Chrome, Perfetto): their events say which function they are; and the
+ * name a sampled frame goes by in the exports that name frames (pprof,
+ * Chrome).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,4 +41,12 @@ int xl_shared_names(const struct xl_model *m, unsigned char **out)
 	free(ix);
 	*out = shared;
 	return 0;
+}
+
+void xl_sframe_label(const struct xl_sframe *s, char *buf, size_t len)
+{
+	if (s->kind == XL_SF_INLINED)
+		snprintf(buf, len, "%s (inlined)", s->name);
+	else
+		snprintf(buf, len, "%s`%s", s->library ? s->library : "(program)", s->name);
 }

@@ -442,11 +442,7 @@ static void func_of(const struct pprof *p, uint64_t id, const char **name, const
 	*file = NULL;
 	*line = 0;
 	if (id >= p->sframe_base) { /* "step_n (inlined)", "libc.so.6`memcpy" */
-		const struct xl_sframe *s = &p->m->sframes[id - p->sframe_base];
-		if (s->kind == XL_SF_INLINED)
-			snprintf(buf, len, "%s (inlined)", s->name);
-		else
-			snprintf(buf, len, "%s`%s", s->library ? s->library : "(program)", s->name);
+		xl_sframe_label(&p->m->sframes[id - p->sframe_base], buf, len);
 		*name = buf;
 	} else if (id <= p->m->nfuncs) {
 		const struct xl_func *f = &p->m->funcs[id - 1];
