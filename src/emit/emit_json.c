@@ -659,12 +659,6 @@ static int collect_dur(const struct xl_call *c, void *ctx)
 	return 0;
 }
 
-static int longer_first(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-	return (x < y) - (x > y);
-}
-
 /* The shortest duration a thread's view keeps so that it has at most `max`
  * calls: one more than the (max+1)-th longest call, 0 when all fit.  Sets
  * *recorded to the number of calls in the thread's timeline. */
@@ -677,10 +671,8 @@ static int64_t min_duration(const struct xl_model *m, const struct xl_thread *t,
 	int64_t thr = 0;
 	if (r < 0) /* out of memory */
 		jw_fail(w);
-	else if (d.n > max) {
-		qsort(d.v, d.n, sizeof(*d.v), longer_first);
-		thr = d.v[max] + 1;
-	}
+	else if (d.n > max)
+		thr = xl_kth_largest(d.v, d.n, max) + 1;
 	free(d.v);
 	return thr;
 }
