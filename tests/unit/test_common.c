@@ -101,7 +101,9 @@ static int desc64(const void *a, const void *b)
 static void kth_largest_is_the_sorted_element(void **state)
 {
 	(void)state;
-	enum { N = 257 };
+	enum {
+		N = 257
+	};
 	int64_t in[N], sorted[N], work[N];
 	uint64_t x = 88172645463325252u;
 	for (int shape = 0; shape < 6; shape++) {
