@@ -36,14 +36,16 @@
 
 #define XL_CAP_MAGIC "XLCAPTUR" /* 8 bytes, no terminator in file */
 #define XL_CAP_VERSION \
-	6u /* 2: per-function tables, bounded call trees;
+	7u /* 2: per-function tables, bounded call trees;
 			   * 3: threads' CPU time, the capture's resident
 			   * bytes per memory sample and at finalization;
 			   * 4: heap allocations (xl_alloc_stat);
 			   * 5: timeline modes, short calls left out of the
 			   * timeline, each thread's threshold history;
 			   * 6: instruction and position samples, the
-			   * process's file mappings */
+			   * process's file mappings;
+			   * 7: a call's ENTRY record is stored when the
+			   * call is kept (at its exit), tl_written */
 #define XL_CAP_FILE "capture.xlc"
 #define XL_CAP_NOTE_FILE "runtime-notes.txt" /* the runtime's messages, one a line */
 /* In child-<pid>/: the program a forked child exec'd (its exec wrapper
@@ -507,6 +509,18 @@ struct xl_thread_block {
 	 * in the tree.  0 in captures of runtimes before it was counted. */
 	uint32_t reentry_lost;
 	struct xl_tl_change tl_history[XL_TL_HISTORY];
+	/* Version 7: the open frames whose ENTRY record is in the timeline,
+	 * from the bottom of `stack`.  A call's ENTRY record is stored only
+	 * when the call is kept, with its EXIT, or when a callee's is (before
+	 * it, so records stay in time order); frames from tl_written to depth
+	 * have entered but have no record yet (a reader shows them as open
+	 * calls: xl_tl_next).  It is stored after the records it counts are
+	 * published, so a reader of a killed program may find a frame both
+	 * in the timeline and above tl_written: its entry time is then not
+	 * after the timeline's last record's.  Before version 7 every entry
+	 * was stored at once (0). */
+	uint32_t tl_written;
+	uint32_t reserved7;
 };
 
 /* Memory sample.  Any field may be XL_UNAVAILABLE. */

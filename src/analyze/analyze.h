@@ -191,6 +191,11 @@ struct xl_thread {
 	uint32_t open_frames;     /* frames the analyzer had to close */
 	uint64_t timeline_first;  /* file offset of first timeline block */
 	uint64_t timeline_blocks; /* blocks of that list the loader read (claimed) */
+	/* Open frames with no ENTRY record stored (version 7): tl_pend_n
+	 * frames at file offset tl_pend_off, shown if they entered before
+	 * tl_pend_until (ticks: the timeline's cut-off, or UINT64_MAX). */
+	uint64_t tl_pend_off, tl_pend_until;
+	uint32_t tl_pend_n;
 	/* The timeline's threshold (version 5, xl_capture.h: xl_tl_mode):
 	 * calls shorter than tl_threshold_ns when they exited are not in the
 	 * timeline (they are in the tree and tables); it has been that since
@@ -529,6 +534,10 @@ struct xl_tl_iter {
 	 * turned into the top model's, shift_ns later (NULL: the same) */
 	const struct xl_model *top;
 	int64_t shift_ns;
+	/* then the thread's open frames with no record (xl_thread.tl_pend_*);
+	 * last_ticks: the latest record's ticks so far (its own capture's) */
+	uint64_t pend_off, pend_until, last_ticks;
+	uint32_t pend_left;
 };
 void xl_tl_begin(const struct xl_model *m, const struct xl_thread *t, struct xl_tl_iter *it);
 /* Returns 1 and fills *ev, or 0 at the end. */

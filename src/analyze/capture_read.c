@@ -389,11 +389,14 @@ static const struct xl_thread_block *thread_at(const struct xl_model *m, uint64_
 
 /* Where a thread block of a given version ends: version 2's before the CPU
  * times version 3 added, version 3's before version 4's allocation fields,
- * version 4's before version 5's timeline fields. */
+ * version 4's before version 5's timeline fields, versions 5 and 6 before
+ * version 7's tl_written. */
 static size_t thread_block_size(uint32_t version)
 {
-	if (version >= 5)
+	if (version >= 7)
 		return sizeof(struct xl_thread_block);
+	if (version >= 5)
+		return offsetof(struct xl_thread_block, tl_written);
 	if (version == 4)
 		return offsetof(struct xl_thread_block, tl_threshold);
 	if (version == 3)
@@ -708,6 +711,20 @@ static int claim_timeline(struct xl_model *m, struct claims *cl, const struct xl
 	return tl.rc;
 }
 
+/* Open frames whose ENTRY record the runtime had not stored yet (version
+ * 7: tl_written): the timeline iterator yields them after the stored
+ * records (xl_tl_next), except those that entered after the timeline was
+ * cut off (a budget spent: its end is the first drop). */
+static void unwritten_entries(const struct xl_thread_block *tb, uint64_t tb_off, uint32_t depth, struct xl_thread *t)
+{
+	uint32_t from = tb->tl_written;
+	if (from >= depth)
+		return;
+	t->tl_pend_off = tb_off + offsetof(struct xl_thread_block, stack) + (uint64_t)from * sizeof(struct xl_frame);
+	t->tl_pend_n = depth - from;
+	t->tl_pend_until = tb->dropped_events ? tb->dropped_from_ticks : UINT64_MAX;
+}
+
 /* Read one thread's nodes.  Returns XL_OK, XL_ENOMEM, or XL_EFORMAT when
  * what it reads shares bytes with another record; other corruption just
  * stops the thread's node list early. */
@@ -754,6 +771,8 @@ static int read_thread(struct xl_model *m, struct xl_loader *ld, struct claims *
 	}
 	if ((rc = claim_timeline(m, cl, tb, t)))
 		return rc;
+	if (m->version >= 7 && e.v2_fields)
+		unwritten_entries(tb, tb_off, (uint32_t)e.depth, t);
 	if (m->allocs) {
 		if (xl_grow((void **)&m->node_alloc, &ld->node_alloc_cap, base + n, sizeof(*m->node_alloc)))
 			return XL_ENOMEM;
@@ -1024,6 +1043,10 @@ void xl_tl_begin(const struct xl_model *m, const struct xl_thread *t, struct xl_
 	}
 	it->m = m;
 	it->i = it->count = 0;
+	it->pend_off = t->tl_pend_off;
+	it->pend_left = t->tl_pend_n;
+	it->pend_until = t->tl_pend_until;
+	it->last_ticks = 0;
 	it->blocks_left = t->timeline_blocks;
 	it->any_order = m->tl_mode == XL_TL_LAST;
 	it->block = it->blocks_left && list_block(m, t->timeline_first, XL_BLOCK_TIMELINE, sizeof(struct xl_event), 0,
@@ -1032,16 +1055,46 @@ void xl_tl_begin(const struct xl_model *m, const struct xl_thread *t, struct xl_
 			    : 0;
 }
 
+/* The ticks of a record of another capture of the tree on the top
+ * capture's axis. */
+static void onto_top(const struct xl_tl_iter *it, struct xl_event *ev)
+{
+	if (it->top)
+		ev->ticks =
+			it->top->t0_ticks + (uint64_t)((double)xl_add_ns(xl_model_ns(it->m, ev->ticks), it->shift_ns) *
+						       it->top->ticks_per_ns);
+}
+
+/* After the stored records, the ENTRY records of the open frames that had
+ * none (xl_capture.h: tl_written).  A frame that entered before the last
+ * stored record is in the timeline already (the program was killed between
+ * storing its record and tl_written), and one that entered after the
+ * timeline was cut off is not shown. */
+static int unwritten_next(struct xl_tl_iter *it, struct xl_event *ev)
+{
+	while (it->pend_left) {
+		const struct xl_frame *f = (const void *)(it->m->map + it->pend_off);
+		it->pend_off += sizeof(*f);
+		it->pend_left--;
+		if (f->entry_ticks <= it->last_ticks || f->entry_ticks >= it->pend_until)
+			continue;
+		it->last_ticks = f->entry_ticks;
+		*ev = (struct xl_event){.ticks = f->entry_ticks, .func = f->func, .kind = XL_EV_ENTRY};
+		onto_top(it, ev);
+		return 1;
+	}
+	return 0;
+}
+
 int xl_tl_next(struct xl_tl_iter *it, struct xl_event *ev)
 {
 	while (it->block) {
 		if (it->i < it->count) {
 			const struct xl_event *e = (const void *)(it->m->map + it->block + sizeof(struct xl_cap_block));
 			*ev = e[it->i++];
-			if (it->top) /* its ticks on the top capture's axis */
-				ev->ticks = it->top->t0_ticks +
-					    (uint64_t)((double)xl_add_ns(xl_model_ns(it->m, ev->ticks), it->shift_ns) *
-						       it->top->ticks_per_ns);
+			if (ev->ticks > it->last_ticks)
+				it->last_ticks = ev->ticks;
+			onto_top(it, ev);
 			return 1;
 		}
 		uint64_t next = ((const struct xl_cap_block *)(it->m->map + it->block))->next;
@@ -1051,5 +1104,5 @@ int xl_tl_next(struct xl_tl_iter *it, struct xl_event *ev)
 			next = 0;
 		it->block = next;
 	}
-	return 0;
+	return unwritten_next(it, ev);
 }

@@ -33,11 +33,13 @@
  * the thread block's event counter and last timestamp, rdtsc, one
  * direct-mapped cache probe keyed by (parent node, function) whose hit is
  * verified against the node itself (entry) or the top frame's function
- * (exit), the node's count or time, the frame, and a 16-byte timeline
- * record; an exit also compares the call's time with the thread's
- * timeline threshold, and when it is shorter (rare while the threshold
- * is low) rewinds the block over the call's entry record instead
- * (xl_capture.h: xl_tl_mode).  All its checks come before its first store, and everything
+ * (exit), the node's count or time and the frame.  An entry stores no
+ * timeline record: a call's ENTRY and EXIT records are stored together at
+ * its exit when it is kept, that is when it is at least the thread's
+ * timeline threshold long (xl_capture.h: xl_tl_mode) or a callee of it was
+ * kept (which stored its ENTRY first, so records stay in time order:
+ * tl_flush).  A call shorter than the threshold thus costs the timeline
+ * one compare.  All its checks come before its first store, and everything
  * else (depth 0 or XL_MAX_DEPTH, new nodes, unmatched exits, timeline
  * blocks) is handed, in tail position, to the general code.  XRay
  * function ids start at 1, so no real event matches the root's key.
@@ -370,7 +372,6 @@ static RT_NOINSTR void tl_recycle(struct rt_hot *h)
 		__atomic_store_n(&tail->next, off_of(old), __ATOMIC_RELEASE);
 	}
 	tb->tl_recycled++;
-	h->tl_prev = old != tail ? tail : NULL;
 	h->tl_blk = old;
 }
 
@@ -422,7 +423,6 @@ RT_HIDDEN void rt__tl_close(struct xl_thread_block *tb)
 		return;
 	h->tl_stopped = 1;
 	h->tl_blk = &tl_none;
-	h->tl_prev = NULL;
 }
 
 /* The current timeline block is full (or there is none yet): get the next
@@ -462,7 +462,6 @@ static NOINLINE RT_NOINSTR int tl_grow(struct rt_hot *h, uint64_t now)
 	b->capacity = XL_EVENTS_PER_CHUNK;
 	if (h->tl_blk != &tl_none) {
 		__atomic_store_n(&h->tl_blk->next, off_of(b), __ATOMIC_RELEASE);
-		h->tl_prev = h->tl_blk;
 	} else {
 		__atomic_store_n(&tb->timeline_first, off_of(b), __ATOMIC_RELEASE);
 	}
@@ -490,44 +489,35 @@ static inline RT_NOINSTR void tl_put(struct rt_hot *h, uint64_t now, int32_t fun
 	h->tb->timeline_events++;
 }
 
-/* Is ev the ENTRY record of func's call that entered at t0? */
-static inline RT_NOINSTR int tl_is_entry(const struct xl_event *ev, int32_t func, uint64_t t0)
+/* Store the ENTRY records of the open frames that have none, up to frame
+ * `to` (excluded): a call is being kept at or above them, and its records
+ * come after theirs.  Each record has its frame's entry time: every record
+ * stored so far is older (only a callee of theirs could have stored a
+ * later one, and that would have stored theirs first). */
+static NOINLINE RT_NOINSTR void tl_flush(struct rt_hot *h, uint32_t to)
 {
-	return ev->ticks == t0 && *(const rt_u64a *)&ev->func == ((uint64_t)XL_EV_ENTRY << 32 | (uint32_t)func);
+	struct xl_thread_block *tb = h->tb;
+	for (uint32_t i = tb->tl_written; i < to; i++)
+		tl_put(h, tb->stack[i].entry_ticks, tb->stack[i].func, XL_EV_ENTRY);
+	__atomic_store_n(&tb->tl_written, to, __ATOMIC_RELEASE);
 }
 
-/* Take a short call out of the timeline: rewind its block's count over
- * its ENTRY record when that is the last record: the current block's, or,
- * when that is empty (a new block whose records were all taken out), the
- * previous block's, which then holds fewer records than it could.
- * Returns 0 when it is not (a callee was kept, the entry is further back,
- * which takes 512 nested short calls, or the timeline has stopped): the
- * call is then kept. */
-static NOINLINE RT_NOINSTR int tl_unput(struct rt_hot *h, int32_t func, uint64_t t0)
+/* Frame d (just closed: depth is d) ends at `now`: a call shorter than the
+ * thread's threshold whose ENTRY was not stored leaves no record; any
+ * other call stores its EXIT (or TAIL) record, after its ENTRY and those
+ * of the frames below it that had none. */
+static RT_NOINSTR void tl_close(struct rt_hot *h, uint32_t d, int32_t func, uint32_t kind, uint64_t t0, uint64_t now)
 {
-	struct xl_cap_block *b = h->tl_blk;
-	if (b == &tl_none)
-		return 0;
-	uint32_t n = b->count;
-	if (n == 0 && h->tl_prev) {
-		b = h->tl_prev;
-		n = b->count;
+	struct xl_thread_block *tb = h->tb;
+	if (d >= tb->tl_written) {
+		if (now - t0 < h->tl_min) {
+			tb->tl_short_calls++;
+			return;
+		}
+		tl_flush(h, d + 1);
 	}
-	if (n == 0 || !tl_is_entry(tl_slot(b, n - 1), func, t0))
-		return 0;
-	__atomic_store_n(&b->count, n - 1, __ATOMIC_RELEASE);
-	h->tb->timeline_events--;
-	h->tb->tl_short_calls++;
-	return 1;
-}
-
-/* The EXIT (or TAIL) record of a call that entered at t0, or, for a call
- * shorter than the thread's threshold, its removal. */
-static inline RT_NOINSTR void tl_exit(struct rt_hot *h, uint64_t now, int32_t func, uint32_t kind, uint64_t t0)
-{
-	if (UNLIKELY(now - t0 < h->tl_min) && tl_unput(h, func, t0))
-		return;
 	tl_put(h, now, func, kind);
+	__atomic_store_n(&tb->tl_written, d, __ATOMIC_RELEASE);
 }
 
 /* Entry or exit beyond XL_MAX_DEPTH: counted and kept in the timeline
@@ -545,8 +535,11 @@ static RT_NOINSTR void deep_event(struct rt_hot *h, int32_t func, uint32_t kind,
 		h->deep--;
 	}
 	h->tb->deep_events++;
-	if (!h->deep_quiet)
-		tl_put(h, now, func, kind);
+	if (h->deep_quiet)
+		return;
+	if (h->tb->tl_written < XL_MAX_DEPTH) /* the frames below first */
+		tl_flush(h, XL_MAX_DEPTH);
+	tl_put(h, now, func, kind);
 }
 
 /* A frame's node and function are one relaxed atomic store (the same
@@ -642,7 +635,7 @@ static RT_NOINSTR uint32_t pop_frame(struct rt_hot *h, uint32_t d, int32_t func,
 	uint64_t t0 = tb->stack[d].entry_ticks;
 	close_frame(h, d, now);
 	__atomic_store_n(&tb->depth, d, __ATOMIC_RELEASE);
-	tl_exit(h, now, func, kind, t0);
+	tl_close(h, d, func, kind, t0, now);
 	return d;
 }
 
@@ -684,7 +677,8 @@ static RT_NOINSTR void entry_at(struct rt_hot *h, int32_t func, uint64_t sp, uin
 	frame_write(&tb->stack[d], c, func, now);
 	t->sp[d] = (uint32_t)sp;
 	__atomic_store_n(&tb->depth, d + 1, __ATOMIC_RELEASE);
-	tl_put(h, now, func, XL_EV_ENTRY);
+	/* No timeline record yet: the call's exit stores it if it is kept
+	 * (tl_close). */
 }
 
 /* The general exit, including an exit that does not match the top frame:
@@ -751,6 +745,15 @@ static NOINLINE RT_NOINSTR int entry_slow(int32_t func, uint64_t sp, uint64_t no
 static NOINLINE RT_NOINSTR int exit_slow(int32_t func, uint32_t kind, uint64_t now)
 {
 	exit_at(&rt__hot, func, kind, now);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	rt__hot.gate = RT_GATE_READY;
+	return 0;
+}
+
+/* A kept call's records through the general code (tl_close). */
+static NOINLINE RT_NOINSTR int keep_slow(uint32_t d, int32_t func, uint32_t kind, uint64_t t0, uint64_t now)
+{
+	tl_close(&rt__hot, d, func, kind, t0, now);
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	rt__hot.gate = RT_GATE_READY;
 	return 0;
@@ -941,50 +944,37 @@ void rt__hot_flush(void)
  * release store of the depth or count that publishes it.
  */
 
-/* The fast paths' timeline record, in two halves around the clock read:
- * the slot with its {func, kind} word (NULL when the timeline has
- * stopped), then, after the depth store, the timestamp, the count that
- * publishes it, the counters and the gate. */
-static inline __attribute__((always_inline)) RT_NOINSTR struct xl_event *fast_slot(struct xl_cap_block *tl,
-										   uint32_t tl_n, int32_t func,
-										   uint32_t kind)
+static inline __attribute__((always_inline)) RT_NOINSTR int fast_ready(struct rt_hot *h)
 {
-	if (UNLIKELY(tl_n == XL_EVENTS_PER_CHUNK))
-		return NULL;
-	struct xl_event *ev = tl_slot(tl, tl_n);
-	*(rt_u64a *)&ev->func = (uint64_t)kind << 32 | (uint32_t)func;
-	return ev;
-}
-
-static inline __attribute__((always_inline)) RT_NOINSTR int fast_done(struct rt_hot *h, struct xl_thread_block *tb,
-								      struct xl_cap_block *tl, uint32_t tl_n,
-								      struct xl_event *ev, uint64_t now)
-{
-	if (LIKELY(ev != NULL)) {
-		ev->ticks = now;
-		__atomic_store_n(&tl->count, tl_n + 1, __ATOMIC_RELEASE);
-		tb->timeline_events++;
-	} else {
-		tb->dropped_events++;
-	}
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	h->gate = RT_GATE_READY;
 	return 0;
 }
 
-/* The fast exit of a call shorter than the threshold: out of the
- * timeline when its ENTRY is the last record (tl_unput), else kept. */
-static NOINLINE RT_NOINSTR int fast_short(struct xl_thread_block *tb, struct xl_cap_block *tl, uint32_t tl_n,
-					  struct xl_event *ev, uint64_t now, uint64_t t0)
+/* The fast exit of a call that is kept (or whose ENTRY record is stored
+ * already) when the records fit in the current block: its ENTRY and EXIT
+ * when it is the only open frame without a record, else its EXIT alone.
+ * The rest (frames below without records, a full block, a stopped
+ * timeline) in the general code. */
+static inline __attribute__((always_inline)) RT_NOINSTR int fast_keep(struct rt_hot *h, struct xl_thread_block *tb,
+								      uint32_t d, int32_t func, uint32_t kind,
+								      uint64_t t0, uint64_t now)
 {
-	struct rt_hot *h = &rt__hot;
-	/* ev holds the exit's {func, kind} already (fast_slot). */
-	if (ev && tl_unput(h, ev->func, t0)) {
-		__atomic_signal_fence(__ATOMIC_SEQ_CST);
-		h->gate = RT_GATE_READY;
-		return 0;
+	struct xl_cap_block *tl = h->tl_blk;
+	uint32_t n = tl->count, w = tb->tl_written;
+	uint32_t add = d < w ? 1u : 2u;
+	if (UNLIKELY(d > w || n > XL_EVENTS_PER_CHUNK - add))
+		return keep_slow(d, func, kind, t0, now);
+	struct xl_event *ev = tl_slot(tl, n);
+	if (add == 2) {
+		tl_write(ev, t0, func, XL_EV_ENTRY);
+		ev++;
 	}
-	return fast_done(h, tb, tl, tl_n, ev, now);
+	tl_write(ev, now, func, kind);
+	__atomic_store_n(&tl->count, n + add, __ATOMIC_RELEASE);
+	tb->timeline_events += add;
+	__atomic_store_n(&tb->tl_written, d, __ATOMIC_RELEASE);
+	return fast_ready(h);
 }
 
 /*
@@ -1049,10 +1039,8 @@ RT_NOINSTR int rt__hot_entry(int32_t func, uint64_t sp)
 	HOT_GATE(keep_sp(sp), 0, sp, return counted_entry(func, sp));
 	struct rt_hot *h = &rt__hot;
 	struct xl_thread_block *tb = h->tb;
-	struct xl_cap_block *tl = h->tl_blk;
 	uint32_t d = tb->depth;
-	uint32_t tl_n = tl->count;
-	if (UNLIKELY(d - 1u >= XL_MAX_DEPTH - 1u || (tl_n == XL_EVENTS_PER_CHUNK && !h->tl_stopped)))
+	if (UNLIKELY(d - 1u >= XL_MAX_DEPTH - 1u))
 		return entry_slow(func, sp, hot_ticks());
 	struct rt_thread *t = h->t;
 	if (rt__track_sp) {
@@ -1073,28 +1061,24 @@ RT_NOINSTR int rt__hot_entry(int32_t func, uint64_t sp)
 	__atomic_store_n((rt_u64a *)f, (uint64_t)(uint32_t)func << 32 | c, __ATOMIC_RELAXED); /* frame_write */
 
 	tb->events++;
-	struct xl_event *ev = fast_slot(tl, tl_n, func, XL_EV_ENTRY);
 	uint64_t now = hot_ticks();
 	f->entry_ticks = now;
 	tb->last_ticks = now;
 	__atomic_store_n(&tb->depth, d + 1, __ATOMIC_RELEASE);
-	return fast_done(h, tb, tl, tl_n, ev, now);
+	return fast_ready(h);
 }
 
 /* The fast exit: the top frame is the function's and has a regular node,
- * the thread is not beyond XL_MAX_DEPTH, and the timeline block has room
- * or the timeline has stopped. */
+ * and the thread is not beyond XL_MAX_DEPTH. */
 static inline __attribute__((always_inline)) RT_NOINSTR int hot_exit(int32_t func, uint32_t kind)
 {
 	HOT_GATE((void)0, kind == XL_EV_TAIL ? 2u : 1u, 0, return counted_exit(func, kind));
 	struct rt_hot *h = &rt__hot;
 	struct xl_thread_block *tb = h->tb;
-	struct xl_cap_block *tl = h->tl_blk;
 	uint32_t d = tb->depth;
-	uint32_t tl_n = tl->count;
 	/* d - 1 wraps for d == 0: one test covers "no frame" and "maybe
 	 * beyond XL_MAX_DEPTH". */
-	if (UNLIKELY(d - 1u >= XL_MAX_DEPTH - 1u || (tl_n == XL_EVENTS_PER_CHUNK && !h->tl_stopped)))
+	if (UNLIKELY(d - 1u >= XL_MAX_DEPTH - 1u))
 		return exit_slow(func, kind, hot_ticks());
 	struct xl_frame *f = &tb->stack[d - 1];
 	uint32_t c = f->node;
@@ -1104,27 +1088,19 @@ static inline __attribute__((always_inline)) RT_NOINSTR int hot_exit(int32_t fun
 	struct xl_node *n = node_at(h->t, c);
 	uint64_t t0 = f->entry_ticks;
 	tb->events++;
-	struct xl_event *ev = fast_slot(tl, tl_n, func, kind);
 	uint64_t now = hot_ticks();
 	uint64_t dt = now - t0;
 	n->ticks += dt;
 	tb->last_ticks = now;
 	__atomic_store_n(&tb->depth, d - 1, __ATOMIC_RELEASE);
-	/* The one compare the threshold costs a kept call.  A short call
-	 * whose entry is the block's last record (the usual case once the
-	 * threshold has risen) is taken out here; the rest in fast_short(). */
-	if (UNLIKELY(dt < h->tl_min)) {
-		if (LIKELY(ev && tl_n && tl_is_entry(tl_slot(tl, tl_n - 1), ev->func, t0))) {
-			__atomic_store_n(&tl->count, tl_n - 1, __ATOMIC_RELEASE);
-			tb->timeline_events--;
-			tb->tl_short_calls++;
-			__atomic_signal_fence(__ATOMIC_SEQ_CST);
-			h->gate = RT_GATE_READY;
-			return 0;
-		}
-		return fast_short(tb, tl, tl_n, ev, now, t0);
+	/* A call shorter than the threshold with no record stored (no callee
+	 * of it was kept) leaves none: one compare for most calls once the
+	 * threshold has risen. */
+	if (LIKELY(dt < h->tl_min) && d - 1 >= tb->tl_written) {
+		tb->tl_short_calls++;
+		return fast_ready(h);
 	}
-	return fast_done(h, tb, tl, tl_n, ev, now);
+	return fast_keep(h, tb, d - 1, func, kind, t0, now);
 }
 
 RT_NOINSTR int rt__hot_exit(int32_t func)
@@ -1153,7 +1129,6 @@ static RT_NOINSTR void hot_reset(struct rt_hot *h, struct xl_thread_block *tb, s
 	h->func_slots = func_slots;
 	h->deep = 0;
 	h->tl_blk = tl;
-	h->tl_prev = NULL;
 	h->tl_stopped = 0;
 	h->tl_min = 0;
 	h->tl_check = 0;
@@ -1209,6 +1184,7 @@ void rt__scratch_enter(void *mem, uint32_t events, int32_t func, uint64_t now)
 	frame_write(&s->tb.stack[0], 1, func, now);
 	s->t.sp[0] = (uint32_t)(UINT64_C(0x80000000) + (uint32_t)(uintptr_t)&s); /* 2 GiB away: never stale */
 	s->tb.depth = 1;
+	s->tb.tl_written = 1; /* the outer F's ENTRY counts as stored */
 	s->tl.kind = XL_BLOCK_TIMELINE;
 	s->tl.capacity = events;
 	h->gate = RT_GATE_READY;

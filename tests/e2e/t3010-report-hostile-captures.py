@@ -35,7 +35,7 @@ H_ALLOC_REC_SIZE, FLAG_ALLOCS = 336, 0x200
 TB_SLOT, TB_NODE_COUNT, TB_DEPTH, TB_TIMELINE_FIRST, TB_CHUNKS = 32, 160, 164, 168, 176
 TB_FUNC_TABLE, TB_FUNC_SLOTS = 41136, 41144   # after stack[2048]; then the CPU times (version 3)
 TB_ALLOC_FIRST = 41176                         # version 4: the allocation fields
-TB_SIZE = 42272                                # version 5: the timeline fields end the block
+TB_SIZE = 42280                                # version 7: tl_written after the timeline fields ends the block
 H_TIMELINE_MODE, TL_LAST = 464, 3              # version 5
 H_ISAMPLE_FIRST, H_PSAMPLE_FIRST, H_MAPS_FIRST = 600, 608, 616   # version 6: samples
 BLOCK_ISAMPLES, BLOCK_PSAMPLES, BLOCK_MAPS, MAP_REC = 7, 8, 9, 256
@@ -137,7 +137,7 @@ with Workdir() as w:
     s = w.summary(base)
     eq(len(s.tree["parent"]), 5460 + 2, "the real capture: 5,460 call paths, main and the root")
 
-    eq(u32(orig, H_VERSION), 6, "format version 6 (the offsets above are its)")
+    eq(u32(orig, H_VERSION), 7, "format version 7 (the offsets above are its)")
     check(u32(orig, H_FLAGS) & FLAG_ALLOCS and u32(orig, H_ALLOC_REC_SIZE) == ALLOC_REC,
           "allocations recorded (their fields are read)")
     nthreads = u32(orig, H_THREAD_COUNT)

@@ -103,10 +103,12 @@ enum route {
 	STOCK
 };
 enum path {
-	P_FAST,      /* the hot path's fast case: path cached, block has room */
+	P_FAST,      /* the hot path's fast case: path cached (exit: the call kept, its
+		      * records fit in the block) */
+	P_SHORT,     /* exit of a call shorter than the timeline threshold: no record */
 	P_FIRST,     /* a thread's first event: refused, registered by the full handler */
 	P_NEWNODE,   /* entry of a path not in the tree yet */
-	P_TLFULL,    /* the timeline block is full: a new one is taken */
+	P_TLFULL,    /* exit: the timeline block is full: a new one is taken */
 	P_CLOSED,    /* capture window closed */
 	P_BUSY,      /* re-entry (a signal handler inside an event): deferred */
 	P_CLOCK,     /* clock_gettime clock: every event through the full handler */
@@ -119,8 +121,8 @@ enum path {
 	P_COUNT
 };
 static const char *const path_names[P_COUNT] = {
-	"fast",         "first-event", "new-node", "timeline-full", "window-closed",   "re-entry",   "clock-fallback",
-	"unregistered", "deep",        "unwound",  "exit-mismatch", "foreign-handler", "no-handler",
+	"fast",           "short-call",   "first-event", "new-node", "timeline-full", "window-closed",   "re-entry",
+	"clock-fallback", "unregistered", "deep",        "unwound",  "exit-mismatch", "foreign-handler", "no-handler",
 };
 static const char *const kind_names[] = {"entry", "exit", "tail"};
 static const char *const route_names[] = {"exaloop", "compiler-rt"};
@@ -129,8 +131,8 @@ static int applies(enum route r, enum kind k, enum path p)
 {
 	if (p == P_NEWNODE || p == P_UNWOUND)
 		return k == ENTRY;
-	if (p == P_MISMATCH)
-		return k != ENTRY;
+	if (p == P_MISMATCH || p == P_SHORT || p == P_TLFULL)
+		return k != ENTRY; /* entries store no timeline record */
 	if (p == P_FOREIGN || p == P_NOHANDLER)
 		return r == LEAN; /* compiler-rt's route with another handler is compiler-rt alone */
 	return 1;
@@ -246,6 +248,8 @@ struct snap {
 	uint32_t gate, depth, node_count, deep, unrecorded, deferred;
 	uint64_t events, unwound, repaired, open_exits;
 	const struct xl_cap_block *tl;
+	uint32_t tl_count;
+	uint64_t short_calls;
 };
 
 static struct snap snap(void)
@@ -256,9 +260,11 @@ static struct snap snap(void)
 			 .unrecorded = rt__hot.unrecorded,
 			 .deferred = rt__hot.deferred,
 			 .tl = rt__hot.tl_blk,
+			 .tl_count = rt__hot.tl_blk ? rt__hot.tl_blk->count : 0,
 			 .open_exits = rt__hdr ? rt__hdr->open_exits : 0};
 	if (s.tb) {
 		s.depth = s.tb->depth;
+		s.short_calls = s.tb->tl_short_calls;
 		s.node_count = s.tb->node_count;
 		s.events = s.tb->events;
 		s.unwound = s.tb->unwound_frames;
@@ -357,6 +363,7 @@ static void check_path(struct job *j, const struct snap *b, const struct snap *a
 	int entry = j->kind == ENTRY;
 	switch (j->path) {
 	case P_FAST:
+	case P_SHORT:
 	case P_NEWNODE:
 	case P_TLFULL:
 	case P_CLOCK:
@@ -381,8 +388,12 @@ static void check_path(struct job *j, const struct snap *b, const struct snap *a
 			job_fail(j, "top frame is %d, not %d", a->tb->stack[a->depth - 1].func, id);
 		if (j->path == P_NEWNODE && a->node_count != b->node_count + 1)
 			job_fail(j, "no new node");
-		if (j->path == P_FAST && (a->node_count != b->node_count || a->tl != b->tl))
+		if (j->path == P_FAST &&
+		    (a->node_count != b->node_count || a->tl != b->tl || a->tl_count != b->tl_count + (entry ? 0 : 2)))
 			job_fail(j, "not the fast path");
+		if (j->path == P_SHORT &&
+		    (a->tl != b->tl || a->tl_count != b->tl_count || a->short_calls != b->short_calls + 1))
+			job_fail(j, "short call not left out of the timeline");
 		if (j->path == P_TLFULL && a->tl == b->tl)
 			job_fail(j, "no new timeline block");
 		if (j->path == P_CLOCK && a->gate != RT_GATE_SLOW)
@@ -443,10 +454,12 @@ static void *run_job(void *arg)
 		ev_entry(MAIN);
 		id = H;
 		break;
-	case P_TLFULL:
+	case P_TLFULL: /* exits only */
 		ev_entry(MAIN);
-		ev_entry(entry ? A : F);
-		fill_block();
+		ev_entry(G); /* kept: the first block, MAIN's entry stored */
+		ev_exit(G);
+		ev_entry(F);
+		fill_block(); /* F's entry stored by the first call inside it */
 		if (rt__hot.tl_blk->count != XL_EVENTS_PER_CHUNK || rt__hot.tl_stopped)
 			job_fail(j, "could not fill the timeline block (%u events)", rt__hot.tl_blk->count);
 		break;
@@ -479,6 +492,11 @@ static void *run_job(void *arg)
 		break;
 	default:
 		ev_entry(MAIN);
+		/* A kept call (the threshold is 0) stores MAIN's entry and takes
+		 * the first timeline block: F's exit is then the only one to
+		 * store, its two records on the fast path. */
+		ev_entry(G);
+		ev_exit(G);
 		if (entry) {
 			ev_entry(F);
 			ev_exit(F);
@@ -508,6 +526,7 @@ static void *run_job(void *arg)
 		xray_handler = tr_hostile_handler;
 		break;
 	case P_NOHANDLER: xray_handler = NULL; break;
+	case P_SHORT: rt__hot.tl_min = UINT64_MAX / 2; break;
 	default: break;
 	}
 	struct snap before = snap();
@@ -518,6 +537,7 @@ static void *run_job(void *arg)
 	if (j->path == P_BUSY || j->path == P_OFF)
 		rt__hot.gate = RT_GATE_READY;
 	rt__hot.deferred = 0; /* a deferred event's registers are checked, not its replay */
+	rt__hot.tl_min = 0;
 	rt__use_tsc = saved_tsc;
 
 	check_path(j, &before, &after, id);
