@@ -6,7 +6,7 @@
 # Builds exaloop (CMake, in BUILD_DIR, default ./build-bench), builds every
 # binary the configurations need into OUT_DIR/bin (default BUILD_DIR/bench),
 # then runs bench/runner.py, which writes OUT_DIR/results.{json,md}.
-# Runner options (passed through): --phases percall,base,memory,callgrind
+# Runner options (passed through): --phases percall,base,memory,callgrind,e2e
 # --fib-n N --fib-reps N --loans N --loans-reps N --base-reps N --no-slow
 # --workloads fib,tailcall,loans --seed N.  --quick = --fib-reps 3 --loans-reps 2 --base-reps 3.
 # --baseline-rev REV also builds the runtime as it was at git revision REV

@@ -9,6 +9,9 @@ Called by bench/run.sh after it built the binaries into OUT/bin.  Phases:
            (the "within 2%" and "within 1%" targets), interleaved
   memory   peak RSS of exaloop captures vs buffer_size and run length
   callgrind  instructions per call (deterministic; slope between two sizes)
+  e2e      the whole command on a small run: `exaloop --no-open profile exec fib N`
+           (capture, analysis, report written) against `uftrace record` and the
+           plain build, interleaved; (exaloop - plain) / (uftrace - plain)
 
 Method: each repetition runs every configuration once, in a shuffled order;
 one warm-up pass first.  A run is fork + exec + wait4 in bin/xlb_run (wall
@@ -42,6 +45,8 @@ ap.add_argument("--no-slow", action="store_true", help="skip XRay basic/FDR and 
 ap.add_argument("--seed", type=int, default=1)
 ap.add_argument("--workloads", default="fib,tailcall,loans", help="per-call workloads to time")
 ap.add_argument("--tail-n", type=int, default=2000000, help="steps of the tailcall workload")
+ap.add_argument("--e2e-n", type=int, default=30, help="fib N of the e2e phase")
+ap.add_argument("--e2e-reps", type=int, default=5)
 args = ap.parse_args()
 
 OUT = os.path.abspath(args.out)
@@ -311,6 +316,21 @@ if "memory" in phases:
                  % (n, buf_mib, r["maxrss_kb"], plain["maxrss_kb"], unp["maxrss_kb"], cursor / 1048576))
     results["phases"]["memory"] = {"rows": rows}
 
+if "e2e" in phases:
+    fib = os.path.join(BIN, "fib")
+    n = [str(args.e2e_n)]
+    cfgs = [("plain", "plain build", Run([fib + ".plain"] + n)),
+            ("exaloop", "exaloop --no-open profile exec (capture, analysis, index.html)",
+             Run([args.exaloop, "--no-open", "profile", "exec", fib + ".xl"] + n)),
+            ("exaloop-sampled", "the same with --timing=sampled",
+             Run([args.exaloop, "--no-open", "--timing=sampled", "profile", "exec", fib + ".xl"] + n))]
+    if shutil.which("uftrace"):
+        cfgs.append(("uftrace", "uftrace record --no-libcall (clang -pg build)",
+                     Run(["/usr/bin/env", "uftrace", "record", "--no-libcall", "-d", "@DIR@/uftrace.data", fib + ".pg"] + n)))
+    res = interleaved("e2e-fib%d" % args.e2e_n, cfgs, args.e2e_reps, 1)
+    res["desc"] = "the whole command, fib(%d)" % args.e2e_n
+    results["phases"]["e2e"] = res
+
 if "callgrind" in phases and shutil.which("valgrind"):
     # per workload: the program's own call count (its "calls=" output) at two sizes
     sizes = {"fib": (20, 25), "tailcall": (2000, 20000)}
@@ -403,6 +423,19 @@ if "base" in results["phases"]:
     md += ["## near-zero configs — %s" % res["desc"], "",
            "%d traced calls (when patched), %d repetitions, load %s before / %s after." % (res["calls"], res["reps"], res["load_before"], res["load_after"]), "",
            fmt_table(res), ""]
+if "e2e" in results["phases"]:
+    res = results["phases"]["e2e"]
+    med = {r["id"]: r["median_wall_s"] for r in res["rows"]}
+    md += ["## e2e — %s" % res["desc"], "", "%d repetitions, load %s before / %s after." % (
+        res["reps"], res["load_before"], res["load_after"]), "", "| config | median wall | IQR |", "|---|---|---|"]
+    for r in res["rows"]:
+        md.append("| %s: %s | %.3f s | %.3f–%.3f s |" % (r["id"], r["label"], r["median_wall_s"], q(r["walls"], 0.25),
+                                                        q(r["walls"], 0.75)))
+    if "uftrace" in med and med["uftrace"] > med["plain"]:
+        md += ["", "(exaloop − plain) ÷ (uftrace − plain): %s." % ", ".join(
+            "%s %.2f" % (c, (med[c] - med["plain"]) / (med["uftrace"] - med["plain"]))
+            for c in ("exaloop", "exaloop-sampled"))]
+    md.append("")
 if "memory" in results["phases"]:
     md += ["## memory: peak RSS of fib under exaloop capture", "",
            "| fib N | buffer | peak RSS plain | unpatched | with capture | capture − unpatched | capture bytes used |",

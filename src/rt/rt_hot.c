@@ -790,7 +790,11 @@ static inline RT_NOINSTR void keep_sp(uint64_t sp)
  * the deferred count non-zero in the same word as the gate, puts them
  * into the tree first: below the frame that is on top after the
  * interrupted event, which is where the handler ran.  Nothing is added to
- * the fast path: the gate test reads one 8-byte word either way.
+ * the fast path: the gate test reads both words either way (two 4-byte
+ * loads, not one 8-byte load: the previous event's 4-byte store of the
+ * gate is usually still in the store buffer, and a wider load cannot take
+ * its value from there, so it waited for the store to reach the cache;
+ * --timing=sampled on fib: 13.6 -> 11.6 ns/call, best of 9).
  *
  * Every handler has returned before the code it interrupted goes on, so
  * when the next event reads the count, the events in defer[] are whole
@@ -902,22 +906,22 @@ static NOINLINE RT_NOINSTR int deferred_then(int32_t func, uint32_t type, uint64
 
 /* The thread's part of the gate (the counting paths come here after the
  * exact paths' window test). */
-#define HOT_THREAD_GATE(refused, type, sp)                                \
-	if (UNLIKELY(*(const rt_u64a *)&rt__hot.gate != RT_GATE_READY)) { \
-		uint32_t g = rt__hot.gate;                                \
-		if (g == RT_GATE_BUSY)                                    \
-			return defer_event(func, type, sp);               \
-		if (g == RT_GATE_OFF)                                     \
-			return unrecorded_event();                        \
-		if (g & (RT_GATE_NEW | RT_GATE_SLOW)) {                   \
-			refused;                                          \
-			return 1;                                         \
-		}                                                         \
-		if (g != RT_GATE_READY)                                   \
-			return 0;                                         \
-		return deferred_then(func, type, sp);                     \
-	}                                                                 \
-	rt__hot.gate = RT_GATE_BUSY;                                      \
+#define HOT_THREAD_GATE(refused, type, sp)                                  \
+	if (UNLIKELY((rt__hot.gate | rt__hot.deferred) != RT_GATE_READY)) { \
+		uint32_t g = rt__hot.gate;                                  \
+		if (g == RT_GATE_BUSY)                                      \
+			return defer_event(func, type, sp);                 \
+		if (g == RT_GATE_OFF)                                       \
+			return unrecorded_event();                          \
+		if (g & (RT_GATE_NEW | RT_GATE_SLOW)) {                     \
+			refused;                                            \
+			return 1;                                           \
+		}                                                           \
+		if (g != RT_GATE_READY)                                     \
+			return 0;                                           \
+		return deferred_then(func, type, sp);                       \
+	}                                                                   \
+	rt__hot.gate = RT_GATE_BUSY;                                        \
 	__atomic_signal_fence(__ATOMIC_SEQ_CST)
 
 /* For thread exit and finalization on the thread (not inside an event). */

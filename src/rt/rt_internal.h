@@ -183,11 +183,11 @@ struct rt_deferred {
 };
 
 struct rt_hot {
-	/* gate and deferred are one 8-byte word for the hot path's first
-	 * test (rt_hot.c: HOT_GATE): it is 0 only when the thread is ready
-	 * and no deferred event waits.  The hot path stores gate alone, as a
-	 * 32-bit word, so a count raised by a signal handler survives the
-	 * event it interrupted. */
+	/* gate | deferred is the hot path's first test (rt_hot.c:
+	 * HOT_GATE): 0 only when the thread is ready and no deferred event
+	 * waits.  The hot path stores gate alone, as a 32-bit word, so a
+	 * count raised by a signal handler survives the event it
+	 * interrupted. */
 	uint32_t gate;
 	uint32_t deferred; /* events in defer[] (may exceed RT_DEFER_MAX:
 			    * those beyond it are lost, and counted) */
