@@ -1,13 +1,12 @@
 /*
  * xl_array.h - the array helpers every module needs: the number of
- * elements of an array, growing a malloc'd array, finding a key's place
- * in a sorted one and the k-th largest of many numbers.
+ * elements of an array, growing a malloc'd array and finding a key's place
+ * in a sorted one.
  */
 #ifndef XL_ARRAY_H
 #define XL_ARRAY_H
 
 #include <stddef.h>
-#include <stdint.h>
 
 /* The number of elements of an array (not of a pointer: that fails to
  * compile, where XL_ARRAY_SIZE(p) would quietly give 1 or 0). */
@@ -27,12 +26,5 @@ int xl_grow(void **arr, size_t *cap, size_t need, size_t elem);
  * cmp may return only -1 and 1 for "upper bound" searches. */
 size_t xl_lower_bound(const void *base, size_t n, size_t size, const void *key,
 		      int (*cmp)(const void *key, const void *element));
-
-/* The (k+1)-th largest of v[0..n) (k < n): v[k] after sorting v from the
- * largest down, found without sorting (v is reordered).  Linear on average,
- * never worse than n log n: used where only a threshold is wanted from
- * millions of durations (the report's timeline), which a sort made the
- * analysis's largest cost. */
-int64_t xl_kth_largest(int64_t *v, size_t n, size_t k);
 
 #endif

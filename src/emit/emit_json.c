@@ -604,29 +604,61 @@ static void warning_list(struct jsonw *w, const char *key, const struct xl_warni
 }
 
 /* The timeline member keeps, for each thread, its longest calls over the
- * whole window: every call at least `min_dur` long.  A call lies inside its
- * caller, so it is never longer than the caller: whatever the threshold,
- * a kept call's callers are kept too and the view nests completely. */
-struct calls {
-	struct xl_call *v;
-	size_t n, cap;
-	int64_t min_dur;
+ * whole window: every call longer than the (max+1)-th longest, so that
+ * ties at the boundary are all in or all out.  A call lies inside its
+ * caller, so it is never longer than the caller: whatever the threshold, a
+ * kept call's callers are kept too and the view nests completely.
+ *
+ * One walk of the timeline finds them: a min-heap (by duration) of the
+ * max+1 longest calls seen so far, which most calls of a long timeline
+ * pass by with one compare against its root.  (Collecting every duration
+ * to choose the threshold, then walking again for the calls, made the
+ * report's cost grow with the capture: two walks of 0.9 million calls for
+ * fib(30).) */
+struct longest {
+	struct xl_call *v;   /* heap of n calls, v[0] the shortest */
+	size_t n, cap, max1; /* max1: max + 1, the heap's bound */
+	size_t seen;
 };
 
-static int collect(const struct xl_call *c, void *ctx)
+static void sift_down(struct xl_call *v, size_t n, size_t i)
 {
-	struct calls *cs = ctx;
-	if (c->dur_ns < cs->min_dur)
-		return 0;
-	if (cs->n == cs->cap) {
-		size_t ncap = cs->cap ? cs->cap * 2 : 1024;
-		struct xl_call *p = realloc(cs->v, ncap * sizeof(*p));
-		if (!p)
-			return 1;
-		cs->v = p;
-		cs->cap = ncap;
+	for (;;) {
+		size_t l = 2 * i + 1, m = i;
+		if (l < n && v[l].dur_ns < v[m].dur_ns)
+			m = l;
+		if (l + 1 < n && v[l + 1].dur_ns < v[m].dur_ns)
+			m = l + 1;
+		if (m == i)
+			return;
+		struct xl_call t = v[i];
+		v[i] = v[m];
+		v[m] = t;
+		i = m;
 	}
-	cs->v[cs->n++] = *c;
+}
+
+static int keep_longest(const struct xl_call *c, void *ctx)
+{
+	struct longest *h = ctx;
+	h->seen++;
+	if (h->n == h->max1) {
+		if (c->dur_ns > h->v[0].dur_ns) {
+			h->v[0] = *c;
+			sift_down(h->v, h->n, 0);
+		}
+		return 0;
+	}
+	if (h->n == h->cap && xl_grow((void **)&h->v, &h->cap, h->n + 1, sizeof(*h->v)))
+		return 1;
+	size_t i = h->n++;
+	h->v[i] = *c;
+	while (i > 0 && h->v[(i - 1) / 2].dur_ns > h->v[i].dur_ns) {
+		struct xl_call t = h->v[i];
+		h->v[i] = h->v[(i - 1) / 2];
+		h->v[(i - 1) / 2] = t;
+		i = (i - 1) / 2;
+	}
 	return 0;
 }
 
@@ -638,42 +670,26 @@ static int by_start(const void *a, const void *b)
 	return (x->depth > y->depth) - (x->depth < y->depth);
 }
 
-/* Every call's duration, to choose the threshold. */
-struct durs {
-	int64_t *v;
-	size_t n, cap;
-};
-
-static int collect_dur(const struct xl_call *c, void *ctx)
+/* The thread's kept calls in h->v[0..n), by start; returns the shortest
+ * duration kept (0 when all fit), -1 when out of memory. */
+static int64_t longest_calls(const struct xl_model *m, const struct xl_thread *t, int64_t end, struct longest *h)
 {
-	struct durs *d = ctx;
-	if (d->n == d->cap) {
-		size_t ncap = d->cap ? d->cap * 2 : 4096;
-		int64_t *p = realloc(d->v, ncap * sizeof(*p));
-		if (!p)
-			return 1;
-		d->v = p;
-		d->cap = ncap;
-	}
-	d->v[d->n++] = c->dur_ns;
-	return 0;
-}
-
-/* The shortest duration a thread's view keeps so that it has at most `max`
- * calls: one more than the (max+1)-th longest call, 0 when all fit.  Sets
- * *recorded to the number of calls in the thread's timeline. */
-static int64_t min_duration(const struct xl_model *m, const struct xl_thread *t, int64_t end, size_t max,
-			    size_t *recorded, struct jsonw *w)
-{
-	struct durs d = {NULL, 0, 0};
-	int64_t r = xl_calls_walk(m, t, end, collect_dur, &d);
-	*recorded = d.n;
+	if (xl_calls_walk(m, t, end, keep_longest, h) < 0)
+		return -1;
 	int64_t thr = 0;
-	if (r < 0) /* out of memory */
-		jw_fail(w);
-	else if (d.n > max)
-		thr = xl_kth_largest(d.v, d.n, max) + 1;
-	free(d.v);
+	if (h->seen > h->max1 - 1) { /* more than max: the root is the (max+1)-th longest */
+		thr = h->v[0].dur_ns + 1;
+		size_t k = 0;
+		for (size_t i = 0; i < h->n; i++)
+			if (h->v[i].dur_ns >= thr)
+				h->v[k++] = h->v[i];
+		h->n = k;
+	}
+	/* h->v is NULL for a thread without timeline calls, and qsort's
+	 * pointer must not be (UBSan, fuzzing: a capture whose only thread
+	 * had an empty timeline). */
+	if (h->n > 1)
+		qsort(h->v, h->n, sizeof(*h->v), by_start);
 	return thr;
 }
 
@@ -689,15 +705,11 @@ static void timeline_member(const struct xl_model *m, struct jsonw *w, size_t ma
 		const struct xl_thread *t = &m->threads[i];
 		int64_t end = xl_timeline_end(m, t);
 		const char *why = t->dropped_events ? "buffer_full" : NULL;
-		size_t recorded = 0;
-		struct calls cs = {NULL, 0, 0, min_duration(m, t, end, per_thread, &recorded, w)};
-		if (xl_calls_walk(m, t, end, collect, &cs) < 0)
+		struct longest cs = {NULL, 0, 0, per_thread + 1, 0};
+		int64_t min_dur = longest_calls(m, t, end, &cs);
+		if (min_dur < 0)
 			jw_fail(w);
-		/* cs.v is NULL for a thread without timeline calls, and qsort's
-		 * pointer must not be (UBSan, fuzzing: a capture whose only thread
-		 * had an empty timeline). */
-		if (cs.n > 1)
-			qsort(cs.v, cs.n, sizeof(*cs.v), by_start);
+		size_t recorded = cs.seen;
 		if (why && (truncated < 0 || end < truncated))
 			truncated = end;
 		jw_obj(w);
@@ -706,7 +718,7 @@ static void timeline_member(const struct xl_model *m, struct jsonw *w, size_t ma
 		jw_kint(w, "kept_to_ns", end);
 		jw_kstr(w, "truncated", why);
 		jw_kint(w, "recorded_calls", (int64_t)recorded);
-		jw_kint(w, "min_dur_ns", cs.min_dur);
+		jw_kint(w, "min_dur_ns", min_dur < 0 ? 0 : min_dur);
 		/* compact (the report's): start times as gaps from the previous
 		 * call's start (small numbers, sorted input) and the unfinished
 		 * calls as a list of indices, most calls having finished. */

@@ -27,7 +27,7 @@ def run_killed(w, mode):
     x = subprocess.Popen([EXALOOP, "--profile", "--no-open", "run", prog("s-open.c"), mode], cwd=w.path,
                          env=dict(os.environ, CI="1"), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     eq(x.stdout.readline(), "ready\n", mode + ": the program reached inner()")
-    time.sleep(0.3)
+    time.sleep(0.5)
     kids = children(x.pid)
     eq(len(kids), 1, mode + ": one program process")
     for k in kids:
@@ -63,8 +63,11 @@ with Workdir() as w:
             m, o, i = opened["main"], opened["outer"], opened["inner"]
             check(m["ts"] <= o["ts"] <= i["ts"], "%s: entered in order main, outer, inner (%s)" %
                   (mode, [m["ts"], o["ts"], i["ts"]]))
-            check(i["ts"] + i["dur"] <= o["ts"] + o["dur"] <= m["ts"] + m["dur"] + 1, "%s: nested" % mode)
-            check(i["dur"] >= 250000, "%s: inner open for the 0.3 s before the kill (%.0f us)" % (mode, i["dur"]))
+            check(i["ts"] + i["dur"] <= o["ts"] + o["dur"] + 1 and o["ts"] + o["dur"] <= m["ts"] + m["dur"] + 1,
+                  "%s: nested" % mode)
+            # closed at the last time the capture saw (the memory samples, every 100 ms; a loaded
+            # machine may starve it), not at its own entry
+            check(i["dur"] >= 100000, "%s: inner open until near the kill, 0.5 s later (%.0f us)" % (mode, i["dur"]))
         kept = named(ev, "kept")
         if mode == "fresh":
             eq(len(kept), 0, "fresh: no kept() call")

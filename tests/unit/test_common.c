@@ -90,44 +90,6 @@ static void lower_bound_finds_the_first_not_below(void **state)
 	assert_int_equal(xl_lower_bound(v, 0, sizeof(v[0]), &key, cmp_int), 0);
 }
 
-static int desc64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-	return (x < y) - (x > y);
-}
-
-/* Against a full sort, for every k, on inputs that break naive pivots:
- * ties only, few distinct values, sorted both ways, organ pipe, random. */
-static void kth_largest_is_the_sorted_element(void **state)
-{
-	(void)state;
-	enum {
-		N = 257
-	};
-	int64_t in[N], sorted[N], work[N];
-	uint64_t x = 88172645463325252u;
-	for (int shape = 0; shape < 6; shape++) {
-		for (int i = 0; i < N; i++) {
-			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-			in[i] = shape == 0   ? 42
-				: shape == 1 ? (int64_t)(x % 3)
-				: shape == 2 ? i
-				: shape == 3 ? N - i
-				: shape == 4 ? (i < N / 2 ? i : N - i)
-					     : (int64_t)(x % 1000) - 500;
-		}
-		memcpy(sorted, in, sizeof(in));
-		qsort(sorted, N, sizeof(*sorted), desc64);
-		for (size_t n = 1; n <= N; n += n < 8 ? 1 : 31)
-			for (size_t k = 0; k < n; k++) {
-				memcpy(work, in, n * sizeof(*in));
-				memcpy(sorted, in, n * sizeof(*in));
-				qsort(sorted, n, sizeof(*sorted), desc64);
-				assert_int_equal(xl_kth_largest(work, n, k), sorted[k]);
-			}
-	}
-}
-
 static void strvec_is_always_an_argv(void **state)
 {
 	(void)state;
@@ -265,7 +227,6 @@ int main(void)
 		cmocka_unit_test(every_error_has_its_own_message),
 		cmocka_unit_test(grow_doubles_and_refuses_overflow),
 		cmocka_unit_test(lower_bound_finds_the_first_not_below),
-		cmocka_unit_test(kth_largest_is_the_sorted_element),
 		cmocka_unit_test(strvec_is_always_an_argv),
 		cmocka_unit_test(messages_go_to_the_callers_sink),
 		cmocka_unit_test(temporaries_follow_tmpdir),
