@@ -609,32 +609,82 @@ static void warning_list(struct jsonw *w, const char *key, const struct xl_warni
  * caller, so it is never longer than the caller: whatever the threshold, a
  * kept call's callers are kept too and the view nests completely.
  *
- * One walk of the timeline finds them: a min-heap (by duration) of the
- * max+1 longest calls seen so far, which most calls of a long timeline
- * pass by with one compare against its root.  (Collecting every duration
- * to choose the threshold, then walking again for the calls, made the
- * report's cost grow with the capture: two walks of 0.9 million calls for
- * fib(30).) */
+ * One walk of the timeline finds them: calls go into a buffer of twice
+ * max+1; when it is full, a selection keeps its max+1 longest, and the
+ * shortest of those becomes a floor that most later calls of a long
+ * timeline fail with one compare (a call no longer than the floor cannot
+ * be longer than the final (max+1)-th longest, which is at least the
+ * floor).  (Collecting every duration to choose the threshold, then
+ * walking again for the calls, made the report's cost grow with the
+ * capture: two walks of 0.9 million calls for fib(30).) */
 struct longest {
-	struct xl_call *v;   /* heap of n calls, v[0] the shortest */
-	size_t n, cap, max1; /* max1: max + 1, the heap's bound */
+	struct xl_call *v;
+	size_t n, cap, max1; /* max1: max + 1 */
 	size_t seen;
+	int64_t floor; /* calls no longer than this are not kept (floored) */
+	int floored;
 };
 
-static void sift_down(struct xl_call *v, size_t n, size_t i)
+static int longer_call(const void *a, const void *b)
 {
+	int64_t x = ((const struct xl_call *)a)->dur_ns, y = ((const struct xl_call *)b)->dur_ns;
+	return (x < y) - (x > y);
+}
+
+static void swap_calls(struct xl_call *a, struct xl_call *b)
+{
+	struct xl_call t = *a;
+	*a = *b;
+	*b = t;
+}
+
+/* Hoare's partition of v[lo..hi] around the median of three, longer calls
+ * first: v[lo..j] are at least as long as v[j+1..hi]; returns j.  Equal
+ * durations stop both scans, so they split evenly. */
+static size_t partition_longer(struct xl_call *v, size_t lo, size_t hi)
+{
+	size_t mid = lo + (hi - lo) / 2;
+	if (v[mid].dur_ns > v[lo].dur_ns)
+		swap_calls(&v[mid], &v[lo]);
+	if (v[hi].dur_ns > v[lo].dur_ns)
+		swap_calls(&v[hi], &v[lo]);
+	if (v[hi].dur_ns > v[mid].dur_ns)
+		swap_calls(&v[hi], &v[mid]);
+	int64_t pivot = v[mid].dur_ns;
+	size_t i = lo - 1, j = hi + 1;
 	for (;;) {
-		size_t l = 2 * i + 1, m = i;
-		if (l < n && v[l].dur_ns < v[m].dur_ns)
-			m = l;
-		if (l + 1 < n && v[l + 1].dur_ns < v[m].dur_ns)
-			m = l + 1;
-		if (m == i)
+		do
+			i++;
+		while (v[i].dur_ns > pivot);
+		do
+			j--;
+		while (v[j].dur_ns < pivot);
+		if (i >= j)
+			return j;
+		swap_calls(&v[i], &v[j]);
+	}
+}
+
+/* Reorder v[0..n) so that v[k] is the (k+1)-th longest and v[0..k] the
+ * k+1 longest (k < n).  Linear on average; past 2 log2(n) rounds (input
+ * that defeats the pivots) it sorts what is left, so never worse than
+ * n log n. */
+static void select_longest(struct xl_call *v, size_t n, size_t k)
+{
+	size_t lo = 0, hi = n - 1;
+	unsigned budget = 2;
+	for (size_t m = n; m > 1; m >>= 1)
+		budget += 2;
+	while (lo < hi) {
+		if (budget-- == 0) {
+			qsort(v + lo, hi - lo + 1, sizeof(*v), longer_call);
 			return;
-		struct xl_call t = v[i];
-		v[i] = v[m];
-		v[m] = t;
-		i = m;
+		}
+		size_t j = partition_longer(v, lo, hi);
+		if (k <= j)
+			hi = j;
+		else
+			lo = j + 1;
 	}
 }
 
@@ -642,23 +692,21 @@ static int keep_longest(const struct xl_call *c, void *ctx)
 {
 	struct longest *h = ctx;
 	h->seen++;
-	if (h->n == h->max1) {
-		if (c->dur_ns > h->v[0].dur_ns) {
-			h->v[0] = *c;
-			sift_down(h->v, h->n, 0);
-		}
+	if (h->floored && c->dur_ns <= h->floor)
 		return 0;
+	if (h->n == h->cap) {
+		if (h->cap >= 2 * h->max1) {
+			select_longest(h->v, h->n, h->max1 - 1);
+			h->n = h->max1;
+			h->floor = h->v[h->max1 - 1].dur_ns;
+			h->floored = 1;
+			if (c->dur_ns <= h->floor)
+				return 0;
+		} else if (xl_grow((void **)&h->v, &h->cap, h->n + 1, sizeof(*h->v))) {
+			return 1;
+		}
 	}
-	if (h->n == h->cap && xl_grow((void **)&h->v, &h->cap, h->n + 1, sizeof(*h->v)))
-		return 1;
-	size_t i = h->n++;
-	h->v[i] = *c;
-	while (i > 0 && h->v[(i - 1) / 2].dur_ns > h->v[i].dur_ns) {
-		struct xl_call t = h->v[i];
-		h->v[i] = h->v[(i - 1) / 2];
-		h->v[(i - 1) / 2] = t;
-		i = (i - 1) / 2;
-	}
+	h->v[h->n++] = *c;
 	return 0;
 }
 
@@ -677,8 +725,9 @@ static int64_t longest_calls(const struct xl_model *m, const struct xl_thread *t
 	if (xl_calls_walk(m, t, end, keep_longest, h) < 0)
 		return -1;
 	int64_t thr = 0;
-	if (h->seen > h->max1 - 1) { /* more than max: the root is the (max+1)-th longest */
-		thr = h->v[0].dur_ns + 1;
+	if (h->seen > h->max1 - 1) { /* more than max: cut at the (max+1)-th longest */
+		select_longest(h->v, h->n, h->max1 - 1);
+		thr = h->v[h->max1 - 1].dur_ns + 1;
 		size_t k = 0;
 		for (size_t i = 0; i < h->n; i++)
 			if (h->v[i].dur_ns >= thr)
@@ -705,7 +754,7 @@ static void timeline_member(const struct xl_model *m, struct jsonw *w, size_t ma
 		const struct xl_thread *t = &m->threads[i];
 		int64_t end = xl_timeline_end(m, t);
 		const char *why = t->dropped_events ? "buffer_full" : NULL;
-		struct longest cs = {NULL, 0, 0, per_thread + 1, 0};
+		struct longest cs = {NULL, 0, 0, per_thread + 1, 0, 0, 0};
 		int64_t min_dur = longest_calls(m, t, end, &cs);
 		if (min_dur < 0)
 			jw_fail(w);
