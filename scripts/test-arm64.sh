@@ -141,12 +141,15 @@ cmake --install build-aarch64 --component cross-sdk --prefix build >/dev/null
 #   the maps) when the scenario ended: the 1 s window never closed.  Without TSan the window closes
 #   on time under qemu (s-threads, 8 threads, --duration 300ms: closed
 #   after 351 ms).  The host build runs the test (scripts/test.sh).
-# - unit.trampolines without the binfmt_misc entry: it re-executes itself
-#   (/proc/self/exe), which qemu-user hands to the kernel.
+# - without the binfmt_misc entry, the tests that start an AArch64 program
+#   themselves, which qemu-user hands to the kernel: unit.trampolines
+#   re-executes itself (/proc/self/exe), toml.suite runs the AArch64
+#   decoder for each case.
 skip='^$'
 if [ "$(uname -m)" != aarch64 ] && [ ! -e /proc/sys/fs/binfmt_misc/qemu-aarch64 ]; then
-  echo "test-arm64: unit.trampolines (AArch64) not run: it needs the binfmt_misc entry (run as root)" >&2
-  skip='^unit\.trampolines$'
+  echo "test-arm64: unit.trampolines and toml.suite (AArch64) not run: they start AArch64 programs," \
+    "which needs the binfmt_misc entry (run as root)" >&2
+  skip='^(unit\.trampolines|toml\.suite)$'
 fi
 ctest --test-dir build-aarch64 --output-on-failure -j"$(nproc)" -L 'unit|toml' -E "$skip"
 
