@@ -21,6 +21,7 @@
 #include "msg.h"
 #include "options.h"
 #include "project.h"
+#include "toolchain.h"
 #include "units.h"
 
 #define ATTACH_DEFAULT_NS (10ull * 1000000000ull)
@@ -79,6 +80,10 @@ int cmd_profile_attach(int argc, const char **argv, struct xl_ctx *ctx)
 	int rc = xl_parse_options(&usage, argc, argv, 0, &n);
 	if (rc == XL_OPTS_PARSED && ctx->arch && strcmp(ctx->arch, "x86_64") != 0) {
 		xl_error("'profile attach' works on x86-64 programs only, not with '--arch %s'", ctx->arch);
+		rc = XL_EXIT_USAGE;
+	} else if (rc == XL_OPTS_PARSED && strcmp(xl_host_arch(), "x86_64") != 0) {
+		/* Before anything touches the process: inject.c's ptrace code is x86-64's. */
+		xl_error("'profile attach' works on x86-64 only, not on this %s machine", xl_host_arch());
 		rc = XL_EXIT_USAGE;
 	} else if (rc == XL_OPTS_PARSED && n != 1) {
 		xl_error("'profile attach' takes one process id");

@@ -42,8 +42,10 @@ const char *xl_host_arch(void)
 {
 #if defined(__aarch64__)
 	return "aarch64";
-#else
+#elif defined(__x86_64__)
 	return "x86_64";
+#else
+#error "exaloop runs on x86-64 and AArch64 (its runtime and trampolines are written for those)"
 #endif
 }
 

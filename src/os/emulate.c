@@ -82,8 +82,10 @@ int xl_emulator_argv(const char *exe, struct strvec *argv, char *err, size_t err
 {
 #if defined(__aarch64__)
 	const unsigned host = EM_AARCH64;
-#else
+#elif defined(__x86_64__)
 	const unsigned host = EM_X86_64;
+#else
+#error "exaloop runs on x86-64 and AArch64"
 #endif
 	int m = elf_machine(exe);
 	for (size_t i = 0; m >= 0 && (unsigned)m != host && i < XL_ARRAY_SIZE(machines); i++) {

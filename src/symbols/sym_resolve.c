@@ -245,14 +245,29 @@ static void ip_line(struct ctx *c, uint64_t v, json_t *o, int traced)
 	free(file);
 }
 
+/* The direct call instruction ending at p + len, of the executable's
+ * machine (not this one's: an AArch64 capture is read on x86-64 too): 1
+ * and its target as an offset from the return address in *off, or 0 when
+ * it is not one. */
+static int call_offset(unsigned machine, const unsigned char *p, uint64_t len, int64_t *off)
+{
+	if (machine == EM_X86_64) { /* e8 rel32 */
+		*off = (int32_t)((uint32_t)p[1] | (uint32_t)p[2] << 8 | (uint32_t)p[3] << 16 | (uint32_t)p[4] << 24);
+		return p[0] == 0xe8;
+	}
+	/* AArch64: bl imm26, in words of 4 bytes from the bl itself */
+	uint32_t insn = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+	*off = ((int64_t)((insn & 0x03ffffffu) << 6) >> 4) - (int64_t)len;
+	return (insn & 0xfc000000u) == 0x94000000u;
+}
+
 /* The direct call whose return address is v: its target, or 0. */
 static uint64_t call_target(struct ctx *c, uint64_t v)
 {
-#if defined(__x86_64__)
-	const uint64_t len = 5; /* e8 rel32 */
-#else
-	const uint64_t len = 4; /* bl imm26 */
-#endif
+	const unsigned machine = c->exe.ef.eh.e_machine;
+	if (machine != EM_X86_64 && machine != EM_AARCH64)
+		return 0;
+	const uint64_t len = machine == EM_X86_64 ? 5 : 4;
 	Elf_Scn *scn = NULL;
 	while (v >= len && (scn = elf_nextscn(c->exe.ef.elf, scn)) != NULL) {
 		GElf_Shdr sh;
@@ -262,20 +277,10 @@ static uint64_t call_target(struct ctx *c, uint64_t v)
 		Elf_Data *d = elf_getdata(scn, NULL);
 		if (d == NULL || d->d_buf == NULL || v - sh.sh_addr > d->d_size)
 			return 0;
-		const unsigned char *p = (const unsigned char *)d->d_buf + (v - len - sh.sh_addr);
-#if defined(__x86_64__)
-		if (p[0] != 0xe8)
+		int64_t off;
+		if (!call_offset(machine, (const unsigned char *)d->d_buf + (v - len - sh.sh_addr), len, &off))
 			return 0;
-		int32_t rel =
-			(int32_t)((uint32_t)p[1] | (uint32_t)p[2] << 8 | (uint32_t)p[3] << 16 | (uint32_t)p[4] << 24);
-		return v + (uint64_t)(int64_t)rel;
-#else
-		uint32_t insn = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-		if ((insn & 0xfc000000u) != 0x94000000u)
-			return 0;
-		int64_t imm = (int64_t)((insn & 0x03ffffffu) << 6) >> 4; /* sign-extended, x4 */
-		return v - len + (uint64_t)imm;
-#endif
+		return v + (uint64_t)off;
 	}
 	return 0;
 }

@@ -14,6 +14,7 @@ scripts/test.sh.  Checks:
 - exaloop's own qemu route (EXALOOP_QEMU=always) works, and is refused in one line without qemu;
 - a crash (SIGSEGV) and a SIGKILL leave readable captures; the report (JSON, text, HTML) works on the
   host;
+- C++: exact counts of s-cxx (members, templates, an anonymous namespace) and s-allocxx's allocations;
 - `profile attach` is refused with --arch aarch64.
 """
 import os
@@ -182,6 +183,24 @@ def killed(w):
        "killed capture: run_batch 3, step 300, nap 3")
 
 
+def cxx(w):
+    """C++ with the AArch64 C++ library (libstdc++-12-dev-arm64-cross): s-cxx's counts and s-allocxx's
+    allocations, both known by construction (debug builds: -O0 elides no new/delete pair)."""
+    r = w.run(["--arch", "aarch64", "--profile", "--no-samples", "run", prog("s-cxx.cc")])
+    eq((r.returncode, r.stdout), (0, "balance=37.5 scaled=12 posts=5\n"), "C++ under qemu: output and status")
+    want = {"main": 1, "bank::Ledger::Ledger(double)": 1, "bank::Ledger::post(double)": 5,
+            "double bank::risk::scale<double>(double, double)": 5, "int bank::risk::scale<int>(int, int)": 3,
+            "bank::Ledger::operator+=(double)": 2, "(anonymous namespace)::report(bank::Ledger const&, int)": 1,
+            "bank::Ledger::balance() const": 1, "bank::Ledger::posts() const": 1}
+    s = w.summary()
+    eq({k: s.calls(k) for k in want}, want, "C++ aarch64 capture: every member and template, counted")
+    a = w.run(["--arch", "aarch64", "--profile", "--no-samples", "run", prog("s-allocxx.cc")])
+    eq((a.returncode, a.stdout), (0, "sum 5605\n"), "C++ allocations under qemu: output and status")
+    t = w.summary().doc["allocations"]["total"]
+    eq((t["allocs"], t["bytes"], t["live_bytes"]), (12, 751, 24),
+       "operator new/delete wrapped on AArch64: 12 allocations, 751 bytes, 24 leaked")
+
+
 def crash_and_limits(w):
     c = w.run(["--arch", "aarch64", "--profile", "--no-samples", "run", "-release", prog("s-segv.c"), "50"])
     eq(c.returncode, 128 + 11, "SIGSEGV under qemu: exaloop exits 139")
@@ -197,5 +216,6 @@ with Workdir() as w:
     exec_and_oracle(w)
     tail_rules(w)
     project_build(w)
+    cxx(w)
     crash_and_limits(w)
 done()

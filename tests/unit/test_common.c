@@ -217,8 +217,15 @@ static void assert_stops_with_file_line_and_condition(void **state)
 	char want[128];
 	snprintf(want, sizeof(want), "/test_common.c:%d: two == 3\n", line);
 	assert_true(strncmp(out, "exaloop: internal error: ", 25) == 0);
-	assert_non_null(strstr(out, want));
-	assert_string_equal(strstr(out, want), want);
+	const char *at = strstr(out, want);
+	assert_non_null(at);
+	/* Nothing after the line; under qemu-user (the AArch64 build's tests, scripts/test-arm64.sh)
+	 * the emulator itself then reports the signal on the same stderr, in one line of its own. */
+	const char *rest = at + strlen(want);
+	if (*rest != 0 && strncmp(rest, "qemu: uncaught target signal 6", 30) == 0 &&
+	    strchr(rest, '\n') == strrchr(rest, '\n'))
+		rest = strchr(rest, '\n') + 1;
+	assert_string_equal(rest, "");
 }
 
 int main(void)

@@ -6,10 +6,11 @@
 # archive (the rest of that runtime is not linked: the test defines the
 # handler pointers it reads).
 #
-# Included by tests/unit/CMakeLists.txt, and by the AArch64 runtime-only
-# build (cmake/aarch64-linux-gnu.cmake), whose CTest runs the test under
-# qemu-aarch64 (CMAKE_CROSSCOMPILING_EMULATOR; the test re-executes itself,
-# which needs the kernel's binfmt_misc entry for qemu: scripts/test-arm64.sh).
+# Included by tests/unit/CMakeLists.txt, and by a runtime-only build
+# (EXALOOP_RUNTIME_ONLY).  In an AArch64 cross build
+# (cmake/aarch64-linux-gnu.cmake) CTest runs the test under qemu-aarch64
+# (CMAKE_CROSSCOMPILING_EMULATOR; the test re-executes itself, which needs
+# the kernel's binfmt_misc entry for qemu: scripts/test-arm64.sh).
 if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$")
   set(xl_tr_arch x86_64)
   set(xl_tr_object xray_trampoline_x86_64.S.o)
