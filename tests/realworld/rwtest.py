@@ -114,10 +114,10 @@ def run(cmd, cwd, env=None, timeout=600):
     return p
 
 
-def capture(cwd, cmd, timeout=900):
-    """`exaloop profile exec cmd...` in cwd; returns (CompletedProcess, capture dir or None)."""
+def capture(cwd, cmd, timeout=900, options=()):
+    """`exaloop [options] profile exec cmd...` in cwd; returns (CompletedProcess, capture dir or None)."""
     before = set(glob.glob(os.path.join(cwd, "profiles", "capture-*")))
-    p = run([xltest.EXALOOP, "--no-open", "profile", "exec"] + cmd, cwd, timeout=timeout)
+    p = run([xltest.EXALOOP, "--no-open"] + list(options) + ["profile", "exec"] + cmd, cwd, timeout=timeout)
     new = sorted(set(glob.glob(os.path.join(cwd, "profiles", "capture-*"))) - before)
     return p, (new[-1] if new else None)
 

@@ -7,7 +7,7 @@ captured output and status == uncaptured; the 30 most-called functions' counts =
 in LLVM XRay basic mode's log of a plain clang build (entries, since frames unwound by a throw
 never exit: `llvm-xray account` cannot read such a log), then every function's, and named out
 the driver's handlers and the library's exception classes; the throws unwound frames and
-exaloop closed them; every function's short name (at most 100 characters) holds its own name as
+exaloop closed them; under --timing=sampled the same counts and call paths; every function's short name (at most 100 characters) holds its own name as
 the DWARF names it, and no two functions share one.  Functions are matched by linkage name: exaloop and llvm-xray demangle
 with different demanglers (libstdc++'s and LLVM's: `decltype(nullptr)` vs `std::nullptr_t`).
 """
@@ -88,4 +88,24 @@ with Workdir() as w:
     t = s.doc["threads"][0]
     check(t["unwound_frames"] > 0, "json: throws unwound traced frames (%d), closed by exaloop" % t["unwound_frames"])
     eq(t["open_frames"], 0, "json: no frame left open")
+
+    # --timing=sampled (calls counted without the clock): the same counts, XRay's entries again, and
+    # every call path's count the exact capture's, throws and unwinding included
+    p, scap = capture(w.path, ["./driver-xl", RECORDS], options=["--timing=sampled"])
+    eq((p.returncode, p.stdout), (0, plain.stdout), "json, sampled timing: captured output and status == uncaptured")
+    if scap is None:
+        done()
+    ss = summary(scap)
+    eq(ss.doc["run"]["timing"], "sampled", "json, sampled timing: recorded as such")
+    sgot, _ = calls_by_linkage(scap, ss, aliases)
+    every = set(sgot) | set(oracle)
+    eq(sum(1 for k in every if sgot.get(k, 0) != oracle.get(k, 0)), 0,
+       "json, sampled timing: every traced function's calls (%d functions) == XRay entries" % len(every))
+    traced = lambda x: {k: c for k, c in x.paths().items() if c}  # sampled frames have no calls
+    a, b = traced(s), traced(ss)
+    diff = [k for k in set(a) | set(b) if a.get(k) != b.get(k)]
+    for k in diff[:5]:
+        print("  path differs: %s: exact %s, sampled %s" % (" > ".join(x[:40] for x in k[-4:]), a.get(k), b.get(k)))
+    eq(len(diff), 0, "json, sampled timing: every call path's count (%d paths) == exact timing's" % len(a))
+    eq(ss.doc["threads"][0]["unwound_frames"], t["unwound_frames"], "json, sampled timing: the same frames unwound")
 done()

@@ -17,6 +17,7 @@ source and lua.c.  Checked:
 - lua/counts.lua: the calls of eight library functions equal what the script's own logic
   implies (see its header).  XRay's account is no oracle here: it drops records at Lua's
   longjmps, and Lua hashes by address, so two binaries' whole-program counts differ anyway.
+  Under --timing=sampled the same counts.
 """
 from rwtest import *
 
@@ -142,4 +143,16 @@ with Workdir() as w:
     want = expected_counts(N, int(m.group(1)))
     got = calls_by_name(summary(cap))
     eq({k: got.get(k, 0) for k in want}, want, "lua counts: library calls == what counts.lua's logic implies")
+
+    # --timing=sampled (calls counted without the clock): the same counts, through pcall's longjmps
+    # and coroutine switches (the counting paths' unwinding).  Whole call paths are no oracle here:
+    # Lua hashes by address, so two exact runs' table-insertion paths differ too.
+    p, cap = capture(src, ["./lua", script, str(N)], options=["--timing=sampled"])
+    eq((p.returncode, p.stdout), (0, plain.stdout), "lua counts, sampled timing: output and status == uncaptured")
+    if cap is None:
+        done()
+    sampled = summary(cap)
+    eq(sampled.doc["run"]["timing"], "sampled", "lua counts, sampled timing: recorded as such")
+    got = calls_by_name(sampled)
+    eq({k: got.get(k, 0) for k in want}, want, "lua counts, sampled timing: library calls == the script's logic")
 done()
