@@ -25,6 +25,7 @@ function flush() {
     } catch (err) { reportError(err); }
   }
   XL.frame = (XL.frame || 0) + 1;
+  if (!STATS.startup.drawn) STATS.startup.drawn = performance.now();
 }
 function reportError(err) {
   XL.error = String(err && err.stack || err);

@@ -2,15 +2,20 @@
 /* start: build the page and install the listeners */
 
 function start() {
+  const ph = STATS.startup;   // when each step of the start ended (ms since navigation), for tests/browser
+  ph.script = performance.now();
   installHook();
   readTheme();
   if (!load()) return;
+  ph.load = performance.now();
   buildPage();
+  ph.page = performance.now();
   if (callTree) {
     renderDetail();
     applyHash();
     window.addEventListener('hashchange', applyHash);
   }
+  ph.views = performance.now();
   document.addEventListener('keydown', onKey);
   const ro = new ResizeObserver(() => redrawAll());
   ro.observe($('xl-app'));
