@@ -31,10 +31,15 @@ function navigate(changes) {
   const st = Object.assign(navState(), changes);
   const h = writeHash(st);
   if (h === location.hash) return;
-  location.hash = h;           // pushes a history entry; hashchange applies it
+  location.hash = h;           // pushes a history entry (Back returns to the state before)
+  applyHash();                 // now: hashchange comes a task later, often after another frame
 }
+let appliedHash = null;        // the fragment the views show
+/* hashchange: Back, Forward, a fragment typed or opened; one navigate() has applied already. */
+function onHashChange() { if (location.hash !== appliedHash) applyHash(); }
 function applyHash() {
   if (!callTree) return;
+  appliedHash = location.hash;
   const h = readHash();
   const procChanged = h.process !== ui.process;
   const rebuild = !flameView || procChanged || h.thread !== ui.thread || h.inverted !== ui.inverted || h.rec !== ui.rec || h.metric !== ui.metric;
@@ -45,7 +50,7 @@ function applyHash() {
   ui.focus = resolveFocus(h.focus);
   ui.hover = -1;
   syncControls();
-  computeMatches();
+  if (rebuild) computeMatches();   // the matches depend on the view's tree, not on its focus
   renderCrumbs();
   if (threadChanged || !tableRows) { buildTableRows(); renderDetail(); }
   scrollFlameTop();
