@@ -27,16 +27,16 @@ function load() {
   threadList.forEach((th, i) => threadByIndex.set(isNum(th.index) ? th.index : i, th));
   const tr = profileDoc.tree;
   // The report's own emitter writes the compact form (docs/report.md):
-  // parent_up is each node's distance to its parent (0 for a root) and
-  // self_ns is left out; the summary JSON (and older reports) write parent
-  // indices and self times.
+  // parent_up is each node's distance to its parent (0 for a root),
+  // self_ns is left out and the threads may come as thread_runs; the summary
+  // JSON (and older reports) write parent indices, self times and threads.
   const ups = tr && Array.isArray(tr.parent_up) ? tr.parent_up : null;
   const parents = tr && (ups || (Array.isArray(tr.parent) ? tr.parent : null));
   if (parents && parents.length) {
     nodeCount = parents.length;
     const col = (a, Ty, def) => { const out = new Ty(nodeCount); if (Array.isArray(a)) for (let i = 0; i < nodeCount; i++) { const x = a[i]; out[i] = isNum(x) ? x : def; } else out.fill(def); return out; };
     callTree = {
-      thread: col(tr.thread, Int32Array, 0), parent: col(ups ? null : tr.parent, Int32Array, -1), func: col(tr.func, Int32Array, -1),
+      thread: threadColumn(tr, col), parent: col(ups ? null : tr.parent, Int32Array, -1), func: col(tr.func, Int32Array, -1),
       calls: col(tr.calls, Float64Array, 0), total: col(tr.total_ns, Float64Array, 0), self: col(tr.self_ns, Float64Array, 0),
       sampled: /** @type {any} */ (null),   // sampled frames (loadSampled), set below
     };
@@ -65,6 +65,23 @@ function load() {
   if (timelineData) tEnd = Math.max(tEnd, timelineData.maxEnd);
   for (const wa of warnings()) { if (isNum(wa.to_ns)) tEnd = Math.max(tEnd, wa.to_ns); }
   return true;
+}
+
+/* The nodes' threads: the column, or in the compact form of a tree whose threads' nodes come in
+ * runs, `thread_runs` (pairs of a thread index and how many nodes in a row have it). Nodes the
+ * runs do not reach are in thread 0, as a short column's are. */
+function threadColumn(tr, col) {
+  const runs = tr.thread_runs;
+  if (Array.isArray(tr.thread) || !Array.isArray(runs)) return col(tr.thread, Int32Array, 0);
+  const out = new Int32Array(nodeCount);
+  for (let k = 0, i = 0; k + 1 < runs.length && i < nodeCount; k += 2) {
+    const t = runs[k], n = runs[k + 1];
+    if (!isNum(n) || n <= 0) continue;
+    const end = Math.min(nodeCount, i + Math.floor(n));
+    if (isNum(t)) out.fill(t, i, end);
+    i = end;
+  }
+  return out;
 }
 
 /* Heap allocations per node (self), when the capture has them: the report's
