@@ -109,10 +109,21 @@ function loadAllocs(tr) {
     return self;
   };
   const cols = { allocs: tr.alloc_calls, bytes: tr.alloc_bytes, live: tr.alloc_live };
+  // the totals are summed when the flame graph first shows the metric (setMetric): the allocation
+  // views only read the self columns
+  const tree = callTree;
   for (const [name, src] of Object.entries(cols)) {
-    const self = perNode(src), total = Float64Array.from(self);
-    for (let i = nodeCount - 1; i > 0; i--) { const p = callTree.parent[i]; if (p >= 0) total[p] += total[i]; }
-    callTree.metrics[name] = { self, total };
+    const self = perNode(src);
+    let total = null;
+    tree.metrics[name] = {
+      self,
+      get total() {
+        if (total) return total;
+        total = Float64Array.from(self);
+        for (let i = total.length - 1; i > 0; i--) { const p = tree.parent[i]; if (p >= 0) total[p] += total[i]; }
+        return total;
+      },
+    };
   }
   // reports written before the compact form carried alloc_peak have none
   if (Array.isArray(tr.alloc_peak)) callTree.peak = perNode(tr.alloc_peak);
