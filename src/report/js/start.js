@@ -14,6 +14,7 @@ function start() {
     renderDetail();
     applyHash();
     window.addEventListener('hashchange', onHashChange);
+    window.addEventListener('popstate', onHashChange);
   }
   ph.views = performance.now();
   document.addEventListener('keydown', onKey);

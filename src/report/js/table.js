@@ -220,9 +220,25 @@ function markSelectedRow() {
   });
 }
 
+/* Select function f (-1: none). From the flame graph or the memory chart (fromFlame), the table
+ * follows after the next paint: the frame that answers the click does not wait for the table's
+ * rows to be rebuilt and laid out. */
+let tableFollowPending = false;
 function selectFunc(f, fromFlame) {
   ui.selFunc = f;
-  const wrap = $('fn-wrap');
+  if (!fromFlame) showSelectedRow(false);
+  else if (!tableFollowPending) {
+    tableFollowPending = true;
+    requestAnimationFrame(() => setTimeout(() => { tableFollowPending = false; showSelectedRow(true); }, 0));
+  }
+  renderDetail();
+  schedule('flame'); schedule('tl');
+}
+
+/* Scroll the table to the selected function's row and mark it (fromFlame: clearing a filter that
+ * hides it). */
+function showSelectedRow(fromFlame) {
+  const f = ui.selFunc, wrap = $('fn-wrap');
   if (wrap && f >= 0) {
     let i = tableView.findIndex((r) => r.f === f);
     if (i < 0 && fromFlame) {
@@ -239,8 +255,6 @@ function selectFunc(f, fromFlame) {
     }
   }
   if (!renderTableWindow(false)) markSelectedRow();
-  renderDetail();
-  schedule('flame'); schedule('tl');
 }
 
 function zoomToFunc(f) {

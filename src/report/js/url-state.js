@@ -31,11 +31,15 @@ function navigate(changes) {
   const st = Object.assign(navState(), changes);
   const h = writeHash(st);
   if (h === location.hash) return;
-  location.hash = h;           // pushes a history entry (Back returns to the state before)
-  applyHash();                 // now: hashchange comes a task later, often after another frame
+  // a history entry (Back returns to the state before), applied now: hashchange would come a task
+  // later, often after another frame; and pushState, unlike setting location.hash, does not lay
+  // the page out at once to look for an element of that id
+  history.pushState(null, '', h);
+  applyHash();
 }
 let appliedHash = null;        // the fragment the views show
-/* hashchange: Back, Forward, a fragment typed or opened; one navigate() has applied already. */
+/* popstate and hashchange: Back, Forward, a fragment typed or opened (each fires both); the
+ * fragment navigate() applied already is not applied again. */
 function onHashChange() { if (location.hash !== appliedHash) applyHash(); }
 function applyHash() {
   if (!callTree) return;
