@@ -65,7 +65,54 @@ function childTable(cap, B) {
   };
 }
 
+/* The top-down view. When no two call-tree nodes can meet in one frame (one root per thread
+ * frame, recursion not merged, and no node with two children of the same function, as the
+ * analyzer's trees are), each call-tree node makes its own frame without looking its siblings up. */
 function buildTopDown() {
+  return buildTopDownWith(!ui.rec && oneRootPerTop() && kidsUnique());
+}
+
+/* Whether no call-tree node has two children of the same function (or, without one, of the same
+ * thread): the key a frame's children are told apart by. Computed once per tree. */
+function kidsUnique() {
+  if (!callTree) return true;
+  if (callTree.kidsUnique !== undefined) return callTree.kidsUnique;
+  const P = callTree.parent, Fn = callTree.func, TH = callTree.thread, N = nodeCount, NTH = threadKeys();
+  const count = new Int32Array(N + 1);
+  for (let n = 0; n < N; n++) if (P[n] >= 0) count[P[n] + 1]++;
+  for (let n = 0; n < N; n++) count[n + 1] += count[n];
+  const kids = new Int32Array(N), at = count.slice(0, N);
+  for (let n = 0; n < N; n++) if (P[n] >= 0) kids[at[P[n]]++] = n;
+  const seen = new Int32Array(funcs.length + NTH + 3).fill(-1);
+  let ok = true;
+  for (let p = 0; p < N && ok; p++) {
+    for (let i = count[p]; i < count[p + 1]; i++) {
+      const k = kids[i], key = Fn[k] >= 0 ? Fn[k] + NTH + 2 : TH[k] + 1;
+      if (seen[key] === p) { ok = false; break; }
+      seen[key] = p;
+    }
+  }
+  callTree.kidsUnique = ok;
+  return ok;
+}
+
+/* Whether each frame the call tree's roots go to (the view's root, or in "separately" the thread's
+ * frame) gets one root at most. */
+function oneRootPerTop() {
+  if (!callTree) return true;
+  const P = callTree.parent, TH = callTree.thread, split = ui.thread === 'split', seen = new Set();
+  let roots = 0;
+  for (let n = 0; n < nodeCount; n++) {
+    if (P[n] >= 0 || !threadIn(TH[n])) continue;
+    if (!split) { if (++roots > 1) return false; }
+    else if (seen.has(TH[n])) return false;
+    else seen.add(TH[n]);
+  }
+  return true;
+}
+
+/* direct: every call-tree node its own frame, below the root's children (buildTopDown). */
+function buildTopDownWith(direct) {
   const NTH = threadKeys();
   const sampledN = callTree && callTree.sampled && ui.metric === 'time' ? callTree.sampled.n : 0;
   const cap = nodeCount + NTH + sampledN + 2;
@@ -73,9 +120,13 @@ function buildTopDown() {
   const { parent, func, thr, total, self, calls } = B;
   B.node = (p, f, t) => { const v = B.n++; parent[v] = p; func[v] = f; thr[v] = t; return v; };
   const addPeak = peakAdder(B.peak, B.peakPaths);
-  const lookup = childTable(cap, B);
+  let lookup = null;   // the children table, made when first needed
   // f >= 0: a function; f < 0: the node of thread t
-  const child = (p, f, t) => lookup(p, f >= 0 ? f + NTH + 2 : t + 1, f >= 0 ? f : -1, t);
+  const child = (p, f, t) => {
+    if (direct && p !== 0) return B.node(p, f >= 0 ? f : -1, t);
+    if (!lookup) lookup = childTable(cap, B);
+    return lookup(p, f >= 0 ? f + NTH + 2 : t + 1, f >= 0 ? f : -1, t);
+  };
   const sel = ui.thread, single = typeof sel === 'number';
   const root = B.node(-1, -1, single ? sel : -1);
   const threadNode = new Map();
