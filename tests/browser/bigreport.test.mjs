@@ -257,7 +257,7 @@ async function interact(r, doc) {
     const wrong = drawn.filter((f) => f.matched !== want.fns.has(f.func));
     check(`bigreport: search "${q}" counts the call paths of the matching functions`, st.matchedFrames === want.nodes, `${st.matchedFrames}, expected ${want.nodes}`);
     check(`bigreport: search "${q}" highlights exactly the matching functions' frames`, wrong.length === 0 && (want.nodes === 0 || drawn.some((f) => f.matched)),
-      `${drawn.filter((f) => f.matched).length} of ${drawn.length} drawn frames highlighted; wrong: ${wrong.slice(0, 3).map((f) => f.name).join(', ')}`);
+      `${drawn.filter((f) => f.matched).length} of ${drawn.length} drawn frames highlighted` + (wrong.length ? `; wrong: ${wrong.slice(0, 3).map((f) => f.name).join(', ')}` : ''));
     const info = await page.textContent('#fg-match');
     check(`bigreport: search "${q}" says what it found`, want.nodes ? info.includes(' in ') && info.includes('of total') : info === 'no match', info);
   }
