@@ -440,6 +440,34 @@ static void tree_sampled(const struct xl_model *m, struct jsonw *w)
 	jw_obj_end(w);
 }
 
+/* In compact form, the nodes' threads as runs when that is shorter:
+ * `thread_runs` holds a thread index and how many nodes in a row have it,
+ * for each run in node order.  A single thread's tree (an interpreter's
+ * hundreds of thousands of nodes) needs one run instead of a column of
+ * zeros (0.5 MB of Lua's test suite's report); threads whose nodes
+ * alternate keep the dense `thread` column.  Returns whether it wrote
+ * the runs. */
+static int tree_thread_runs(const struct xl_model *m, struct jsonw *w)
+{
+	size_t runs = 0;
+	for (size_t i = 0; i < m->nnodes; i++)
+		if (i == 0 || m->nodes[i].thread != m->nodes[i - 1].thread)
+			runs++;
+	if (runs * 2 >= m->nnodes)
+		return 0;
+	jw_key(w, "thread_runs");
+	jw_arr(w);
+	for (size_t i = 0, start = 0; i < m->nnodes; i++) {
+		if (i + 1 < m->nnodes && m->nodes[i + 1].thread == m->nodes[i].thread)
+			continue;
+		jw_int(w, m->nodes[i].thread);
+		jw_int(w, (int64_t)(i + 1 - start));
+		start = i + 1;
+	}
+	jw_arr_end(w);
+	return 1;
+}
+
 static void tree_member(const struct xl_model *m, struct jsonw *w, int compact)
 {
 	static const char *const cols[] = {"thread", "parent", "func", "calls", "total_ns", "self_ns"};
@@ -452,7 +480,7 @@ static void tree_member(const struct xl_model *m, struct jsonw *w, int compact)
 		tree_samples(m, w, compact);
 		tree_sampled(m, w);
 	}
-	for (size_t c = 0; c < ncols; c++) {
+	for (size_t c = compact && tree_thread_runs(m, w) ? 1 : 0; c < ncols; c++) {
 		jw_key(w, c == 1 && compact ? "parent_up" : cols[c]);
 		jw_arr(w);
 		for (size_t i = 0; i < m->nnodes; i++) {

@@ -53,6 +53,16 @@ def tree_paths(t, names):
     return {p: sorted(v) for p, v in out.items()}
 
 
+def tree_threads(t):
+    """Each node's thread: the column, or the compact form's runs ([thread, count, ...])."""
+    if "thread" in t:
+        return t["thread"]
+    out, runs = [], t["thread_runs"]
+    for k in range(0, len(runs), 2):
+        out += [runs[k]] * runs[k + 1]
+    return out
+
+
 with Workdir() as w:
     for mode in ("-debug", "-release"):
         p = w.run(["--profile", "--no-open", "run", mode, "-lpthread", prog("s-allocpeak.c")])
@@ -97,4 +107,6 @@ with Workdir() as w:
             check("parent_up" in doc["tree"] and "alloc_at" in doc["tree"], "the report's tree is compact")
             eq(tree_paths(doc["tree"], [f["name"] for f in doc["functions"]]), PATHS,
                "report: peak live bytes per path in the embedded tree (%s)" % mode)
+            eq(tree_threads(doc["tree"]), s.tree["thread"],
+               "report: the embedded tree's threads (column or runs) are the summary's (%s)" % mode)
 done()

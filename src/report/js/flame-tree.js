@@ -32,23 +32,103 @@ function peakAdder(peak, paths) {
   return (v, n) => { if (AL.self[n] > 0) { if (PK[n] > peak[v]) peak[v] = PK[n]; paths[v]++; } };
 }
 
-function buildTopDown() {
-  const parent = [], func = [], thr = [], total = [], self = [], calls = [], peak = [], peakPaths = [], sam = [];
-  const kidMap = new Map();
-  const NTH = threadKeys(), KEYS = funcs.length + NTH + 3;
-  const addPeak = peakAdder(peak, peakPaths);
-  function node(p, f, t) {
-    parent.push(p); func.push(f); thr.push(t); total.push(0); self.push(0); calls.push(0); peak.push(0); peakPaths.push(0); sam.push(-1);
-    return parent.length - 1;
-  }
-  function child(p, f, t) {           // f >= 0: a function; f < 0: the node of thread t
-    const key = p * KEYS + (f >= 0 ? f + NTH + 2 : t + 1);
-    let c = kidMap.get(key);
-    if (c === undefined) { c = node(p, f >= 0 ? f : -1, t); kidMap.set(key, c); }
+/* The columns of a top-down view under construction, sized for the most nodes it can have (one
+ * per call-tree node, thread and sampled frame, and the root), so that building it allocates
+ * nothing per node. */
+function viewColumns(cap, withPeak) {
+  return {
+    n: 0, parent: new Int32Array(cap), func: new Int32Array(cap), thr: new Int32Array(cap), sam: new Int32Array(cap).fill(-1),
+    total: new Float64Array(cap), self: new Float64Array(cap), calls: new Float64Array(cap),
+    peak: new Float64Array(withPeak ? cap : 1), peakPaths: new Int32Array(withPeak ? cap : 1),
+  };
+}
+
+/* Children by (parent view node, key): an open-addressing hash table of view node ids, the key of
+ * each view node in keyOf. A Map keyed by numbers costs several times more per lookup, and this
+ * runs once per call-tree node. */
+function childTable(cap, B) {
+  let size = 1024;
+  while (size < cap * 2) size *= 2;
+  const slots = new Int32Array(size).fill(-1), keyOf = new Int32Array(cap), mask = size - 1;
+  return (p, key, f, t) => {
+    let h = (Math.imul(p, 0x9e3779b1) ^ Math.imul(key, 0x85ebca77)) >>> 0;
+    h = (h ^ (h >>> 15)) & mask;
+    for (;;) {
+      const c = slots[h];
+      if (c < 0) break;
+      if (B.parent[c] === p && keyOf[c] === key) return c;
+      h = (h + 1) & mask;
+    }
+    const c = B.node(p, f, t);
+    keyOf[c] = key; slots[h] = c;
     return c;
+  };
+}
+
+/* The top-down view. When no two call-tree nodes can meet in one frame (one root per thread
+ * frame, recursion not merged, and no node with two children of the same function, as the
+ * analyzer's trees are), each call-tree node makes its own frame without looking its siblings up. */
+function buildTopDown() {
+  return buildTopDownWith(!ui.rec && oneRootPerTop() && kidsUnique());
+}
+
+/* Whether no call-tree node has two children of the same function (or, without one, of the same
+ * thread): the key a frame's children are told apart by. Computed once per tree. */
+function kidsUnique() {
+  if (!callTree) return true;
+  if (callTree.kidsUnique !== undefined) return callTree.kidsUnique;
+  const P = callTree.parent, Fn = callTree.func, TH = callTree.thread, N = nodeCount, NTH = threadKeys();
+  const count = new Int32Array(N + 1);
+  for (let n = 0; n < N; n++) if (P[n] >= 0) count[P[n] + 1]++;
+  for (let n = 0; n < N; n++) count[n + 1] += count[n];
+  const kids = new Int32Array(N), at = count.slice(0, N);
+  for (let n = 0; n < N; n++) if (P[n] >= 0) kids[at[P[n]]++] = n;
+  const seen = new Int32Array(funcs.length + NTH + 3).fill(-1);
+  let ok = true;
+  for (let p = 0; p < N && ok; p++) {
+    for (let i = count[p]; i < count[p + 1]; i++) {
+      const k = kids[i], key = Fn[k] >= 0 ? Fn[k] + NTH + 2 : TH[k] + 1;
+      if (seen[key] === p) { ok = false; break; }
+      seen[key] = p;
+    }
   }
+  callTree.kidsUnique = ok;
+  return ok;
+}
+
+/* Whether each frame the call tree's roots go to (the view's root, or in "separately" the thread's
+ * frame) gets one root at most. */
+function oneRootPerTop() {
+  if (!callTree) return true;
+  const P = callTree.parent, TH = callTree.thread, split = ui.thread === 'split', seen = new Set();
+  let roots = 0;
+  for (let n = 0; n < nodeCount; n++) {
+    if (P[n] >= 0 || !threadIn(TH[n])) continue;
+    if (!split) { if (++roots > 1) return false; }
+    else if (seen.has(TH[n])) return false;
+    else seen.add(TH[n]);
+  }
+  return true;
+}
+
+/* direct: every call-tree node its own frame, below the root's children (buildTopDown). */
+function buildTopDownWith(direct) {
+  const NTH = threadKeys();
+  const sampledN = callTree && callTree.sampled && ui.metric === 'time' ? callTree.sampled.n : 0;
+  const cap = nodeCount + NTH + sampledN + 2;
+  const B = viewColumns(cap, !!(callTree && callTree.peak));
+  const { parent, func, thr, total, self, calls } = B;
+  B.node = (p, f, t) => { const v = B.n++; parent[v] = p; func[v] = f; thr[v] = t; return v; };
+  const addPeak = peakAdder(B.peak, B.peakPaths);
+  let lookup = null;   // the children table, made when first needed
+  // f >= 0: a function; f < 0: the node of thread t
+  const child = (p, f, t) => {
+    if (direct && p !== 0) return B.node(p, f >= 0 ? f : -1, t);
+    if (!lookup) lookup = childTable(cap, B);
+    return lookup(p, f >= 0 ? f + NTH + 2 : t + 1, f >= 0 ? f : -1, t);
+  };
   const sel = ui.thread, single = typeof sel === 'number';
-  const root = node(-1, -1, single ? sel : -1);
+  const root = B.node(-1, -1, single ? sel : -1);
   const threadNode = new Map();
   const threadTop = (t) => {
     if (sel !== 'split') return root;
@@ -57,16 +137,17 @@ function buildTopDown() {
     return v;
   };
   if (callTree) {
-    const P = callTree.parent, Fn = callTree.func, TH = callTree.thread;
+    const P = callTree.parent, Fn = callTree.func, TH = callTree.thread, CT = callTree.total, CS = callTree.self, CC = callTree.calls;
     const viewOf = new Int32Array(nodeCount).fill(-1);
+    const everyThread = ui.process === 'all' && !single;
     for (let n = 0; n < nodeCount; n++) {
       const t = TH[n];
-      if (!threadIn(t)) continue;
+      if (!everyThread && !threadIn(t)) continue;
       const p = P[n];
       if (p < 0) {
         const v = threadTop(t);
-        total[v] += callTree.total[n]; self[v] += callTree.self[n];
-        if (v !== root) total[root] += callTree.total[n];
+        total[v] += CT[n]; self[v] += CS[n];
+        if (v !== root) total[root] += CT[n];
         if (addPeak) addPeak(v, n);
         viewOf[n] = v;
         continue;
@@ -80,38 +161,49 @@ function buildTopDown() {
         if (a >= 0) {
           // recursion: fold into the enclosing frame of the same function; frames in between
           // no longer contain this call's time
-          self[a] += callTree.self[n];
-          for (let b = pv; b !== a; b = parent[b]) total[b] -= callTree.total[n];
+          self[a] += CS[n];
+          for (let b = pv; b !== a; b = parent[b]) total[b] -= CT[n];
           if (addPeak) addPeak(a, n);
           viewOf[n] = a;
           continue;
         }
       }
       const v = child(pv, f, t);
-      total[v] += callTree.total[n]; self[v] += callTree.self[n]; calls[v] += callTree.calls[n];
+      total[v] += CT[n]; self[v] += CS[n]; calls[v] += CC[n];
       if (addPeak) addPeak(v, n);
       viewOf[n] = v;
     }
-    if (callTree.sampled && ui.metric === 'time') addSampled(callTree.sampled, viewOf, { parent, thr, sam, total, self, node });
+    if (sampledN) addSampled(callTree.sampled, viewOf, B);
   }
-  const N = parent.length;
+  return finishTopDown(B, !!addPeak);
+}
+
+/* The children lists (heaviest first), depths and heights of a built top-down view. */
+function finishTopDown(B, hasPeak) {
+  const N = B.n, parent = B.parent.subarray(0, N), func = B.func.subarray(0, N), total = B.total.subarray(0, N);
   const kidCount = new Int32Array(N), depth = new Int32Array(N), height = new Int32Array(N);
   for (let v = 1; v < N; v++) { kidCount[parent[v]]++; depth[v] = depth[parent[v]] + 1; }
   const kidStart = new Int32Array(N + 1);
   for (let v = 0; v < N; v++) kidStart[v + 1] = kidStart[v] + kidCount[v];
   const fill = kidStart.slice(0, N), kids = new Int32Array(Math.max(0, N - 1));
   for (let v = 1; v < N; v++) kids[fill[parent[v]]++] = v;
-  const totalA = Float64Array.from(total);
-  const cmp = (x, y) => (totalA[y] - totalA[x]) || (func[x] - func[y]);
+  const cmp = (x, y) => (total[y] - total[x]) || (func[x] - func[y]);
   for (let v = 0; v < N; v++) {
     const a = kidStart[v], b = kidStart[v + 1];
-    if (b - a > 1) kids.set(Array.from(kids.subarray(a, b)).sort(cmp), a);
+    if (b - a > 12) { kids.subarray(a, b).sort(cmp); continue; }
+    // most nodes have a few children: an insertion sort in place, without a comparator call
+    for (let i = a + 1; i < b; i++) {
+      const k = kids[i], tk = total[k], fk = func[k];
+      let j = i - 1;
+      while (j >= a && (total[kids[j]] < tk || (total[kids[j]] === tk && func[kids[j]] > fk))) { kids[j + 1] = kids[j]; j--; }
+      kids[j + 1] = k;
+    }
   }
   for (let v = N - 1; v > 0; v--) { const p = parent[v]; if (height[v] + 1 > height[p]) height[p] = height[v] + 1; }
   return {
-    n: N, lazy: false, parent: Int32Array.from(parent), func: Int32Array.from(func), thr: Int32Array.from(thr),
-    total: totalA, self: Float64Array.from(self), calls: Float64Array.from(calls), depth, height,
-    hasPeak: !!addPeak, peak: Float64Array.from(peak), peakPaths: Int32Array.from(peakPaths), sam: Int32Array.from(sam),
+    n: N, lazy: false, parent, func, thr: B.thr.subarray(0, N),
+    total, self: B.self.subarray(0, N), calls: B.calls.subarray(0, N), depth, height,
+    hasPeak, peak: hasPeak ? B.peak.subarray(0, N) : B.peak, peakPaths: hasPeak ? B.peakPaths.subarray(0, N) : B.peakPaths, sam: B.sam.subarray(0, N),
     kids: (v) => kids.subarray(kidStart[v], kidStart[v + 1]),
   };
 }
@@ -121,7 +213,7 @@ function buildTopDown() {
  * frame's self time, so the frame's exact self time stays what it is and its children now show
  * where part of it went. V.sam[v] is the sampled frame's index (its label), -1 for others. */
 function addSampled(S, viewOf, V) {
-  const vOf = new Int32Array(S.n).fill(-1), made = new Map(), first = V.parent.length;
+  const vOf = new Int32Array(S.n).fill(-1), made = new Map(), first = V.n;
   for (let i = 0; i < S.n; i++) {
     const p = S.parent[i];
     const pv = p < nodeCount ? viewOf[p] : vOf[p - nodeCount];
@@ -133,7 +225,7 @@ function addSampled(S, viewOf, V) {
     vOf[i] = v;
   }
   // a nested inlined frame's time is inside the frame it is nested in
-  for (let v = V.parent.length - 1; v >= first; v--) { const p = V.parent[v]; if (p >= first) V.total[p] += V.total[v]; }
+  for (let v = V.n - 1; v >= first; v--) { const p = V.parent[v]; if (p >= first) V.total[p] += V.total[v]; }
 }
 
 /* Bottom-up: the children of a frame are its callers; width is the self time of the call-tree

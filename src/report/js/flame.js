@@ -260,6 +260,7 @@ function drawFlame() {
     }
   }
   STATS.drawnFrames = drawn;
+  STATS.drawnFocus = ui.focus; STATS.drawnSearch = ui.search;   // what the last draw shows (tests/browser)
   STATS.flameDrawMs = performance.now() - t0;
   STATS.draws++;
 }

@@ -27,16 +27,16 @@ function load() {
   threadList.forEach((th, i) => threadByIndex.set(isNum(th.index) ? th.index : i, th));
   const tr = profileDoc.tree;
   // The report's own emitter writes the compact form (docs/report.md):
-  // parent_up is each node's distance to its parent (0 for a root) and
-  // self_ns is left out; the summary JSON (and older reports) write parent
-  // indices and self times.
+  // parent_up is each node's distance to its parent (0 for a root),
+  // self_ns is left out and the threads may come as thread_runs; the summary
+  // JSON (and older reports) write parent indices, self times and threads.
   const ups = tr && Array.isArray(tr.parent_up) ? tr.parent_up : null;
   const parents = tr && (ups || (Array.isArray(tr.parent) ? tr.parent : null));
   if (parents && parents.length) {
     nodeCount = parents.length;
     const col = (a, Ty, def) => { const out = new Ty(nodeCount); if (Array.isArray(a)) for (let i = 0; i < nodeCount; i++) { const x = a[i]; out[i] = isNum(x) ? x : def; } else out.fill(def); return out; };
     callTree = {
-      thread: col(tr.thread, Int32Array, 0), parent: col(ups ? null : tr.parent, Int32Array, -1), func: col(tr.func, Int32Array, -1),
+      thread: threadColumn(tr, col), parent: col(ups ? null : tr.parent, Int32Array, -1), func: col(tr.func, Int32Array, -1),
       calls: col(tr.calls, Float64Array, 0), total: col(tr.total_ns, Float64Array, 0), self: col(tr.self_ns, Float64Array, 0),
       sampled: /** @type {any} */ (null),   // sampled frames (loadSampled), set below
     };
@@ -67,6 +67,23 @@ function load() {
   return true;
 }
 
+/* The nodes' threads: the column, or in the compact form of a tree whose threads' nodes come in
+ * runs, `thread_runs` (pairs of a thread index and how many nodes in a row have it). Nodes the
+ * runs do not reach are in thread 0, as a short column's are. */
+function threadColumn(tr, col) {
+  const runs = tr.thread_runs;
+  if (Array.isArray(tr.thread) || !Array.isArray(runs)) return col(tr.thread, Int32Array, 0);
+  const out = new Int32Array(nodeCount);
+  for (let k = 0, i = 0; k + 1 < runs.length && i < nodeCount; k += 2) {
+    const t = runs[k], n = runs[k + 1];
+    if (!isNum(n) || n <= 0) continue;
+    const end = Math.min(nodeCount, i + Math.floor(n));
+    if (isNum(t)) out.fill(t, i, end);
+    i = end;
+  }
+  return out;
+}
+
 /* Heap allocations per node (self), when the capture has them: the report's
  * compact form names the nodes that allocated in alloc_at (first index, then
  * distances), the summary JSON has dense columns. Each metric gets self and
@@ -92,10 +109,21 @@ function loadAllocs(tr) {
     return self;
   };
   const cols = { allocs: tr.alloc_calls, bytes: tr.alloc_bytes, live: tr.alloc_live };
+  // the totals are summed when the flame graph first shows the metric (setMetric): the allocation
+  // views only read the self columns
+  const tree = callTree;
   for (const [name, src] of Object.entries(cols)) {
-    const self = perNode(src), total = Float64Array.from(self);
-    for (let i = nodeCount - 1; i > 0; i--) { const p = callTree.parent[i]; if (p >= 0) total[p] += total[i]; }
-    callTree.metrics[name] = { self, total };
+    const self = perNode(src);
+    let total = null;
+    tree.metrics[name] = {
+      self,
+      get total() {
+        if (total) return total;
+        total = Float64Array.from(self);
+        for (let i = total.length - 1; i > 0; i--) { const p = tree.parent[i]; if (p >= 0) total[p] += total[i]; }
+        return total;
+      },
+    };
   }
   // reports written before the compact form carried alloc_peak have none
   if (Array.isArray(tr.alloc_peak)) callTree.peak = perNode(tr.alloc_peak);

@@ -4,6 +4,9 @@
 const dirty = new Set();
 let clickAt = 0, clickNode = -1;
 let rafPending = false;
+let drawnWidth = -1;     // #xl-app's width when every view was last drawn (redrawAll)
+let allDirty = false;
+let whenDrawn = null;    // called once, after the first frame that drew (start.js)
 function schedule(what) {
   dirty.add(what);
   if (rafPending) return;
@@ -13,6 +16,9 @@ function schedule(what) {
 function flush() {
   rafPending = false;
   const d = Array.from(dirty); dirty.clear();
+  const app = $('xl-app');
+  if (allDirty && app) drawnWidth = app.clientWidth;
+  allDirty = false;
   for (const w of d) {
     try {
       if (w === 'flame') {
@@ -25,9 +31,11 @@ function flush() {
     } catch (err) { reportError(err); }
   }
   XL.frame = (XL.frame || 0) + 1;
+  if (!STATS.startup.drawn) STATS.startup.drawn = performance.now();
+  if (whenDrawn) { const f = whenDrawn; whenDrawn = null; f(); }
 }
 function reportError(err) {
   XL.error = String(err && err.stack || err);
   if (window.console) console.error('exaloop report:', err);
 }
-function redrawAll() { schedule('flame'); schedule('mem'); schedule('tl'); }
+function redrawAll() { allDirty = true; schedule('flame'); schedule('mem'); schedule('tl'); }

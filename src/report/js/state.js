@@ -29,7 +29,8 @@ const ui = {
   warnHover: -1, warnPin: -1,
   series: { rss: true, profiler_rss: true, gc_heap: true, gc_free: true, gc_occupied: true },
 };
-const STATS = { buildMs: 0, flameDrawMs: 0, memDrawMs: 0, tlDrawMs: 0, viewNodes: 0, drawnFrames: 0, draws: 0 };
+const STATS = { buildMs: 0, flameDrawMs: 0, memDrawMs: 0, tlDrawMs: 0, viewNodes: 0, drawnFrames: 0, draws: 0, drawnFocus: -1, drawnSearch: '',
+  startup: /** @type {Record<string, number>} */ ({}) };
 
 function threadLabel(t) {
   const th = threadByIndex.get(t);

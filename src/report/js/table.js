@@ -133,9 +133,11 @@ function sortedFilteredRows() {
 }
 
 /* The table is virtual: only the rows in (and near) the visible part of its scroll box are
- * in the DOM, so thousands of functions cost nothing. */
+ * in the DOM, so thousands of functions cost nothing. Its geometry is not read before the first
+ * frame is drawn (measureTableRows): reading it sooner would lay the whole page out twice. */
 let tableView = [];        // sorted + filtered rows
-let rowH = 44;
+let rowH = 44;             // #fn-table's row height in the stylesheet, until measured
+let tableMeasured = false;
 let tableWin = null;
 function renderTable() {
   const body = $('fn-body');
@@ -176,16 +178,19 @@ function tableRow(r) {
   ]);
 }
 
+/* Render the rows around the scroll position (force: even when they are the ones in the DOM);
+ * returns whether it did. Before measureTableRows, the box is at the top and the stylesheet's
+ * height (.xl-table-wrap's max-height). */
 function renderTableWindow(force) {
   const body = $('fn-body'), wrap = $('fn-wrap');
-  if (!body || !wrap) return;
+  if (!body || !wrap) return false;
   const n = tableView.length;
-  const head = wrap.querySelector('thead');
+  const head = tableMeasured ? wrap.querySelector('thead') : null;
   const headH = head ? head.offsetHeight : 0;
-  const viewH = Math.max(wrap.clientHeight, 400);
-  const first = Math.max(0, Math.floor((wrap.scrollTop - headH) / rowH) - 10);
+  const viewH = tableMeasured ? Math.max(wrap.clientHeight, 400) : 560;
+  const first = Math.max(0, Math.floor(((tableMeasured ? wrap.scrollTop : 0) - headH) / rowH) - 10);
   const last = Math.min(n, first + Math.ceil(viewH / rowH) + 20);
-  if (!force && tableWin && tableWin[0] === first && tableWin[1] === last) return;
+  if (!force && tableWin && tableWin[0] === first && tableWin[1] === last) return false;
   tableWin = [first, last];
   const spacer = (h) => el('tr', { class: 'xl-spacer', 'aria-hidden': 'true' }, el('td', { colspan: String(tableCols().length), style: 'height:' + h + 'px' }));
   const frag = document.createDocumentFragment();
@@ -194,13 +199,46 @@ function renderTableWindow(force) {
   if (last < n) frag.appendChild(spacer((n - last) * rowH));
   body.textContent = '';
   body.appendChild(frag);
-  const r0 = /** @type {HTMLElement | null} */ (body.querySelector('tr.xl-row'));
-  if (r0 && r0.offsetHeight > 0 && Math.abs(r0.offsetHeight - rowH) > 0.5) { rowH = r0.offsetHeight; renderTableWindow(true); }
+  return true;
 }
 
+/* After the first frame: the rows' real height, and the rows for the box's real size. */
+function measureTableRows() {
+  tableMeasured = true;
+  const body = $('fn-body');
+  const r0 = /** @type {HTMLElement | null} */ (body ? body.querySelector('tr.xl-row') : null);
+  if (r0 && r0.offsetHeight > 0 && Math.abs(r0.offsetHeight - rowH) > 0.5) { rowH = r0.offsetHeight; tableWin = null; }
+  renderTableWindow(false);
+}
+
+/* The selected row's mark, on the rows in the DOM. */
+function markSelectedRow() {
+  $all(document, '#fn-body tr[data-f]').forEach((tr) => {
+    const on = +tr.dataset.f === ui.selFunc;
+    tr.classList.toggle('selected', on);
+    tr.setAttribute('aria-selected', on ? 'true' : 'false');
+  });
+}
+
+/* Select function f (-1: none). From the flame graph or the memory chart (fromFlame), the table
+ * follows after the next paint: the frame that answers the click does not wait for the table's
+ * rows to be rebuilt and laid out. */
+let tableFollowPending = false;
 function selectFunc(f, fromFlame) {
   ui.selFunc = f;
-  const wrap = $('fn-wrap');
+  if (!fromFlame) showSelectedRow(false);
+  else if (!tableFollowPending) {
+    tableFollowPending = true;
+    requestAnimationFrame(() => setTimeout(() => { tableFollowPending = false; showSelectedRow(true); }, 0));
+  }
+  renderDetail();
+  schedule('flame'); schedule('tl');
+}
+
+/* Scroll the table to the selected function's row and mark it (fromFlame: clearing a filter that
+ * hides it). */
+function showSelectedRow(fromFlame) {
+  const f = ui.selFunc, wrap = $('fn-wrap');
   if (wrap && f >= 0) {
     let i = tableView.findIndex((r) => r.f === f);
     if (i < 0 && fromFlame) {
@@ -216,9 +254,7 @@ function selectFunc(f, fromFlame) {
       else if (rb > wrap.scrollTop + wrap.clientHeight) wrap.scrollTop = rb - wrap.clientHeight;
     }
   }
-  renderTableWindow(true);
-  renderDetail();
-  schedule('flame'); schedule('tl');
+  if (!renderTableWindow(false)) markSelectedRow();
 }
 
 function zoomToFunc(f) {

@@ -31,10 +31,19 @@ function navigate(changes) {
   const st = Object.assign(navState(), changes);
   const h = writeHash(st);
   if (h === location.hash) return;
-  location.hash = h;           // pushes a history entry; hashchange applies it
+  // a history entry (Back returns to the state before), applied now: hashchange would come a task
+  // later, often after another frame; and pushState, unlike setting location.hash, does not lay
+  // the page out at once to look for an element of that id
+  history.pushState(null, '', h);
+  applyHash();
 }
+let appliedHash = null;        // the fragment the views show
+/* popstate and hashchange: Back, Forward, a fragment typed or opened (each fires both); the
+ * fragment navigate() applied already is not applied again. */
+function onHashChange() { if (location.hash !== appliedHash) applyHash(); }
 function applyHash() {
   if (!callTree) return;
+  appliedHash = location.hash;
   const h = readHash();
   const procChanged = h.process !== ui.process;
   const rebuild = !flameView || procChanged || h.thread !== ui.thread || h.inverted !== ui.inverted || h.rec !== ui.rec || h.metric !== ui.metric;
@@ -45,7 +54,7 @@ function applyHash() {
   ui.focus = resolveFocus(h.focus);
   ui.hover = -1;
   syncControls();
-  computeMatches();
+  if (rebuild) computeMatches();   // the matches depend on the view's tree, not on its focus
   renderCrumbs();
   if (threadChanged || !tableRows) { buildTableRows(); renderDetail(); }
   scrollFlameTop();
