@@ -15,14 +15,6 @@ import time
 from xltest import *
 
 
-def children(pid):
-    try:
-        with open("/proc/%d/task/%d/children" % (pid, pid)) as f:
-            return [int(x) for x in f.read().split()]
-    except OSError:
-        return []
-
-
 def run_killed(w, mode):
     x = subprocess.Popen([EXALOOP, "--profile", "--no-open", "run", prog("s-open.c"), mode], cwd=w.path,
                          env=dict(os.environ, CI="1"), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)

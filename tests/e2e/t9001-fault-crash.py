@@ -15,14 +15,6 @@ def one_line(stderr, pattern, what):
     eq(len(hits), 1, what + ": reported in one line")
 
 
-def children(pid):
-    try:
-        with open("/proc/%d/task/%d/children" % (pid, pid)) as f:
-            return [int(x) for x in f.read().split()]
-    except OSError:
-        return []
-
-
 with Workdir() as w:
     # SIGSEGV in crash() after 100 work() calls
     p = w.run(["--profile", "--no-open", "run", prog("s-segv.c"), "100"])

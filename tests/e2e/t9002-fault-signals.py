@@ -11,14 +11,6 @@ import time
 from xltest import *
 
 
-def children(pid):
-    try:
-        with open("/proc/%d/task/%d/children" % (pid, pid)) as f:
-            return [int(x) for x in f.read().split()]
-    except OSError:
-        return []
-
-
 SIZE = 2000
 with Workdir() as w:
     e = dict(os.environ, CI="1")

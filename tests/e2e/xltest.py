@@ -237,6 +237,15 @@ def cmdline(pid):
         return []
 
 
+def children(pid):
+    """The direct children of a process (its main thread's list), [] when it is gone."""
+    try:
+        with open("/proc/%d/task/%d/children" % (pid, pid)) as f:
+            return [int(x) for x in f.read().split()]
+    except OSError:
+        return []
+
+
 def descendants(root):
     """Every process below root (children, their children, ...)."""
     kids = {}
