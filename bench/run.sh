@@ -63,6 +63,7 @@ WRAP="-Wl,--wrap=__xray_FunctionEntry,--wrap=__xray_FunctionExit,--wrap=__xray_F
 # The runtime of an earlier revision, for before/after numbers.
 BASELIB=
 BASEXRAY=
+BASEWRAP=
 if [ -n "$BASEREV" ]; then
 	base=$OUT/base-rt
 	rm -rf "$base"
@@ -77,12 +78,28 @@ if [ -n "$BASEREV" ]; then
 	# the flags src/rt/CMakeLists.txt gives the hot path, for revisions that have one
 	hot="-fomit-frame-pointer -mgeneral-regs-only -fno-stack-protector -fcf-protection=none"
 	for f in "$base"/*.c; do
-		case $(basename "$f") in rt_hot.c|rt_arena.c) extra=$hot ;; *) extra=-fno-omit-frame-pointer ;; esac
+		case $(basename "$f") in
+		rt_hot.c|rt_arena.c) extra=$hot ;;
+		rt_wrap_cxx.c) extra="-fno-omit-frame-pointer -fexceptions" ;;
+		*) extra=-fno-omit-frame-pointer ;;
+		esac
 		# shellcheck disable=SC2086
 		gcc -std=gnu17 -O2 -g -DNDEBUG -fPIC -fno-builtin $extra -I"$base" -I"$base/include" -c "$f" -o "${f%.c}.o"
 	done
-	ar rcs "$base/libexaloop_rt.a" "$base"/*.o
+	# The wrappers of allocation and exec functions (rt_wrap_*.c) go into an
+	# archive of their own, linked as an ordinary one with a --wrap for each
+	# function it wraps, as exaloop links its libexaloop_alloc.a: only the
+	# wrappers of functions the program calls are pulled in.
+	wraps=$(ls "$base"/rt_wrap_*.o 2>/dev/null || true)
+	# shellcheck disable=SC2086
+	ar rcs "$base/libexaloop_rt.a" $(ls "$base"/*.o | grep -v '/rt_wrap_')
 	BASELIB=$base/libexaloop_rt.a
+	if [ -n "$wraps" ]; then
+		# shellcheck disable=SC2086
+		ar rcs "$base/libexaloop_alloc.a" $wraps
+		BASEWRAP=$(nm "$base/libexaloop_alloc.a" | awk '$2 == "T" && $3 ~ /^__wrap_/ { sub(/^__wrap_/, "", $3); printf "-Wl,--wrap=%s ", $3 }')
+		BASEWRAP="$BASEWRAP $base/libexaloop_alloc.a"
+	fi
 	if [ -f "$base/rt_tramp_x86_64.S" ] && [ "$(uname -m)" = x86_64 ]; then
 		gcc -c "$base/rt_tramp_x86_64.S" -o "$base/tramp.o"
 		ar rcs "$base/libexaloop_xray.a" "$base/tramp.o"
@@ -109,7 +126,7 @@ build() {   # build NAME SOURCE LIBS...
 	rm -f "$BIN/$name.xl-base"
 	if [ -n "$BASELIB" ]; then
 		# shellcheck disable=SC2086
-		$CC $XRAY "$src" -Wl,--whole-archive "$BASELIB" -Wl,--no-whole-archive $BASEXRAY "$@" -pthread -o "$BIN/$name.xl-base"
+		$CC $XRAY "$src" -Wl,--whole-archive "$BASELIB" -Wl,--no-whole-archive $BASEXRAY $BASEWRAP "$@" -pthread -o "$BIN/$name.xl-base"
 	fi
 	nm "$BIN/$name.xl" | grep -q __wrap___xray_FunctionEntry || { echo "bench: $name.xl lacks exaloop's trampolines" >&2; exit 1; }
 	if nm "$BIN/$name.xl-stock" | grep -q __wrap___xray_FunctionEntry; then
