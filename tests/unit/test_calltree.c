@@ -193,6 +193,23 @@ static void *play(void *arg)
 	return NULL;
 }
 
+/* The "killed" thread, after "wide": MAIN > MID > LEAF, LEAF kept
+ * (its exit stores MAIN's, MID's and its own ENTRY records, then its
+ * EXIT), MID and MAIN left open; then tl_written goes back to 0, as in a
+ * program killed after the records were published and before tl_written
+ * was (xl_capture.h).  The reader must show MAIN and MID once each. */
+static void *killed(void *arg)
+{
+	(void)arg;
+	rt__xray_event(MAIN, E, SP0);
+	rt__xray_event(MID, E, SP0 - 64);
+	rt__xray_event(LEAF, E, SP0 - 128);
+	rt__xray_event(LEAF, X, 0);
+	rt__xray_event(TOP, E, SP0 - 128); /* entered after: no record, shown from the stack */
+	__atomic_store_n(&rt__hot.tb->tl_written, 0, __ATOMIC_RELEASE);
+	return NULL;
+}
+
 /* "id x calls (children...)" in creation order */
 static void render(const struct xl_model *m, int32_t node, char *buf, size_t len, size_t *at)
 {
@@ -226,6 +243,8 @@ static int setup(void **state)
 	pthread_t t;
 	pthread_create(&t, NULL, wide, NULL);
 	pthread_join(t, NULL);
+	pthread_create(&t, NULL, killed, NULL); /* before bounded, which fills the buffer */
+	pthread_join(t, NULL);
 	pthread_create(&t, NULL, bounded, NULL);
 	pthread_join(t, NULL);
 	rt__finalize(XL_END_EXIT);
@@ -248,7 +267,7 @@ static int teardown(void **state)
 static void trees(void **state)
 {
 	(void)state;
-	assert_int_equal(model->nthreads, NSC + 2);
+	assert_int_equal(model->nthreads, NSC + 3);
 	for (size_t i = 0; i < NSC; i++) {
 		char buf[256] = "";
 		size_t at = 0;
@@ -368,7 +387,7 @@ static void table_empty_when_tree_complete(void **state)
 static void bounded_tree_keeps_every_call(void **state)
 {
 	(void)state;
-	size_t ti = NSC + 1;
+	size_t ti = NSC + 2;
 	const struct xl_thread *th = &model->threads[ti];
 	assert_true(th->tree_bounded);
 	assert_true(th->more_nodes > 0);
@@ -434,6 +453,39 @@ static void bounded_tree_keeps_every_call(void **state)
 	assert_true(warned);
 }
 
+/* The thread's timeline as "kind:id" words, stored records then the
+ * open frames without one (xl_tl_next). */
+static void timeline_words(const struct xl_thread *th, char *buf, size_t len)
+{
+	struct xl_tl_iter it;
+	struct xl_event ev;
+	size_t at = 0;
+	uint64_t last = 0;
+	buf[0] = 0;
+	xl_tl_begin(model, th, &it);
+	while (xl_tl_next(&it, &ev) && at < len) {
+		assert_true(ev.ticks >= last);
+		last = ev.ticks;
+		at += (size_t)snprintf(buf + at, len - at, "%s%c:%d", at ? " " : "", ev.kind == XL_EV_ENTRY ? 'E' : 'X',
+				       ev.func);
+	}
+}
+
+/* Capture format 7: an entry stores no record, a kept call's exit stores
+ * its ENTRY (and those of the frames below without one) with its EXIT,
+ * and the frames that never got a record come from the stack. */
+static void open_frames_in_the_timeline(void **state)
+{
+	(void)state;
+	char buf[256];
+	timeline_words(&model->threads[6], buf, sizeof(buf)); /* open-at-end: nothing stored */
+	assert_string_equal(buf, "E:1 E:2");
+	timeline_words(&model->threads[0], buf, sizeof(buf)); /* recursion: every call kept (threshold 0) */
+	assert_string_equal(buf, "E:1 E:2 E:2 E:2 X:2 X:2 X:2 X:1");
+	timeline_words(&model->threads[NSC + 1], buf, sizeof(buf)); /* killed between records and tl_written */
+	assert_string_equal(buf, "E:1 E:3 E:4 X:4 E:5");
+}
+
 int main(int argc, char **argv)
 {
 	(void)argc;
@@ -448,6 +500,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(wide_tree_and_timeline),
 		cmocka_unit_test(table_empty_when_tree_complete),
 		cmocka_unit_test(bounded_tree_keeps_every_call),
+		cmocka_unit_test(open_frames_in_the_timeline),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
