@@ -771,7 +771,7 @@ static int read_thread(struct xl_model *m, struct xl_loader *ld, struct claims *
 	}
 	if ((rc = claim_timeline(m, cl, tb, t)))
 		return rc;
-	if (m->version >= 7 && e.v2_fields)
+	if (m->version >= 7 && e.v2_fields && !xl_timing_sampled(m)) /* sampled timing keeps no timeline */
 		unwritten_entries(tb, tb_off, (uint32_t)e.depth, t);
 	if (m->allocs) {
 		if (xl_grow((void **)&m->node_alloc, &ld->node_alloc_cap, base + n, sizeof(*m->node_alloc)))

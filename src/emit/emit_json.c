@@ -649,8 +649,7 @@ struct longest {
 	struct xl_call *v;
 	size_t n, cap, max1; /* max1: max + 1 */
 	size_t seen;
-	int64_t floor; /* calls no longer than this are not kept (floored) */
-	int floored;
+	int64_t floor; /* calls no longer than this are not kept (-1: none yet) */
 };
 
 static int longer_call(const void *a, const void *b)
@@ -720,14 +719,13 @@ static int keep_longest(const struct xl_call *c, void *ctx)
 {
 	struct longest *h = ctx;
 	h->seen++;
-	if (h->floored && c->dur_ns <= h->floor)
+	if (c->dur_ns <= h->floor)
 		return 0;
 	if (h->n == h->cap) {
 		if (h->cap >= 2 * h->max1) {
 			select_longest(h->v, h->n, h->max1 - 1);
 			h->n = h->max1;
 			h->floor = h->v[h->max1 - 1].dur_ns;
-			h->floored = 1;
 			if (c->dur_ns <= h->floor)
 				return 0;
 		} else if (xl_grow((void **)&h->v, &h->cap, h->n + 1, sizeof(*h->v))) {
@@ -782,7 +780,7 @@ static void timeline_member(const struct xl_model *m, struct jsonw *w, size_t ma
 		const struct xl_thread *t = &m->threads[i];
 		int64_t end = xl_timeline_end(m, t);
 		const char *why = t->dropped_events ? "buffer_full" : NULL;
-		struct longest cs = {NULL, 0, 0, per_thread + 1, 0, 0, 0};
+		struct longest cs = {NULL, 0, 0, per_thread + 1, 0, -1};
 		int64_t min_dur = longest_calls(m, t, end, &cs);
 		if (min_dur < 0)
 			jw_fail(w);

@@ -509,6 +509,8 @@ static NOINLINE RT_NOINSTR void tl_flush(struct rt_hot *h, uint32_t to)
 static RT_NOINSTR void tl_close(struct rt_hot *h, uint32_t d, int32_t func, uint32_t kind, uint64_t t0, uint64_t now)
 {
 	struct xl_thread_block *tb = h->tb;
+	if (h->no_timeline) /* --timing=sampled: no record, tl_written stays 0 */
+		return;
 	if (d >= tb->tl_written) {
 		if (now - t0 < h->tl_min) {
 			tb->tl_short_calls++;
@@ -794,7 +796,8 @@ static inline RT_NOINSTR void keep_sp(uint64_t sp)
  * loads, not one 8-byte load: the previous event's 4-byte store of the
  * gate is usually still in the store buffer, and a wider load cannot take
  * its value from there, so it waited for the store to reach the cache;
- * --timing=sampled on fib: 13.6 -> 11.6 ns/call, best of 9).
+ * --timing=sampled on fib: 13.6 -> 11.6 ns/call, best of 9 on a machine
+ * at load 5; docs/benchmarks.md has the quiet side-by-side figures).
  *
  * Every handler has returned before the code it interrupted goes on, so
  * when the next event reads the count, the events in defer[] are whole
