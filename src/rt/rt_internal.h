@@ -125,11 +125,16 @@ static inline int rt__on_value(void)
 
 /* The timeline's settings in ticks for the hot path's general code
  * (rt_hot.c), set by rt__tl_setup() at window open, before any event:
- * the fixed threshold (0: none) and the end of the window (0: open-ended,
- * no duration). */
+ * the fixed threshold (0: none), the end of the window (0: open-ended,
+ * no duration) and XL_TL_AUTO's shortest horizon (RT_TL_MIN_HORIZON_NS:
+ * past the arena's first RT_TL_FREE_BYTES, the budget is spread over a
+ * run of at least that long). */
+#define RT_TL_MIN_HORIZON_NS 1000000000u
+#define RT_TL_FREE_BYTES (2u << 20)
 extern RT_HIDDEN uint32_t rt__tl_mode; /* rt__cfg.tl_mode */
 extern RT_HIDDEN uint64_t rt__tl_fixed_ticks;
 extern RT_HIDDEN uint64_t rt__tl_end_ticks;
+extern RT_HIDDEN uint64_t rt__tl_horizon_ticks;
 RT_HIDDEN void rt__tl_setup(uint64_t open_ticks);
 /* A thread's end in XL_TL_LAST (rt_hot.c): its timeline stops, so that
  * threads starting later may take its oldest blocks. */

@@ -25,4 +25,5 @@ void rt__tl_setup(uint64_t open_ticks)
 	if (rt__cfg.tl_min_ns && !rt__tl_fixed_ticks)
 		rt__tl_fixed_ticks = 1;
 	rt__tl_end_ticks = rt__cfg.duration_ns ? open_ticks + ns_to_ticks(rt__cfg.duration_ns) : 0;
+	rt__tl_horizon_ticks = ns_to_ticks(RT_TL_MIN_HORIZON_NS);
 }

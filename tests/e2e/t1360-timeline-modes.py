@@ -6,6 +6,10 @@ s-timeline makes ROUNDS rounds of SHORT tick() calls (a few ns each) and one slo
   (its counts equal the program's own counters), nothing is dropped, every slow() call is in
   the timeline (Chrome export) from the first round to the last, the threshold history is
   recorded (rising, below slow()'s duration), and the reports say what was kept;
+- auto in the default 64 MiB, a short busy run (4 million tick() in well under a second): the
+  threshold rises early instead of keeping every call until half the budget is spent, so the
+  capture file stays small (it was over 24 MiB) while every slow() call is still kept (a small run
+  keeps every call: e2e.t4001's fib(20));
 - timeline_min_duration = "100us": exactly the calls >= 100 us are kept (no tick(), every
   slow(), every kept call at least 100 us long), with one history entry at 100 us;
 - first: today's behaviour, the timeline stops when its budget is spent (timeline_full);
@@ -19,6 +23,7 @@ import time
 from xltest import *
 
 ROUNDS, SHORT = 2000, 2000
+BUSY_ROUNDS, BUSY_SHORT = 500, 8000
 SEQ_CALLS, SEQ_THREADS = 2000000, 5   # s-sequential: main's calls, then 5 threads one at a time
 
 
@@ -46,6 +51,8 @@ with Workdir() as w:
         f.write(target("auto", 'buffer_size = "2MiB"') +
                 target("fixed", 'buffer_size = "2MiB"\ntimeline_min_duration = "100us"') +
                 target("first", 'buffer_size = "2MiB"\ntimeline = "first"') +
+                '[targets.busy]\nsource = "%s"\nbuild_args = ["-O2"]\nargs = ["%d", "%d"]\n' % (
+                    prog("s-timeline.c"), BUSY_ROUNDS, BUSY_SHORT) +
                 '[targets.last]\nsource = "%s"\nbuild_args = ["-O2"]\nargs = ["1", "%d", "forever"]\n'
                 '[targets.last.profile]\nbuffer_size = "2MiB"\ntimeline = "last"\n' % (prog("s-timeline.c"), SHORT))
 
@@ -93,6 +100,20 @@ with Workdir() as w:
           "auto: the text report says what the timeline kept")
     errs = validate(s.doc, json.load(open(os.path.join(SRC, "docs", "summary.schema.json"))))
     eq(errs, [], "auto: summary validates")
+
+    # auto, default buffer, a short busy run: small capture, every slow() still kept
+    p = w.run(["--profile", "--no-open", "--target", "busy", "run"])
+    eq(p.stdout, "rounds %d ticks %d\n" % (BUSY_ROUNDS, BUSY_ROUNDS * BUSY_SHORT), "busy: the program's own counters")
+    s = w.summary()
+    eq(s.calls("tick"), BUSY_ROUNDS * BUSY_SHORT, "busy: every call in the call tree")
+    th = s.doc["threads"][0]["timeline"]
+    win = s.doc["run"]["window"]
+    check(0 < th["history"][0]["t_ns"] - win["start_ns"] < 0.1 * (win["end_ns"] - win["start_ns"]),
+          "busy: the threshold rose early: %s" % th["history"][:2])
+    size = os.path.getsize(os.path.join(w.latest(), "capture.xlc"))
+    check(size < 8 << 20, "busy: the capture file stays small (%d bytes)" % size)
+    slows = calls_named(export_chrome(w, w.latest()), "slow")
+    eq(len(slows), BUSY_ROUNDS, "busy: every slow() call in the timeline")
 
     # a fixed threshold: exactly the calls >= 100 us
     p = w.run(["--profile", "--no-open", "--target", "fixed", "run"])
