@@ -335,6 +335,11 @@ static int map_capture(const char *dir)
 		unlink(path);
 		return -1;
 	}
+	/* No read-ahead: the file's first touch would otherwise fill a window
+	 * of large folios with zeros (2-4 ms here, before main), most of it
+	 * never used by a short run; the control thread populates ahead of
+	 * the writers instead (rt_control.c). */
+	(void)madvise(p, size, MADV_RANDOM);
 	rt__base = p;
 	rt__hdr = p;
 	header_init(rt__hdr, size);
