@@ -115,11 +115,26 @@ static void json_free(void *p)
 	free(p);
 }
 
+/* jansson's reader fills its buffer through this: json_loadfd reads one
+ * byte per read(2) (so that it can stop at a document's end), 7,000
+ * syscalls for the sidecar and capture files of one run. */
+static size_t read_chunk(void *buf, size_t len, void *data)
+{
+	int fd = *(const int *)data;
+	for (;;) {
+		ssize_t n = read(fd, buf, len);
+		if (n >= 0)
+			return (size_t)n;
+		if (errno != EINTR)
+			return (size_t)-1;
+	}
+}
+
 json_t *xl_json_loadfd(int fd, size_t flags, json_error_t *jerr, int *oom)
 {
 	json_set_alloc_funcs(json_malloc, json_free);
 	json_failed = 0;
-	json_t *root = json_loadfd(fd, flags, jerr);
+	json_t *root = json_load_callback(read_chunk, &fd, flags, jerr);
 	*oom = json_failed;
 	if (json_failed) {
 		json_decref(root);

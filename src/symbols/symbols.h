@@ -211,7 +211,7 @@ void xl_resolved_release(struct xl_resolved *r);
  * no such function, or another XL_E* code. */
 int xl_elf_function(const char *path, const char *name, uint64_t *addr, int *pie);
 
-/* Parse the JSON document of fd (jansson's json_loadfd), telling running
+/* Parse the JSON document of fd (read to its end), telling running
  * out of memory apart from a malformed document, which jansson does not:
  * it reports a failed allocation as a syntax error, or not at all (a string
  * it could not grow comes back short).  *oom is 1 when an allocation failed
