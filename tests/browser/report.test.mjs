@@ -1051,8 +1051,9 @@ async function timelineWindow() {
   const name = 'timeline-window';
   const dir = mkdtempSync(join(tmpdir(), 'xl-browser-'));
   try {
-    // a buffer that holds every call (the runtime's timeline must not thin them: the counts are exact)
-    writeFileSync(join(dir, 'exaloop.toml'), `[targets.ph]\nsource = ${JSON.stringify(opt.timelineProg)}\nbuild_args = ["-lpthread"]\n[targets.ph.profile]\nbuffer_size = "256MiB"\n`);
+    // a buffer that holds every call, and "first": the auto timeline thins a busy run's calls, and the
+    // window counts here must be exact
+    writeFileSync(join(dir, 'exaloop.toml'), `[targets.ph]\nsource = ${JSON.stringify(opt.timelineProg)}\nbuild_args = ["-lpthread"]\n[targets.ph.profile]\nbuffer_size = "256MiB"\ntimeline = "first"\n`);
     let res = spawnSync(opt.exaloop, ['--no-open', '--profile', '--target', 'ph', 'run'], { cwd: dir, encoding: 'utf8', timeout: 300000 });
     if (!check(`${name}: profiled run finished`, res.status === 0, `status ${res.status}; ${(res.stderr || '').trim().split('\n').slice(-3).join(' | ')}`)) return;
     const cap = readdirSync(join(dir, 'profiles')).map((d) => join(dir, 'profiles', d))[0];
