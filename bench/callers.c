@@ -19,17 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define NOINLINE __attribute__((noinline))
-#define BARRIER(x) __asm__ __volatile__("" : "+r"(x))
-
-static inline __attribute__((always_inline)) unsigned long steps(unsigned long x, long n)
-{
-	for (long i = 0; i < n; i++) {
-		x = x * 6364136223846793005ul + 1442695040888963407ul;
-		BARRIER(x);
-	}
-	return x;
-}
+#include "../tests/progs/lcg_steps.h"
 
 static NOINLINE unsigned long unit(unsigned long x, long units)
 {

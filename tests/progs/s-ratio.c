@@ -20,17 +20,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#define NOINLINE __attribute__((noinline))
-#define BARRIER(x) __asm__ __volatile__("" : "+r"(x))
-
-static inline __attribute__((always_inline)) unsigned long steps(unsigned long x, long n)
-{
-	for (long i = 0; i < n; i++) {
-		x = x * 6364136223846793005ul + 1442695040888963407ul;
-		BARRIER(x);
-	}
-	return x;
-}
+#include "lcg_steps.h"
 
 /* steps() is always inlined: its time is heavy's and light's own. */
 static NOINLINE unsigned long heavy(unsigned long x, long units)
