@@ -242,15 +242,17 @@ def interleaved(name, cfgs, reps, calls):
         walls = [s["wall"] for s in samples[cid]]
         cpu = [s["user"] + s["sys"] for s in samples[cid]]
         med = statistics.median(walls)
-        per = [(x - base) / calls * 1e9 for x in walls]
-        rows.append({
+        row = {
             "id": cid, "label": label, "median_wall_s": med, "ratio": med / base,
-            "ns_per_call": (med - base) / calls * 1e9,
-            "ns_per_call_q1": q(per, 0.25), "ns_per_call_q3": q(per, 0.75),
             "median_cpu_s": statistics.median(cpu),
             "median_maxrss_kb": statistics.median(s["maxrss_kb"] for s in samples[cid]),
             "walls": walls,
-        })
+        }
+        if calls:  # per-call figures only where the workload's calls are known (not the whole command)
+            per = [(x - base) / calls * 1e9 for x in walls]
+            row.update({"ns_per_call": (med - base) / calls * 1e9,
+                        "ns_per_call_q1": q(per, 0.25), "ns_per_call_q3": q(per, 0.75)})
+        rows.append(row)
     return {"calls": calls, "reps": reps, "load_before": load_before, "load_after": loadavg(), "rows": rows,
             "failed": failed}
 
@@ -327,7 +329,7 @@ if "e2e" in phases:
     if shutil.which("uftrace"):
         cfgs.append(("uftrace", "uftrace record --no-libcall (clang -pg build)",
                      Run(["/usr/bin/env", "uftrace", "record", "--no-libcall", "-d", "@DIR@/uftrace.data", fib + ".pg"] + n)))
-    res = interleaved("e2e-fib%d" % args.e2e_n, cfgs, args.e2e_reps, 1)
+    res = interleaved("e2e-fib%d" % args.e2e_n, cfgs, args.e2e_reps, None)
     res["desc"] = "the whole command, fib(%d)" % args.e2e_n
     results["phases"]["e2e"] = res
 
