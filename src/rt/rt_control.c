@@ -135,7 +135,8 @@ static uint64_t prefault_step(uint64_t interval)
  * the prefault ahead of it, and the rest of the 2 MiB block it is in plus
  * one more, since a file system with large folios may map (and count in
  * the RSS) a whole folio around a faulted page (ext4 here: up to 2 MiB,
- * PMD-mapped; MADV_RANDOM makes that rare, not impossible).  rt__profiler_resident caps it at the file's size. */
+ * PMD-mapped; MADV_RANDOM makes that rare, not impossible).
+ * rt__profiler_resident caps it at the file's size. */
 #define RSS_FOLIO (2u << 20)
 static uint64_t touched_len(void)
 {
