@@ -73,8 +73,11 @@ static struct xl_mem_sample *mem_arr;
 /* Populate as far past the cursor as the writers have used so far, from
  * PF_MIN_AHEAD to PF_AHEAD: a short run does not wait at its exit for
  * megabytes it never writes (fib(1)'s whole command: 18 -> 12 ms with the
- * capture's MADV_RANDOM, rt_init.c), a busy one gets the full distance. */
-#define PF_MIN_AHEAD (1u << 20)
+ * capture's MADV_RANDOM, rt_init.c), a busy one gets the full distance.
+ * The least is the auto timeline's first RT_TL_FREE_BYTES, in which every
+ * call is kept: the fastest writing of a run (fib: over 1 MiB a
+ * millisecond), which the 1 ms poll must stay ahead of. */
+#define PF_MIN_AHEAD RT_TL_FREE_BYTES
 #define PF_AHEAD (8u << 20)
 #define PF_STEP (1u << 20)   /* one madvise call */
 #define PF_BUDGET (4u << 20) /* at most this much per wake-up */
