@@ -798,11 +798,12 @@ static int64_t longest_calls(const struct xl_model *m, const struct xl_thread *t
 	/* The buffer's room past n is the merge's (twice max+1 once it
 	 * filled); a thread with fewer calls gets its own. */
 	if (h->n > 1) {
-		struct xl_call *tmp = h->cap >= 2 * h->n ? h->v + h->n : malloc(h->n * sizeof(*tmp));
+		int own = h->cap < 2 * h->n;
+		struct xl_call *tmp = own ? malloc(h->n * sizeof(*tmp)) : h->v + h->n;
 		if (!tmp)
 			return -1;
 		sort_by_start(h->v, h->n, tmp);
-		if (tmp != h->v + h->n)
+		if (own)
 			free(tmp);
 	}
 	return thr;
