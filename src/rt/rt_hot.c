@@ -741,31 +741,35 @@ static inline RT_NOINSTR uint64_t hot_ticks(void)
 	return rt__arch_ticks();
 }
 
+/* The end of every event: its stores are done (the compiler may not move
+ * them past the fence, which a signal handler on this thread relies on),
+ * and the gate opens. */
+static inline __attribute__((always_inline)) RT_NOINSTR int gate_ready(struct rt_hot *h)
+{
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	h->gate = RT_GATE_READY;
+	return 0;
+}
+
 /* Out-of-line ends of the fast paths: the general code, then the gate.
  * Called in tail position, so the fast paths need few registers. */
 static NOINLINE RT_NOINSTR int entry_slow(int32_t func, uint64_t sp, uint64_t now)
 {
 	entry_at(&rt__hot, func, sp, now);
-	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	rt__hot.gate = RT_GATE_READY;
-	return 0;
+	return gate_ready(&rt__hot);
 }
 
 static NOINLINE RT_NOINSTR int exit_slow(int32_t func, uint32_t kind, uint64_t now)
 {
 	exit_at(&rt__hot, func, kind, now);
-	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	rt__hot.gate = RT_GATE_READY;
-	return 0;
+	return gate_ready(&rt__hot);
 }
 
 /* A kept call's records through the general code (tl_close). */
 static NOINLINE RT_NOINSTR int keep_slow(uint32_t d, int32_t func, uint32_t kind, uint64_t t0, uint64_t now)
 {
 	tl_close(&rt__hot, d, func, kind, t0, now);
-	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	rt__hot.gate = RT_GATE_READY;
-	return 0;
+	return gate_ready(&rt__hot);
 }
 
 /* An event of a thread that could not be registered: counted in TLS and
@@ -895,9 +899,7 @@ static NOINLINE RT_NOINSTR int deferred_then(int32_t func, uint32_t type, uint64
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	rt__hot_replay();
 	rt__hot_event_at(func, (int)type, sp, h->no_timeline ? 0 : hot_ticks());
-	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	h->gate = RT_GATE_READY;
-	return 0;
+	return gate_ready(h);
 }
 
 /* The gate, common to the three entry points: 1 = give the event to the
@@ -958,13 +960,6 @@ void rt__hot_flush(void)
  * release store of the depth or count that publishes it.
  */
 
-static inline __attribute__((always_inline)) RT_NOINSTR int fast_ready(struct rt_hot *h)
-{
-	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	h->gate = RT_GATE_READY;
-	return 0;
-}
-
 /* The fast exit of a call that is kept (or whose ENTRY record is stored
  * already) when the records fit in the current block: its ENTRY and EXIT
  * when it is the only open frame without a record, else its EXIT alone.
@@ -988,7 +983,7 @@ static inline __attribute__((always_inline)) RT_NOINSTR int fast_keep(struct rt_
 	__atomic_store_n(&tl->count, n + add, __ATOMIC_RELEASE);
 	tb->timeline_events += add;
 	__atomic_store_n(&tb->tl_written, d, __ATOMIC_RELEASE);
-	return fast_ready(h);
+	return gate_ready(h);
 }
 
 /*
@@ -1022,9 +1017,7 @@ static NOINLINE RT_NOINSTR int counted_entry(int32_t func, uint64_t sp)
 	__atomic_store_n((rt_u64a *)&tb->stack[d], (uint64_t)(uint32_t)func << 32 | c, __ATOMIC_RELAXED);
 	tb->events++;
 	__atomic_store_n(&tb->depth, d + 1, __ATOMIC_RELEASE);
-	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	h->gate = RT_GATE_READY;
-	return 0;
+	return gate_ready(h);
 }
 
 static NOINLINE RT_NOINSTR int counted_exit(int32_t func, uint32_t kind)
@@ -1040,9 +1033,7 @@ static NOINLINE RT_NOINSTR int counted_exit(int32_t func, uint32_t kind)
 		return exit_slow(func, kind, 0);
 	tb->events++;
 	__atomic_store_n(&tb->depth, d - 1, __ATOMIC_RELEASE);
-	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	h->gate = RT_GATE_READY;
-	return 0;
+	return gate_ready(h);
 }
 
 /* The fast entry: the thread is 1..XL_MAX_DEPTH-1 frames deep, the path
@@ -1079,7 +1070,7 @@ RT_NOINSTR int rt__hot_entry(int32_t func, uint64_t sp)
 	f->entry_ticks = now;
 	tb->last_ticks = now;
 	__atomic_store_n(&tb->depth, d + 1, __ATOMIC_RELEASE);
-	return fast_ready(h);
+	return gate_ready(h);
 }
 
 /* The fast exit: the top frame is the function's and has a regular node,
@@ -1112,7 +1103,7 @@ static inline __attribute__((always_inline)) RT_NOINSTR int hot_exit(int32_t fun
 	 * threshold has risen. */
 	if (LIKELY(dt < h->tl_min) && d - 1 >= tb->tl_written) {
 		tb->tl_short_calls++;
-		return fast_ready(h);
+		return gate_ready(h);
 	}
 	return fast_keep(h, tb, d - 1, func, kind, t0, now);
 }
