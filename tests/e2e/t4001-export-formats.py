@@ -165,6 +165,8 @@ with Workdir() as w:
         t += g
         starts.append(t)
     depth = th["depth"]
+    check(all((starts[k - 1], depth[k - 1]) <= (starts[k], depth[k]) for k in range(1, len(kept))),
+          "fib 20: the kept calls by start, a caller before a callee entered at the same ns")
     check(all(depth[k] == depth[0] or any(depth[j] == depth[k] - 1 and starts[j] <= starts[k] and
                                             starts[k] + kept[k] <= starts[j] + kept[j] for j in range(k))
               for k in range(len(kept))), "fib 20: every kept call's caller is kept")
