@@ -4,8 +4,10 @@ import signal
 import time
 
 with Workdir() as w:
-    # threads: summed thread time exceeds the wall time of the capture
-    w.run(["--profile", "--no-open", "run", prog("s-threads.c"), "20000"])
+    # threads: summed thread time exceeds the wall time of the capture.  Each worker
+    # must live long against the run's start and end (about 15 ms each): with 1.5 ms
+    # workers the sum beat the wall by 5 ms here and lost on a slower CI start.
+    w.run(["--profile", "--no-open", "run", prog("s-threads.c"), "200000"])
     s = w.summary()
     check(s.warning("threads_exceed_wall") is None, "threads: overlapping lives are not a capture-quality warning")
     wt = s.note("threads_exceed_wall")
