@@ -63,8 +63,9 @@ int xl_samples_analyze(struct xl_model *m, const char *dir, const char *build_id
 
 /* warnings.c */
 int xl_warnings_build(struct xl_model *m, const struct xl_loader *ld);
-/* warnings.c: the overhead note said again, in its place, for a model
- * that grew (the process tree's captures merged into it, proctree.c). */
+/* warnings.c: the overhead and call_cost notes said again, in their
+ * places, for a model that grew (the process tree's captures merged into
+ * it, proctree.c). */
 int xl_note_overhead_again(struct xl_model *m);
 /* related.c: fill m->related from the subdirectories of dir. */
 int xl_related_scan(struct xl_model *m, const char *dir);

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "analyze_internal.h"
+#include "units.h"
 #include "xl_array.h"
 
 static int push(struct xl_warning **list, size_t *n, const char *kind, const char *topic, int64_t from, int64_t to,
@@ -448,6 +449,88 @@ static int note_overhead(const struct rule_ctx *c)
 		    o.ns_per_call, o.measured ? "measured" : "typical", (unsigned long long)o.calls, what);
 }
 
+/*
+ * Exact timing in call-dense code.  Every traced call costs the measured
+ * ns_per_call, spent partly between the call's own two clock reads (in
+ * the called function's self time) and partly outside them (in its
+ * caller's); and the clock read does not wait for the work in flight
+ * before it, so part of a short callee's own work can land in its caller
+ * too (docs/benchmarks.md, "Round 3, session 6").  A function's self time
+ * can thus be off by up to (its calls + the calls it makes) x
+ * ns_per_call, in either direction.  Named here when that bound is at
+ * least half its self time, for functions worth a look (at least 1 % of
+ * the summed self time), the largest first.
+ */
+#define CALL_COST_SHOWN 5
+
+/* At most 100 functions have 1 % each: an insertion sort, largest first. */
+static void sort_by_self(size_t *v, size_t n, const struct xl_func *f)
+{
+	for (size_t i = 1; i < n; i++)
+		for (size_t j = i; j > 0 && f[v[j]].self_ns > f[v[j - 1]].self_ns; j--) {
+			size_t t = v[j];
+			v[j] = v[j - 1];
+			v[j - 1] = t;
+		}
+}
+
+static int note_call_cost(const struct rule_ctx *c)
+{
+	struct xl_model *m = c->m;
+	struct xl_overhead o;
+	xl_overhead(m, &o);
+	if (xl_timing_sampled(m) || !o.calls || !m->nfuncs)
+		return XL_OK;
+	uint64_t *made = calloc(m->nfuncs, sizeof(*made));
+	size_t *hit = calloc(m->nfuncs, sizeof(*hit));
+	if (!made || !hit) {
+		free(made);
+		free(hit);
+		return XL_ENOMEM;
+	}
+	for (size_t i = 0; i < m->nnodes; i++) {
+		const struct xl_tnode *n = &m->nodes[i];
+		int32_t caller = n->parent == XL_NONE ? XL_NONE : m->nodes[n->parent].func;
+		if (caller >= 0 && (size_t)caller < m->nfuncs)
+			made[caller] += n->calls;
+	}
+	double all = 0;
+	for (size_t f = 0; f < m->nfuncs; f++)
+		all += m->funcs[f].self_ns > 0 ? (double)m->funcs[f].self_ns : 0;
+	size_t k = 0;
+	for (size_t f = 0; f < m->nfuncs; f++) {
+		double self = (double)m->funcs[f].self_ns;
+		double bound = (double)(m->funcs[f].calls + made[f]) * o.ns_per_call;
+		if (self >= 0.01 * all && bound >= 0.5 * self)
+			hit[k++] = f;
+	}
+	int rc = XL_OK;
+	if (k) {
+		sort_by_self(hit, k, m->funcs);
+		char list[640] = "";
+		size_t len = 0;
+		for (size_t i = 0; i < k && i < CALL_COST_SHOWN && len < sizeof(list) - 160; i++) {
+			const struct xl_func *f = &m->funcs[hit[i]];
+			char b[32], s[32];
+			xl_fmt_duration(xl_clamp_ns((double)(f->calls + made[hit[i]]) * o.ns_per_call), b, sizeof(b));
+			xl_fmt_duration(f->self_ns, s, sizeof(s));
+			len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%.60s %s of its %s self",
+						i ? ", " : "", xl_func_shown(f, 0), b, s);
+		}
+		if (k > CALL_COST_SHOWN)
+			snprintf(list + len, sizeof(list) - len, " and %zu more", k - CALL_COST_SHOWN);
+		rc = note(m, "call_cost", XL_TOPIC_RUN, -1, -1,
+			  "self times of call-dense functions are uncertain: each traced call costs about %.0f ns "
+			  "(%s), spent partly in the called function's time and partly in its caller's, which may "
+			  "also get part of the callee's own work; (calls to it + calls it makes) x that cost: %s; "
+			  "--timing=sampled estimates these times without a clock read per call",
+			  o.ns_per_call, o.measured ? "measured" : "typical", list);
+	}
+	free(made);
+	free(hit);
+	return rc;
+}
+
 /* --timing=sampled: where the times come from, and how far to trust them. */
 static int note_timing(const struct rule_ctx *c)
 {
@@ -644,13 +727,35 @@ static int warn_process(const struct rule_ctx *c)
  * function and one entry here, and its kind in the list of
  * docs/summary-json.md. */
 static int (*const rules[])(const struct rule_ctx *c) = {
-	warn_truncated,      warn_corrupt_threads, warn_not_finalized,  warn_timeline_full,
-	note_timeline,       warn_nodes_full,      warn_tree_bounded,   warn_no_function_table,
-	warn_repaired_exits, warn_reentry_lost,    warn_deep_recursion, warn_memory_samples_missed,
-	note_gc_unavailable, warn_window,          note_open_at_start,  note_overhead,
-	note_timing,         warn_timing_late,     warn_clock_fallback, note_threads_exceed_wall,
-	warn_threads_full,   warn_symbols,         warn_patch_failed,   warn_untraced_libraries,
-	warn_no_functions,   warn_process,         note_line_data,      warn_samples_lost,
+	warn_truncated,
+	warn_corrupt_threads,
+	warn_not_finalized,
+	warn_timeline_full,
+	note_timeline,
+	warn_nodes_full,
+	warn_tree_bounded,
+	warn_no_function_table,
+	warn_repaired_exits,
+	warn_reentry_lost,
+	warn_deep_recursion,
+	warn_memory_samples_missed,
+	note_gc_unavailable,
+	warn_window,
+	note_open_at_start,
+	note_overhead,
+	note_call_cost,
+	note_timing,
+	warn_timing_late,
+	warn_clock_fallback,
+	note_threads_exceed_wall,
+	warn_threads_full,
+	warn_symbols,
+	warn_patch_failed,
+	warn_untraced_libraries,
+	warn_no_functions,
+	warn_process,
+	note_line_data,
+	warn_samples_lost,
 };
 
 int xl_warnings_build(struct xl_model *m, const struct xl_loader *ld)
@@ -687,24 +792,37 @@ int xl_warnings_build(struct xl_model *m, const struct xl_loader *ld)
 	return rc;
 }
 
-int xl_note_overhead_again(struct xl_model *m)
+/* Take the note `kind` out and run its rule again, the new note (if any)
+ * back in the old one's place; without an old one, only if `always`. */
+static int note_again(struct xl_model *m, const char *kind, int (*rule)(const struct rule_ctx *c), int always)
 {
 	size_t at = 0;
-	while (at < m->nnotes && strcmp(m->notes[at].kind, "overhead") != 0)
+	while (at < m->nnotes && strcmp(m->notes[at].kind, kind) != 0)
 		at++;
-	if (at == m->nnotes)
-		return XL_OK; /* none before: none now either (no traced call) */
-	free(m->notes[at].kind);
-	free(m->notes[at].message);
-	memmove(&m->notes[at], &m->notes[at + 1], (m->nnotes - at - 1) * sizeof(*m->notes));
-	m->nnotes--;
+	if (at == m->nnotes && !always)
+		return XL_OK;
+	if (at < m->nnotes) {
+		free(m->notes[at].kind);
+		free(m->notes[at].message);
+		memmove(&m->notes[at], &m->notes[at + 1], (m->nnotes - at - 1) * sizeof(*m->notes));
+		m->nnotes--;
+	}
+	size_t before = m->nnotes;
 	struct rule_ctx c = {.m = m};
-	if (note_overhead(&c) != XL_OK)
+	if (rule(&c) != XL_OK)
 		return XL_ENOMEM;
-	if (m->nnotes - 1 > at) { /* back in its place */
+	if (m->nnotes > before && before > at) { /* back in its place */
 		struct xl_warning w = m->notes[m->nnotes - 1];
 		memmove(&m->notes[at + 1], &m->notes[at], (m->nnotes - 1 - at) * sizeof(*m->notes));
 		m->notes[at] = w;
 	}
 	return XL_OK;
+}
+
+int xl_note_overhead_again(struct xl_model *m)
+{
+	/* no overhead note before: no traced call, none now either */
+	if (note_again(m, "overhead", note_overhead, 0) != XL_OK)
+		return XL_ENOMEM;
+	return note_again(m, "call_cost", note_call_cost, 1);
 }
