@@ -79,6 +79,11 @@ struct xl_func {
 	/* --timing=sampled: the position samples its self time comes from
 	 * (xl_sampled_err_ns gives the bound); 0 otherwise. */
 	uint64_t psamples;
+	/* Exact timing: how far the profiler's own cost per call could move
+	 * its self time, (its calls + the calls it makes) x the cost of one
+	 * traced call (xl_call_cost, run with the notes); -1 under
+	 * --timing=sampled or without traced calls. */
+	int64_t cost_bound_ns;
 	struct xl_line_count *lines;
 	size_t nlines;
 	struct xl_inl_count *inlined;
@@ -607,6 +612,11 @@ struct xl_overhead {
 	double busiest_share;
 };
 void xl_overhead(const struct xl_model *m, struct xl_overhead *o);
+/* Each function's cost_bound_ns from the call tree's counts (calls it
+ * makes: its nodes' children's calls) and xl_overhead's cost per call;
+ * -1 for all under --timing=sampled or without traced calls.  XL_OK or
+ * XL_ENOMEM. */
+int xl_call_cost(struct xl_model *m);
 
 const char *xl_mode_name(uint32_t mode);
 /* "auto", "first" or "last" (enum xl_tl_mode), and back: 0, or -1. */

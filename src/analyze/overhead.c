@@ -11,6 +11,7 @@
  * against a measured slowdown of 1.76x); captures before format 3 have no
  * CPU time and get that older estimate.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "analyze_internal.h"
@@ -78,4 +79,27 @@ void xl_overhead(const struct xl_model *m, struct xl_overhead *o)
 	o->cpu_ns = xl_cpu_time(m, NULL);
 	if (o->cpu_ns >= 0)
 		o->cpu_share = share(cost_cpu, (double)o->cpu_ns);
+}
+
+int xl_call_cost(struct xl_model *m)
+{
+	struct xl_overhead o;
+	xl_overhead(m, &o);
+	for (size_t f = 0; f < m->nfuncs; f++)
+		m->funcs[f].cost_bound_ns = -1;
+	if (xl_timing_sampled(m) || !o.calls || !m->nfuncs)
+		return XL_OK;
+	uint64_t *made = calloc(m->nfuncs, sizeof(*made));
+	if (!made)
+		return XL_ENOMEM;
+	for (size_t i = 0; i < m->nnodes; i++) {
+		const struct xl_tnode *n = &m->nodes[i];
+		int32_t caller = n->parent == XL_NONE ? XL_NONE : m->nodes[n->parent].func;
+		if (caller >= 0 && (size_t)caller < m->nfuncs)
+			made[caller] += n->calls;
+	}
+	for (size_t f = 0; f < m->nfuncs; f++)
+		m->funcs[f].cost_bound_ns = xl_clamp_ns((double)(m->funcs[f].calls + made[f]) * o.ns_per_call);
+	free(made);
+	return XL_OK;
 }

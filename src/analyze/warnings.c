@@ -463,7 +463,7 @@ static int note_overhead(const struct rule_ctx *c)
  */
 #define CALL_COST_SHOWN 5
 
-/* At most 100 functions have 1 % each: an insertion sort, largest first. */
+/* Largest first (a few functions: an insertion sort). */
 static void sort_by_self(size_t *v, size_t n, const struct xl_func *f)
 {
 	for (size_t i = 1; i < n; i++)
@@ -478,57 +478,40 @@ static int note_call_cost(const struct rule_ctx *c)
 {
 	struct xl_model *m = c->m;
 	struct xl_overhead o;
-	xl_overhead(m, &o);
-	if (xl_timing_sampled(m) || !o.calls || !m->nfuncs)
-		return XL_OK;
-	uint64_t *made = calloc(m->nfuncs, sizeof(*made));
-	size_t *hit = calloc(m->nfuncs, sizeof(*hit));
-	if (!made || !hit) {
-		free(made);
-		free(hit);
+	if (xl_call_cost(m) != XL_OK)
 		return XL_ENOMEM;
-	}
-	for (size_t i = 0; i < m->nnodes; i++) {
-		const struct xl_tnode *n = &m->nodes[i];
-		int32_t caller = n->parent == XL_NONE ? XL_NONE : m->nodes[n->parent].func;
-		if (caller >= 0 && (size_t)caller < m->nfuncs)
-			made[caller] += n->calls;
-	}
+	xl_overhead(m, &o);
 	double all = 0;
 	for (size_t f = 0; f < m->nfuncs; f++)
 		all += m->funcs[f].self_ns > 0 ? (double)m->funcs[f].self_ns : 0;
-	size_t k = 0;
-	for (size_t f = 0; f < m->nfuncs; f++) {
-		double self = (double)m->funcs[f].self_ns;
-		double bound = (double)(m->funcs[f].calls + made[f]) * o.ns_per_call;
-		if (self >= 0.01 * all && bound >= 0.5 * self)
+	size_t hit[100], k = 0; /* at most 100 functions have 1 % each */
+	for (size_t f = 0; f < m->nfuncs && k < 100; f++) {
+		const struct xl_func *fn = &m->funcs[f];
+		if (fn->cost_bound_ns >= 0 && (double)fn->self_ns >= 0.01 * all &&
+		    (double)fn->cost_bound_ns >= 0.5 * (double)fn->self_ns)
 			hit[k++] = f;
 	}
-	int rc = XL_OK;
-	if (k) {
-		sort_by_self(hit, k, m->funcs);
-		char list[640] = "";
-		size_t len = 0;
-		for (size_t i = 0; i < k && i < CALL_COST_SHOWN && len < sizeof(list) - 160; i++) {
-			const struct xl_func *f = &m->funcs[hit[i]];
-			char b[32], s[32];
-			xl_fmt_duration(xl_clamp_ns((double)(f->calls + made[hit[i]]) * o.ns_per_call), b, sizeof(b));
-			xl_fmt_duration(f->self_ns, s, sizeof(s));
-			len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%.60s %s of its %s self",
-						i ? ", " : "", xl_func_shown(f, 0), b, s);
-		}
-		if (k > CALL_COST_SHOWN)
-			snprintf(list + len, sizeof(list) - len, " and %zu more", k - CALL_COST_SHOWN);
-		rc = note(m, "call_cost", XL_TOPIC_RUN, -1, -1,
-			  "self times of call-dense functions are uncertain: each traced call costs about %.0f ns "
-			  "(%s), spent partly in the called function's time and partly in its caller's, which may "
-			  "also get part of the callee's own work; (calls to it + calls it makes) x that cost: %s; "
-			  "--timing=sampled estimates these times without a clock read per call",
-			  o.ns_per_call, o.measured ? "measured" : "typical", list);
+	if (!k)
+		return XL_OK;
+	sort_by_self(hit, k, m->funcs);
+	char list[640] = "";
+	size_t len = 0;
+	for (size_t i = 0; i < k && i < CALL_COST_SHOWN && len < sizeof(list) - 160; i++) {
+		const struct xl_func *f = &m->funcs[hit[i]];
+		char b[32], s[32];
+		xl_fmt_duration(f->cost_bound_ns, b, sizeof(b));
+		xl_fmt_duration(f->self_ns, s, sizeof(s));
+		len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%.60s %s of its %s self", i ? ", " : "",
+					xl_func_shown(f, 0), b, s);
 	}
-	free(made);
-	free(hit);
-	return rc;
+	if (k > CALL_COST_SHOWN)
+		snprintf(list + len, sizeof(list) - len, " and %zu more", k - CALL_COST_SHOWN);
+	return note(m, "call_cost", XL_TOPIC_RUN, -1, -1,
+		    "self times of call-dense functions are uncertain: each traced call costs about %.0f ns "
+		    "(%s), spent partly in the called function's time and partly in its caller's, which may "
+		    "also get part of the callee's own work; (calls to it + calls it makes) x that cost: %s; "
+		    "--timing=sampled estimates these times without a clock read per call",
+		    o.ns_per_call, o.measured ? "measured" : "typical", list);
 }
 
 /* --timing=sampled: where the times come from, and how far to trust them. */

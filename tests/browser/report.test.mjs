@@ -27,7 +27,7 @@ import { check, counts, done, launchChromium, watch } from './harness.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const argv = process.argv.slice(2);
-const opt = { only: null, out: join(here, 'artifacts'), chromium: process.env.CHROMIUM || '/usr/bin/chromium', reports: [], list: false, exaloop: null, runArgs: [], maxBytes: 0, stage: [], expectText: [], timelineProg: null, expectLive: [], expectPeak: [], expectPeakInv: [], expectShort: [], closeBursts: false, require: [], globalArgs: [], expectLines: false, expectSampledTiming: false };
+const opt = { only: null, out: join(here, 'artifacts'), chromium: process.env.CHROMIUM || '/usr/bin/chromium', reports: [], list: false, exaloop: null, runArgs: [], maxBytes: 0, stage: [], expectText: [], timelineProg: null, expectLive: [], expectPeak: [], expectPeakInv: [], expectShort: [], closeBursts: false, require: [], globalArgs: [], expectLines: false, expectSampledTiming: false, expectUncertain: [], expectCertain: [] };
 for (let i = 0; i < argv.length; i++) {
   const a = argv[i];
   if (a === '--') { opt.runArgs = argv.slice(i + 1); break; }
@@ -54,6 +54,9 @@ for (let i = 0; i < argv.length; i++) {
   // the run is tests/progs/s-lines.c: its source view (sourceChecks)
   else if (a === '--expect-lines') opt.expectLines = true;
   else if (a === '--expect-sampled-timing') opt.expectSampledTiming = true;
+  // exact timing: functions whose self time is (not) marked uncertain in the table (callCostChecks)
+  else if (a === '--expect-uncertain') opt.expectUncertain.push(argv[++i]);
+  else if (a === '--expect-certain') opt.expectCertain.push(argv[++i]);
   else if (a === '--only') opt.only = argv[++i].split(',').filter(Boolean);
   else if (a === '--out') opt.out = resolve(argv[++i]);
   else if (a === '--chromium') opt.chromium = argv[++i];
@@ -816,6 +819,32 @@ async function sampledTimingChecks(name, page) {
   check(`${name}: ... and its samples on hover`, !!heavy && !!f && heavy.title.includes(f.self_samples.toLocaleString('en-US') + ' position samples'), heavy && heavy.title);
 }
 
+/* Exact timing (the note call_cost): a function's self cell is marked uncertain, with its bound
+ * on hover, exactly when the profiler's cost of the calls to and from it (cost_bound_ns) is at
+ * least half its self time; --expect-uncertain / --expect-certain name functions of the run that
+ * must be (not) marked. */
+async function callCostChecks(name, page) {
+  const doc = await page.evaluate(() => JSON.parse(document.getElementById('xl-data').textContent));
+  if (doc.run.timing === 'sampled' || !(doc.functions || []).some((f) => typeof f.cost_bound_ns === 'number')) return;
+  await scrollTo(page, '#fn-table');
+  const rows = await page.$$eval('#fn-table tbody tr.xl-row', (trs) => trs.map((tr) => ({ f: +tr.dataset.f,
+    name: tr.querySelector('.xl-fn-name').textContent, mark: !!tr.children[2].querySelector('.xl-unc-mark'), title: tr.children[2].getAttribute('title') || '' })));
+  const wrong = rows.filter((r) => {
+    const fn = doc.functions[r.f];
+    return r.mark !== !!(fn && typeof fn.cost_bound_ns === 'number' && fn.self_ns > 0 && fn.cost_bound_ns >= 0.5 * fn.self_ns);
+  });
+  check(`${name}: self times marked uncertain exactly where cost_bound_ns is half of self or more (${rows.length} rows)`,
+    rows.length > 0 && wrong.length === 0, JSON.stringify(wrong.slice(0, 5)));
+  for (const n of opt.expectUncertain) {
+    const r = rows.find((x) => x.name === n);
+    check(`${name}: ${n}'s self time is marked uncertain, its bound on hover`, !!r && r.mark && /up to [0-9.]+\s*(ns|us|µs|ms|s)/.test(r.title), JSON.stringify(r));
+  }
+  for (const n of opt.expectCertain) {
+    const r = rows.find((x) => x.name === n);
+    check(`${name}: ${n}'s self time is not marked`, !!r && !r.mark, JSON.stringify(r));
+  }
+}
+
 async function allocChecks(name, page) {
   const sel = await page.$('#fg-metric');
   const doc = await page.evaluate(() => JSON.parse(document.getElementById('xl-data').textContent));
@@ -1039,6 +1068,7 @@ async function realReport(path, label) {
   if (hasTree) await shortNameChecks(name, r.page);
   if (opt.expectLines) await sourceChecks(name, r.page);
   if (opt.expectSampledTiming) await sampledTimingChecks(name, r.page);
+  if (hasTree) await callCostChecks(name, r.page);
   const mem = await r.page.evaluate(() => window.__xl.memory());
   console.log('     memory series: ' + mem.series.map((s) => `${s.key}=${s.available ? s.points + ' pts' : 'unavailable (' + s.reason + ')'}`).join(', '));
   await c.finish();

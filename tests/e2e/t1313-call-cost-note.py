@@ -1,9 +1,9 @@
 """Exact timing names the functions whose self times its own cost per call makes uncertain.
 
-bench/callers.c: many() calls unit() 2,000,000 times (5 steps of work each), in_place() does the same
+bench/callers.c: many() calls unit() 2,000,000 times (one step of work each), in_place() does the same
 work in one loop.  Each traced call costs the measured ns per call, partly in unit()'s time and partly in
-many()'s, so both are named, with (calls to it + calls it makes) x that cost; in_place() (one call) and
-main are not.  Programs whose calls are long (s-ratio) and --timing=sampled get no such note."""
+many()'s, so unit() is named, with (calls to it + calls it makes) x that cost (many() too when the machine
+is quiet); in_place() (one call) and main are not.  Programs whose calls are long (s-ratio) and --timing=sampled get no such note."""
 import re
 
 from xltest import *
@@ -22,28 +22,39 @@ def bounds(note):
 
 
 with Workdir() as w:
-    eq(w.run(["--profile", "--no-open", "run", "-release", CALLER, str(CALLS), "5"]).returncode, 0, "callers: run")
+    eq(w.run(["--profile", "--no-open", "run", "-release", CALLER, str(CALLS), "1"]).returncode, 0, "callers: run")
     s = w.summary()
     eq((s.calls("unit"), s.calls("many"), s.calls("in_place")), (CALLS, 1, 1), "callers: the program's own counts")
     n = s.note("call_cost")
     check(n is not None and n["topic"] == "run", "call-dense functions: a note in the run's topic")
     b = bounds(n) if n else {}
-    check("unit" in b and "many" in b, "the callee and its caller are named: %r" % sorted(b))
-    check("in_place" not in b and "main" not in b, "the same work without calls is not: %r" % sorted(b))
+    # unit(): one step of work a call, its calls cost the profiler 1.5 to 2 times its self time (1.5 at a
+    # load of 15 on a 2-core machine); many()'s own time is its loop and what the profiler leaves in the
+    # caller, so whether it is named depends on the load: checked against the rule, as every function
     per_call = s.doc["overhead"]["ns_per_call"]
-    for name in ("unit", "many"):
-        if name in b:
-            want = CALLS * per_call  # unit: its 2,000,000 calls; many: the 2,000,000 it makes (and its own 1)
-            check(abs(b[name][0] - want) <= 0.002 * want + 1e5,
-                  "%s: bound is its calls and the calls it makes times %.1f ns (%.0f, want %.0f)" % (name, per_call,
-                                                                                                   b[name][0], want))
-            eq(abs(b[name][1] - s.func(name)["self_ns"]) <= 0.002 * s.func(name)["self_ns"] + 1e5, True,
-               "%s: beside its self time" % name)
+    check("unit" in b, "the call-dense callee is named: %r" % sorted(b))
+    check("in_place" not in b and "main" not in b, "the same work without calls is not: %r" % sorted(b))
+    fs = [f for f in s.funcs if not f.get("more")]
+    every = sum(max(f["self_ns"], 0) for f in fs)
+    for f in fs:
+        want = f["self_ns"] >= 0.01 * every and f["cost_bound_ns"] >= 0.5 * f["self_ns"]
+        eq(f["name"] in b, want, "%s: named exactly when its bound (%d) is half its self time (%d) or more"
+           % (f["name"], f["cost_bound_ns"], f["self_ns"]))
+    made = {"unit": 0, "many": CALLS, "in_place": 0, "main": 2}  # bench/callers.c's header
+    for f in fs:
+        calls = f["calls"] + made.get(f["name"], 0)
+        check(abs(f["cost_bound_ns"] - calls * per_call) <= 1 + 1e-6 * calls * per_call,
+              "%s: cost_bound_ns is (calls + calls it makes) x %.1f ns (%d)" % (f["name"], per_call, f["cost_bound_ns"]))
+    for name in b:
+        f = s.func(name)
+        check(abs(b[name][0] - f["cost_bound_ns"]) <= 0.002 * f["cost_bound_ns"] + 1e5
+              and abs(b[name][1] - f["self_ns"]) <= 0.002 * f["self_ns"] + 1e5,
+              "%s: the note states its bound and self time (%r)" % (name, b[name]))
     check("--timing=sampled" in (n or {}).get("message", ""), "the note says what to use instead")
     text = w.run(["profile", "report", w.latest(), "--text"]).stdout
     check("self times of call-dense functions are uncertain" in text, "the text report shows it")
 
-    eq(w.run(["--profile", "--no-open", "--timing=sampled", "run", "-release", CALLER, str(CALLS), "5"]).returncode,
+    eq(w.run(["--profile", "--no-open", "--timing=sampled", "run", "-release", CALLER, str(CALLS), "1"]).returncode,
        0, "callers, sampled timing: run")
     eq(w.summary().note("call_cost"), None, "sampled timing reads no clock per call: no note")
 

@@ -4,7 +4,7 @@
 /** @typedef {{f: number, calls: number, self: number, total: number,
  *             avg?: number, selfPct?: number, totalPct?: number, name?: string,
  *             allocs?: number, bytes?: number, live?: number,
- *             err?: number | null, samples?: number | null}} TableRow */
+ *             err?: number | null, samples?: number | null, bound?: number | null}} TableRow */
 /** @type {TableRow[] | null} */
 let tableRows = null;     // one row per function: {f, calls, self, total, avg, selfPct, totalPct, name}
 let tableTotal = 1;
@@ -82,8 +82,9 @@ function buildTableRows() {
     for (let f = 0; f < funcs.length; f++) if (seen[f]) rows.push({ f, calls: calls[f], self: self[f], total: total[f] });
     tableTotal = tt || 1;
   } else {
-    // --timing=sampled: each self time is an estimate with its samples and bound
-    funcs.forEach((fn, f) => { if (!fn.more) rows.push({ f, calls: +fn.calls || 0, self: +fn.self_ns || 0, total: +fn.total_ns || 0, err: isNum(fn.self_err_ns) ? fn.self_err_ns : null, samples: isNum(fn.self_samples) ? fn.self_samples : null }); });
+    // all threads: --timing=sampled's self times are estimates with their samples and bound;
+    // exact timing: how far the profiler's cost per call could move each self time (cost_bound_ns)
+    funcs.forEach((fn, f) => { if (!fn.more) rows.push({ f, calls: +fn.calls || 0, self: +fn.self_ns || 0, total: +fn.total_ns || 0, err: isNum(fn.self_err_ns) ? fn.self_err_ns : null, samples: isNum(fn.self_samples) ? fn.self_samples : null, bound: isNum(fn.cost_bound_ns) ? fn.cost_bound_ns : null }); });
     let tt = profileDoc.totals.thread_time_ns;
     if (!isNum(tt) || tt <= 0) { tt = 0; for (const th of threadList) tt += th.total_ns || 0; }
     tableTotal = tt || 1;
@@ -164,8 +165,7 @@ function tableRow(r) {
       el('div', { class: 'xl-fn-loc', title: loc ? disp(loc, 4000) : null, text: loc ? disp(loc, 300) : '\u00a0' }),
     ]),
     el('td', { class: 'num', dataset: { v: String(r.calls) }, text: fmtCount(r.calls) }),
-    el('td', { class: 'num', dataset: { v: String(r.self) }, text: fmtNs(r.self) + (r.err !== null && r.err !== undefined ? ' \u00b1' + fmtNs(r.err) : ''),
-      title: r.samples !== null && r.samples !== undefined ? 'Estimated from ' + fmtCount(r.samples) + ' position samples (\u00b1: 19 times in 20)' : null }),
+    selfCell(r),
     el('td', { class: 'num pct', dataset: { v: String(r.selfPct) } }, [el('span', { class: 'xl-bar', style: 'width:' + Math.min(100, r.selfPct * 100).toFixed(1) + '%' }), el('span', { class: 'xl-bar-t', text: fmtPct(r.selfPct) })]),
     el('td', { class: 'num', dataset: { v: String(r.total) }, text: fmtNs(r.total) }),
     el('td', { class: 'num pct', dataset: { v: String(r.totalPct) } }, [el('span', { class: 'xl-bar total', style: 'width:' + Math.min(100, r.totalPct * 100).toFixed(1) + '%' }), el('span', { class: 'xl-bar-t', text: fmtPct(r.totalPct) })]),
@@ -176,6 +176,22 @@ function tableRow(r) {
       el('td', { class: 'num', dataset: { v: String(r.live) }, text: fmtBytes(r.live) }),
     ] : []),
   ]);
+}
+
+/* The self time: under --timing=sampled with its bound; under exact timing marked uncertain
+ * (\u2248) when the profiler's cost of the calls to and from it could move it by half or more
+ * (the note call_cost). */
+function uncertain(r) {
+  return r.bound !== null && r.bound !== undefined && r.self > 0 && r.bound >= 0.5 * r.self;
+}
+function selfCell(r) {
+  if (uncertain(r)) {
+    return el('td', { class: 'num xl-uncertain', dataset: { v: String(r.self) },
+      title: 'Uncertain: the calls to it and the calls it makes cost the profiler up to ' + fmtNs(r.bound) + ', which can move this self time either way (see the note on call-dense functions)' },
+    [el('span', { class: 'xl-unc-mark', 'aria-label': 'uncertain', text: '\u2248\u00a0' }), fmtNs(r.self)]);
+  }
+  return el('td', { class: 'num', dataset: { v: String(r.self) }, text: fmtNs(r.self) + (r.err !== null && r.err !== undefined ? ' \u00b1' + fmtNs(r.err) : ''),
+    title: r.samples !== null && r.samples !== undefined ? 'Estimated from ' + fmtCount(r.samples) + ' position samples (\u00b1: 19 times in 20)' : null });
 }
 
 /* Render the rows around the scroll position (force: even when they are the ones in the DOM);
