@@ -3,7 +3,8 @@
 bench/callers.c: many() calls unit() 2,000,000 times (one step of work each), in_place() does the same
 work in one loop.  Each traced call costs the measured ns per call, partly in unit()'s time and partly in
 many()'s, so unit() is named, with (calls to it + calls it makes) x that cost (many() too when the machine
-is quiet); in_place() (one call) and main are not.  Programs whose calls are long (s-ratio) and --timing=sampled get no such note."""
+is quiet); in_place() (one call) and main are not.  Programs whose calls are long (s-ratio) or few (s-two-parents: 11 calls, however short) and
+--timing=sampled get no such note."""
 import re
 
 from xltest import *
@@ -37,9 +38,10 @@ with Workdir() as w:
     fs = [f for f in s.funcs if not f.get("more")]
     every = sum(max(f["self_ns"], 0) for f in fs)
     for f in fs:
-        want = f["self_ns"] >= 0.01 * every and f["cost_bound_ns"] >= 0.5 * f["self_ns"]
-        eq(f["name"] in b, want, "%s: named exactly when its bound (%d) is half its self time (%d) or more"
-           % (f["name"], f["cost_bound_ns"], f["self_ns"]))
+        want = (f["self_ns"] >= 0.01 * every and f["cost_bound_ns"] >= 0.5 * f["self_ns"]
+                and f["cost_bound_ns"] >= 1000 * per_call)
+        eq(f["name"] in b, want, "%s: named exactly when its bound (%d) is half its self time (%d) or more, "
+           "for 1,000 calls or more" % (f["name"], f["cost_bound_ns"], f["self_ns"]))
     made = {"unit": 0, "many": CALLS, "in_place": 0, "main": 2}  # bench/callers.c's header
     for f in fs:
         calls = f["calls"] + made.get(f["name"], 0)
@@ -61,4 +63,7 @@ with Workdir() as w:
     eq(w.run(["--profile", "--no-open", "run", "-release", prog("s-ratio.c"), "40", "200000"]).returncode, 0,
        "s-ratio: run")
     eq(w.summary().note("call_cost"), None, "long calls: no note")
+
+    eq(w.run(["--profile", "--no-open", "run", prog("s-two-parents.c")]).returncode, 0, "s-two-parents: run")
+    eq(w.summary().note("call_cost"), None, "11 calls: no note, however short they are")
 done()

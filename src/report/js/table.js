@@ -180,9 +180,11 @@ function tableRow(r) {
 
 /* The self time: under --timing=sampled with its bound; under exact timing marked uncertain
  * (\u2248) when the profiler's cost of the calls to and from it could move it by half or more
- * (the note call_cost). */
+ * and it is call-dense (the note call_cost's rule). */
 function uncertain(r) {
-  return r.bound !== null && r.bound !== undefined && r.self > 0 && r.bound >= 0.5 * r.self;
+  const perCall = profileDoc.overhead && isNum(profileDoc.overhead.ns_per_call) ? profileDoc.overhead.ns_per_call : 0;
+  // call-dense (at least 1,000 calls to and from it: warnings.c, CALL_COST_MIN_CALLS) and half or more
+  return r.bound !== null && r.bound !== undefined && r.self > 0 && r.bound >= 0.5 * r.self && r.bound >= 1000 * perCall;
 }
 function selfCell(r) {
   if (uncertain(r)) {
