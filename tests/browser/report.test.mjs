@@ -281,10 +281,14 @@ const TESTS = {
     check('small: Back undoes the recursion toggle', !st.mergeRecursion && !st.inverted);
 
     // keyboard: help, invert
+    await page.focus('.xl-help-btn');   // where the focus is when the help opens
     await page.keyboard.press('?');
     check('small: ? opens the shortcut help', await page.isVisible('#xl-help'));
+    await page.keyboard.press('Tab'); await page.keyboard.press('Tab');
+    check('small: Tab stays inside the help (a modal dialog)', await page.evaluate(() => !!document.activeElement.closest('#xl-help')));
     await page.keyboard.press('Escape');
     check('small: Escape closes the help', !(await page.isVisible('#xl-help')));
+    check('small: ... and gives the focus back to where it was', await page.evaluate(() => document.activeElement.classList.contains('xl-help-btn')));
     await page.keyboard.press('i'); await settle(page);
     check('small: "i" toggles invert', (await state(page)).inverted);
     await page.keyboard.press('i'); await settle(page);
@@ -797,6 +801,16 @@ async function sourceChecks(name, page) {
   await settle(page);
   const tip = await page.$eval('#xl-tip', (e) => e.textContent).catch(() => '');
   check(`${name}: hovering the sampled frame says it is inlined and sampled`, tip.includes('inlined') && tip.includes('Sampled'), tip);
+  // a click focuses the sampled frame itself (not its traced parent), and a second click on the
+  // focused frame adds no history entry
+  await page.mouse.click(sn.x + sn.w / 2, sn.y + sn.h / 2); await settle(page);
+  const st = await state(page);
+  check(`${name}: clicking the sampled frame focuses it`, st.focus.at(-1) === 'step_n' && /focus=[^&]*\bs\d+$/.test(st.focusHash), st.focus.join(' > ') + ' ' + st.focusHash);
+  const hist = await page.evaluate(() => history.length);
+  const again = (await page.evaluate(() => window.__xl.frames())).find((f) => f.sampled && f.name === 'step_n');
+  if (again) { await page.mouse.click(again.x + again.w / 2, again.y + again.h / 2); await settle(page); }
+  check(`${name}: clicking it again adds no history entry`, !!again && (await page.evaluate(() => history.length)) === hist && (await state(page)).focus.at(-1) === 'step_n');
+  await page.keyboard.press('0'); await settle(page);
 }
 
 /* Heap allocations (issue 16): the flame graph's width selector switches between elapsed time
@@ -817,6 +831,9 @@ async function sampledTimingChecks(name, page) {
   const f = doc.functions.find((x) => x.name === 'heavy');
   check(`${name}: heavy's self time shows its bound`, !!heavy && /\u00b1\s*[0-9.]+\s*(ns|us|µs|ms|s)$/.test(heavy.self), heavy && heavy.self);
   check(`${name}: ... and its samples on hover`, !!heavy && !!f && heavy.title.includes(f.self_samples.toLocaleString('en-US') + ' position samples'), heavy && heavy.title);
+  // no call in the timeline: no timeline drawn, and no window to take from it
+  check(`${name}: no timeline is drawn (it would have no call)`, (await page.evaluate(() => window.__xl.timeline())) === null && !(await page.$('#tl-window')),
+    String(await page.$('#tl-window')));
 }
 
 /* Exact timing (the note call_cost): a function's self cell is marked uncertain, with its bound
@@ -845,6 +862,37 @@ async function callCostChecks(name, page) {
     const r = rows.find((x) => x.name === n);
     check(`${name}: ${n}'s self time is not marked`, !!r && !r.mark, JSON.stringify(r));
   }
+}
+
+/* A time window's views have elapsed time only: shown with an allocation metric chosen, the width
+ * menu reads elapsed time and is disabled and the table's allocation columns say "—"; back on the
+ * whole run, the metric the address names is drawn again. */
+async function windowMetricChecks(name, page) {
+  if (!(await page.$('#fg-metric')) || !(await page.$('#tl-canvas')) || !(await page.$('#tl-window'))) return;
+  const doc = await page.evaluate(() => JSON.parse(document.getElementById('xl-data').textContent));
+  const bytes = doc.allocations.total.bytes - doc.allocations.not_attributed.bytes;
+  await scrollTo(page, '#fg-canvas');
+  await page.selectOption('#fg-metric', 'bytes'); await settle(page);
+  await scrollTo(page, '#tl-canvas');
+  const info = await page.evaluate(() => window.__xl.timeline());
+  const box = await page.locator('#tl-canvas').boundingBox();
+  const y = box.y + info.threads[0].rowsTop + 2;
+  await page.mouse.move(box.x + info.plotLeft + info.width * 0.02, y); await page.mouse.down();
+  await page.mouse.move(box.x + info.plotLeft + info.width * 0.98, y, { steps: 6 }); await page.mouse.up(); await settle(page);
+  if (!check(`${name}: a drag across the timeline offers its window`, !(await page.$eval('#tl-window', (b) => b.hidden)))) return;
+  await page.click('#tl-window'); await settle(page);
+  let st = await state(page);
+  let sel = await page.$eval('#fg-metric', (e) => ({ v: /** @type {HTMLSelectElement} */ (e).value, d: /** @type {HTMLSelectElement} */ (e).disabled }));
+  check(`${name}: in a time window the width is elapsed time, the menu says so and waits`, st.metric === 'time' && sel.v === 'time' && sel.d, JSON.stringify([st.metric, sel]));
+  const cells = await page.$$eval('#fn-body tr[data-f]', (rows) => rows.map((r) => Array.from(r.cells).slice(7, 10).map((c) => c.textContent)));
+  check(`${name}: the window's allocation columns say "\u2014" (the timeline has no allocations)`, cells.length > 0 && cells.every((c) => c.length === 3 && c.every((t) => t === '\u2014')),
+    JSON.stringify(cells.slice(0, 3)));
+  await page.click('#fg-window button'); await settle(page);
+  st = await state(page);
+  sel = await page.$eval('#fg-metric', (e) => ({ v: /** @type {HTMLSelectElement} */ (e).value, d: /** @type {HTMLSelectElement} */ (e).disabled }));
+  check(`${name}: back on the whole run, the metric the address names (bytes) is drawn`, st.metric === 'bytes' && sel.v === 'bytes' && !sel.d && st.flameTotal === bytes,
+    JSON.stringify([st.metric, sel, st.flameTotal, bytes]));
+  await page.selectOption('#fg-metric', 'time'); await page.keyboard.press('z'); await settle(page);
 }
 
 async function allocChecks(name, page) {
@@ -944,6 +992,12 @@ async function processChecks(name, page, path) {
   check(`${name}: the processes table lists each process`, rows.length === want.length && opts.slice(1).every((p) => rows.includes(p)), rows.join(','));
   await page.click(`#xl-processes a:text-is("${opts[1]}")`); await settle(page);
   check(`${name}: a pid in the processes table shows that process`, (await state(page)).process === +opts[1]);
+  // a search's matched share is of the process shown (it counted every process's frames: 494 %)
+  await scrollTo(page, '#fg-canvas');
+  await page.fill('#fg-search', '/^(main|child|work)$/'); await settle(page);
+  const ms = (await state(page)).matchedShare;
+  check(`${name}: a search in one process: its matched share is of that process (${ms.toFixed(3)})`, ms > 0 && ms <= 1 + 1e-9, String(ms));
+  await page.fill('#fg-search', ''); await settle(page);
 }
 
 /* C++ names: every function's short name is at most 100 characters; every frame's label is its
@@ -1065,6 +1119,7 @@ async function realReport(path, label) {
     await r.page.keyboard.press('z');
   }
   if (hasTree) await allocChecks(name, r.page);
+  if (hasTree) await windowMetricChecks(name, r.page);
   if (opt.expectProcesses) await processChecks(name, r.page, path);
   await burstLabelChecks(name, r.page);
   if (hasTree) await shortNameChecks(name, r.page);

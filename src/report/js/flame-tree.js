@@ -330,7 +330,10 @@ function vName(v) {
 }
 /* The view node's label: a function's short name, a thread's label. */
 function vShort(v) { const f = flameView.func[v]; return vSam(v) >= 0 ? vName(v) + ' (sampled)' : f >= 0 ? funcShort(f) : vName(v); }
-function vKey(v) { const f = flameView.func[v], s = vSam(v); return s >= 0 ? 's' + vName(v) : f >= 0 ? String(f) : 't' + flameView.thr[v]; }
+/* A view node's key among its siblings, for the focus path in the URL: a function's index, 't' and
+ * a thread's, 's' and a sampled frame's (its index in the call tree's sampled frames: a name could
+ * hold any character, and siblings never share a sampled frame). */
+function vKey(v) { const f = flameView.func[v], s = vSam(v); return s >= 0 ? 's' + s : f >= 0 ? String(f) : 't' + flameView.thr[v]; }
 function vPath(v) { const out = []; for (; v > 0; v = flameView.parent[v]) out.push(v); return out.reverse(); }
 function resolveFocus(keys) {
   let v = 0;

@@ -111,10 +111,10 @@ function computeMatches() {
   ui.matchFunc = mf;
   // matched share: time spent with a matching function anywhere on the stack (nested matches
   // count once). Computed on the call tree, so it is the same top-down and bottom-up.
-  const has = new Uint8Array(nodeCount), sel = ui.thread, single = typeof sel === 'number';
+  const has = new Uint8Array(nodeCount);
   let frames = 0, tot = 0;
   for (let n = 0; n < nodeCount; n++) {
-    if (single && callTree.thread[n] !== sel) continue;
+    if (!threadIn(callTree.thread[n])) continue;   // the thread or process shown (its total is the divisor)
     const f = callTree.func[n], p = callTree.parent[n];
     const hit = f >= 0 && mf[f] === 1;
     if (hit) frames++;
@@ -137,9 +137,12 @@ function fitName(ctx, text, maxW, cache) {
   return fitLabel(ctx, cuts.length ? text.slice(cuts[cuts.length - 1]) : text, maxW, cache);
 }
 
+/* Widths by font and text: the flame graph, the timeline's blocks and its lane headers share the
+ * cache and draw in different fonts. */
 function textWidth(ctx, text, cache) {
-  let w = cache.get(text);
-  if (w === undefined) { w = ctx.measureText(text).width; if (cache.size > 20000) cache.clear(); cache.set(text, w); }
+  const key = ctx.font + '\u0000' + text;
+  let w = cache.get(key);
+  if (w === undefined) { w = ctx.measureText(text).width; if (cache.size > 20000) cache.clear(); cache.set(key, w); }
   return w;
 }
 

@@ -99,23 +99,26 @@ function fmtCount(n) {
   for (let i = out.length; i < a.length; i += 3) out += ',' + a.slice(i, i + 3);
   return (r < 0 ? '-' : '') + out;
 }
+/* The unit is chosen after rounding to three significant digits, so that 999.6 us reads
+ * "1.00 ms", never "1000 us", and 179.7 s "3 min 0 s", never "2 min 60 s". */
 function fmtNs(ns) {
   if (!isNum(ns)) return '\u2014';
   const a = Math.abs(ns);
   if (ns === 0) return '0';
-  if (a < 1e3) return Math.round(ns) + ' ns';
-  if (a < 1e6) return sig3(ns / 1e3) + ' \u00b5s';
-  if (a < 1e9) return sig3(ns / 1e6) + ' ms';
-  if (a < 120e9) return sig3(ns / 1e9) + ' s';
-  const m = Math.floor(a / 60e9), s = Math.round((a - m * 60e9) / 1e9);
-  return (ns < 0 ? '-' : '') + m + ' min ' + s + ' s';
+  if (Math.round(a) < 1e3) return Math.round(ns) + ' ns';
+  if (Number(sig3(a / 1e3)) < 1e3) return sig3(ns / 1e3) + ' \u00b5s';
+  if (Number(sig3(a / 1e6)) < 1e3) return sig3(ns / 1e6) + ' ms';
+  if (Number(sig3(a / 1e9)) < 120) return sig3(ns / 1e9) + ' s';
+  const secs = Math.round(a / 1e9), m = Math.floor(secs / 60);
+  return (ns < 0 ? '-' : '') + m + ' min ' + (secs - m * 60) + ' s';
 }
 const BYTE_UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB'];
+/* Whole bytes; a larger unit as soon as the rounded figure reaches 1024 (1048575 B: "1.00 MiB"). */
 function fmtBytes(b) {
   if (!isNum(b)) return '\u2014';
-  let a = Math.abs(b), u = 0;
-  while (a >= 1024 && u < BYTE_UNITS.length - 1) { a /= 1024; u++; }
-  return (b < 0 ? '-' : '') + (u === 0 ? String(a) : sig3(a)) + ' ' + BYTE_UNITS[u];
+  let a = Math.round(Math.abs(b)), u = 0;
+  while (u < BYTE_UNITS.length - 1 && (u === 0 ? a : Number(sig3(a))) >= 1024) { a /= 1024; u++; }
+  return (b < 0 && a !== 0 ? '-' : '') + (u === 0 ? String(a) : sig3(a)) + ' ' + BYTE_UNITS[u];
 }
 function fmtPct(x) {
   if (!isNum(x)) return '\u2014';

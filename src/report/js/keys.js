@@ -26,12 +26,18 @@ function buildHelp() {
     ]),
   ]);
 }
+/** @type {HTMLElement | null} */
+let helpReturn = null;   // focused before the help opened: focused again when it closes
 function toggleHelp(force) {
   const h = $('xl-help');
   if (!h) return;
   const show = force === undefined ? h.hidden : force;
+  if (show && h.hidden) helpReturn = /** @type {HTMLElement | null} */ (document.activeElement);
+  const was = !h.hidden;
   h.hidden = !show;
   if (show) { const b = h.querySelector('button'); if (b) b.focus(); }
+  else if (was && helpReturn && helpReturn.isConnected && typeof helpReturn.focus === 'function') helpReturn.focus();
+  if (!show) helpReturn = null;
 }
 
 function threadOptions() { const s = $select('fg-thread'); return s ? Array.from(s.options).map((o) => o.value) : []; }
@@ -60,7 +66,11 @@ function onKey(e) {
   if (typing) return;
   const k = e.key;
   if (k === '?') { e.preventDefault(); toggleHelp(); return; }
-  if (help && !help.hidden) return;
+  if (help && !help.hidden) {
+    // a modal dialog: Tab stays on its one control
+    if (k === 'Tab') { e.preventDefault(); const b = help.querySelector('button'); if (b) b.focus(); }
+    return;
+  }
   if (k === 'z') { setTimeView(null); return; }
   if (!callTree) return;
   if (k === '/') { e.preventDefault(); const s = $input('fg-search'); s.focus(); s.select(); return; }

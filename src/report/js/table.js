@@ -96,8 +96,12 @@ function buildTableRows() {
 }
 
 /* The allocation columns: all threads from functions[].alloc (exact, bounded
- * trees included), one thread from its call-tree nodes. */
+ * trees included), one thread from its call-tree nodes; none in a time window. */
 function allocRows(rows) {
+  if (winView) {   // a time window's calls come from the timeline, which has no allocations: "\u2014"
+    for (const r of rows) { r.allocs = NaN; r.bytes = NaN; r.live = NaN; }
+    return;
+  }
   const one = typeof ui.thread === 'number' || ui.process !== 'all' ? 1 : -1;   // one thread or one process
   const M = callTree.metrics && callTree.metrics.bytes ? callTree.metrics : null, by = new Map();   // none in a time window's tree
   if (one >= 0 && M) {

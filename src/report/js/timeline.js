@@ -14,6 +14,10 @@ const TL_LOD_CACHE = 12;   // zoom levels kept per lane
 function prepareTimeline() {
   const tl = profileDoc.timeline;
   if (!tl || !Array.isArray(tl.threads) || !tl.threads.length) { timelineData = null; return; }
+  // no thread has a call in it (--timing sampled keeps none): no timeline to draw or to take a
+  // window's calls from
+  const calls = (th) => (Array.isArray(th.start_gap_ns) ? th.start_gap_ns : Array.isArray(th.start_ns) ? th.start_ns : []).length;
+  if (!tl.threads.some((th) => th && calls(th) > 0)) { timelineData = null; return; }
   let maxEnd = 0, minStart = Infinity;
   const lanes = tl.threads.map((th, i) => {
     // start_gap_ns (the report's compact form): each start as the gap from the previous one

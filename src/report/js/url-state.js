@@ -12,7 +12,7 @@ function readHash() {
   let process = 'all';
   const pr = p.get('process');
   if (pr && /^\d+$/.test(pr) && procList.some((q) => q.pid === +pr)) process = +pr;
-  const focus = (p.get('focus') || '').split('.').filter((k) => /^t?\d{1,9}$/.test(k));
+  const focus = (p.get('focus') || '').split('.').filter((k) => /^[ts]?\d{1,9}$/.test(k));
   const mt = p.get('metric');
   const metric = mt && ['bytes', 'allocs', 'live'].indexOf(mt) >= 0 && hasAllocs() ? mt : 'time';
   return { thread, process, inverted: p.get('inv') === '1', rec: p.get('rec') === '1', metric, focus };

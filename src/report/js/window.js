@@ -91,7 +91,12 @@ function showWindow(range) {
     wholeTree = null; winView = null;
   }
   tDepth = null;
-  setMetric(ui.metric);   // a window's tree has elapsed time only (load.js)
+  // a window's tree has elapsed time only (load.js): the width menu says so and waits; back on the
+  // whole run, the metric the address still names
+  setMetric(range ? 'time' : readHash().metric);
+  const ms = $select('fg-metric');
+  if (ms) { ms.disabled = !!winView; ms.title = winView ? 'A time window\u2019s views have elapsed time only' : ''; }
+  syncControls();
   buildView();
   ui.focus = resolveFocus(readHash().focus);
   ui.hover = -1;
