@@ -409,10 +409,14 @@ static int32_t sframe(struct xl_model *m, struct sfindex *ix, int32_t parent, ui
 /* The library a sampled frame is named with: the executable's own code
  * that is exaloop's runtime (its hot path and trampolines, XRay's
  * compiler-rt) is "(exaloop)": the profiler's own time inside a frame,
- * which a reader must not take for the program's. */
+ * which a reader must not take for the program's.  The resolver marks the
+ * runtime's local functions (counted_entry, node_add, ...: samples.json
+ * "runtime"); the names cover its global ones and older samples.json. */
 static const char *frame_library(const struct xl_addr *leaf)
 {
 	static const char *const own[] = {"rt__", "__wrap___xray_", "__xray_", "__exaloop", "_ZN6__xray"};
+	if (leaf->runtime && !leaf->library)
+		return "(exaloop)";
 	if (leaf->library || !leaf->symbol)
 		return leaf->library;
 	for (size_t i = 0; i < XL_ARRAY_SIZE(own); i++)

@@ -23,6 +23,26 @@ static int cmp_esym(const void *a, const void *b)
 	return x->order > y->order ? -1 : x->order < y->order;
 }
 
+/* exaloop's runtime sources (src/rt; test_symbols checks the list against
+ * the directory).  The static archive keeps one STT_FILE symbol per object
+ * before its local symbols. */
+static const char *const runtime_files[] = {
+	"rt_alloc.c",     "rt_apart.c",    "rt_arch_x86_64.c",   "rt_arena.c",        "rt_calib.c",  "rt_clock.c",
+	"rt_control.c",   "rt_hot.c",      "rt_init.c",          "rt_mem.c",          "rt_patch.c",  "rt_sample.c",
+	"rt_state.c",     "rt_timeline.c", "rt_tramp_aarch64.S", "rt_tramp_x86_64.S", "rt_unwind.c", "rt_wrap_cxx.c",
+	"rt_wrap_exec.c", "rt_wrap_gc.c",  "rt_wrap_libc.c",     "rt_xray.c",
+};
+
+int xl_sym_runtime_file(const char *name)
+{
+	const char *base = name ? strrchr(name, '/') : NULL;
+	base = base ? base + 1 : name;
+	for (size_t i = 0; base && i < XL_ARRAY_SIZE(runtime_files); i++)
+		if (strcmp(base, runtime_files[i]) == 0)
+			return 1;
+	return 0;
+}
+
 /* Function symbols of .symtab, or of .dynsym when there is no .symtab. */
 int sym_collect_elf_syms(struct elf_file *ef, struct esyms *es)
 {
@@ -37,11 +57,16 @@ int sym_collect_elf_syms(struct elf_file *ef, struct esyms *es)
 			if (d == NULL || sh.sh_entsize == 0)
 				continue;
 			size_t n = sh.sh_size / sh.sh_entsize;
+			int in_runtime = 0; /* the local symbols follow their file's STT_FILE */
 			for (size_t i = 1; i < n; i++) {
 				GElf_Sym sym;
 				if (gelf_getsym(d, (int)i, &sym) == NULL)
 					break;
 				int type = GELF_ST_TYPE(sym.st_info);
+				if (type == STT_FILE) {
+					in_runtime = xl_sym_runtime_file(elf_strptr(ef->elf, sh.sh_link, sym.st_name));
+					continue;
+				}
 				if ((type != STT_FUNC && type != STT_GNU_IFUNC) || sym.st_shndx == SHN_UNDEF ||
 				    sym.st_value == 0)
 					continue;
@@ -54,6 +79,7 @@ int sym_collect_elf_syms(struct elf_file *ef, struct esyms *es)
 				es->s[es->n].size = sym.st_size;
 				es->s[es->n].name = name;
 				es->s[es->n].order = es->n;
+				es->s[es->n].runtime = in_runtime && GELF_ST_BIND(sym.st_info) == STB_LOCAL;
 				es->n++;
 			}
 		}

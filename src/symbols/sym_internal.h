@@ -116,6 +116,8 @@ struct esym {
 	uint64_t value, size;
 	const char *name;
 	size_t order; /* position in the symbol table */
+	int runtime;  /* a local symbol of one of exaloop's runtime sources
+		       * (sym_runtime_file): the profiler's own code */
 };
 
 struct esyms {

@@ -334,6 +334,8 @@ static json_t *resolve_one(struct ctx *c, uint64_t a, int ret)
 		json_object_set_new(o, "func", json_integer(id));
 		if (s)
 			set_demangled(o, "symbol", s->name);
+		if (s && s->runtime) /* the profiler's own code, whatever its name */
+			json_object_set_new(o, "runtime", json_true());
 		if (ret)
 			json_object_set_new(o, "calls", json_integer(id_at(c->ids, c->nids, call_target(c, v))));
 		else

@@ -84,6 +84,10 @@ static int load_addr(json_t *o, struct xl_addr *a)
 	    opt_int(o, "func", &a->func) || opt_int(o, "calls", &a->calls) || opt_int(o, "line", &line))
 		return -1;
 	a->line = line;
+	json_t *rt = json_object_get(o, "runtime");
+	if (rt && !json_is_boolean(rt))
+		return -1;
+	a->runtime = json_is_true(rt);
 	int rc = sym_opt_string(o, "symbol", &a->symbol);
 	if (rc == 0)
 		rc = sym_opt_string(o, "library", &a->library);

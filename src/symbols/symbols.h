@@ -127,6 +127,8 @@ int xl_build_id(const char *exe_path, char *hex, size_t len);
  *     {"addr": "0x55d0c8a01234",  run-time address, as sampled
  *      "func": 3,                 XRay id of the traced function it is in (0: none)
  *      "symbol": "two_loops",     the function's name (demangled), or absent
+ *      "runtime": true,           in the executable: a local function of exaloop's
+ *                                 runtime (its hot path, its helpers); absent otherwise
  *      "library": "libc.so.6",    the library's soname; absent in the executable
  *      "file": "/src/app.c", "line": 31,   the line in the function's own code:
  *                                 for code inlined into it, the call site's line
@@ -141,6 +143,7 @@ int xl_build_id(const char *exe_path, char *hex, size_t len);
  *
  * Rules enforced by the loader: schema, ips and returns are required;
  * every entry has addr; func, calls and line are integers 0..INT32_MAX;
+ * runtime, when present, is a boolean;
  * inline is an array of at most XL_INLINE_MAX strings; first >= 1.
  */
 #define XL_SAMPLES_SCHEMA "exaloop.samples/1"
@@ -178,6 +181,7 @@ struct xl_addr {
 	int32_t calls; /* returns: the direct call's target, 0: none known */
 	char *symbol;  /* NULL: unknown */
 	char *library; /* NULL: the executable */
+	int runtime;   /* the executable's copy of exaloop's runtime (samples.json "runtime") */
 	char *file;    /* ips: NULL unknown */
 	int line;      /* ips: 0 unknown */
 	char **inl;    /* ips: inline chain, outermost first */
@@ -224,5 +228,11 @@ struct json_t *xl_json_loadfd(int fd, size_t flags, struct json_error_t *jerr, i
 #ifdef __cplusplus
 }
 #endif
+
+/* Whether a source file's name (an ELF STT_FILE symbol, or a path: its
+ * base name counts) is one of exaloop's runtime sources (src/rt), whose
+ * local functions in a profiled executable are the profiler's own code
+ * whatever they are called (sym_elfsyms.c). */
+int xl_sym_runtime_file(const char *name);
 
 #endif

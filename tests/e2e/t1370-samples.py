@@ -246,4 +246,16 @@ with Workdir() as w:
            (n.startswith("rt__") or n.startswith("__wrap___xray_"))]
     check(own and all(l == "(exaloop)" for n, l in own),
           "s-fib: the capture's own code inside fib is named (exaloop): %r" % sorted(set(own))[:6])
+    # ... its local functions too, whatever their names (counted_entry and counted_exit are the
+    # hot path's under --timing=sampled): by their source file, never "(program)" code
+    eq(w.run(["--no-open", "--timing=sampled", "--sample-rate", "4000", "--profile", "run", "-release", prog("s-fib.c"),
+              "30"]).returncode, 0, "s-fib 30, sampled timing, runs")
+    sm = w.summary().doc["tree"].get("sampled") or {"name": [], "library": [], "kind": []}
+    counted = [(n, l) for n, l, k in zip(sm["name"], sm["library"], sm["kind"]) if k == "library" and
+               n.startswith("counted_")]
+    check(counted and all(l == "(exaloop)" for n, l in counted),
+          "s-fib, sampled timing: the hot path's static functions are (exaloop)'s: %r" % sorted(set(counted)))
+    rt = json.load(open(os.path.join(w.latest(), "samples.json")))
+    check(any(a.get("runtime") is True and a.get("symbol", "").startswith("counted_") for a in rt["ips"]),
+          "samples.json marks them runtime")
 done()

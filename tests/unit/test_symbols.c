@@ -22,6 +22,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -1158,9 +1159,36 @@ static void test_json_malformed(void **s)
 	assert_int_equal(xl_symbols_load_json(NULL, &t, err, sizeof err), XL_EINVAL);
 }
 
+/* Every source of the runtime (src/rt) is known as the profiler's own code,
+ * by base name or path; a program's file is not. */
+static void test_runtime_files(void **state)
+{
+	(void)state;
+	DIR *d = opendir(XL_TEST_PROGS_DIR "/../../../src/rt") /* tests/sym/progs */;
+	assert_non_null(d);
+	size_t seen = 0;
+	for (struct dirent *e; (e = readdir(d)) != NULL;) {
+		size_t n = strlen(e->d_name);
+		if (n < 3 || (strcmp(e->d_name + n - 2, ".c") != 0 && strcmp(e->d_name + n - 2, ".S") != 0))
+			continue;
+		char path[PATH_MAX];
+		snprintf(path, sizeof path, "/build/src/rt/%s", e->d_name);
+		if (!xl_sym_runtime_file(e->d_name) || !xl_sym_runtime_file(path))
+			fail_msg("src/rt/%s is not in sym_elfsyms.c's runtime_files", e->d_name);
+		seen++;
+	}
+	closedir(d);
+	assert_true(seen >= 20);
+	assert_false(xl_sym_runtime_file("main.c"));
+	assert_false(xl_sym_runtime_file("rt_hot.cc"));
+	assert_false(xl_sym_runtime_file("my_rt_hot.c"));
+	assert_false(xl_sym_runtime_file(NULL));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_runtime_files),
 		cmocka_unit_test(test_llvm_xray_c_O0),
 		cmocka_unit_test(test_llvm_xray_c_O0_abs),
 		cmocka_unit_test(test_llvm_xray_c_O3_anc),
