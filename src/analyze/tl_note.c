@@ -12,6 +12,10 @@ void xl_tl_note(const struct xl_model *m, const struct xl_thread *t, char *buf, 
 	char thr[32];
 	size_t n;
 	xl_fmt_duration(t->tl_threshold_ns, thr, sizeof(thr));
+	if (xl_timing_sampled(m)) { /* no clock read per call: nothing to keep */
+		snprintf(buf, len, "no calls (--timing=sampled keeps no timeline)");
+		return;
+	}
 	if (t->tl_threshold_ns <= 0)
 		n = (size_t)snprintf(buf, len, "all calls");
 	else if (m->tl_min_ns > 0 || t->tl_since_ns < 0)

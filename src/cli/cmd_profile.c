@@ -69,8 +69,9 @@ static int parse_weight(const char *value, void *dest)
 		     "order of the function table: self, total, calls, avg, name or alloc", parse_sort),               \
 		XL_OPT_INT(0, "top", &(v)->emit.top, "N", "only the first N rows of the function table", 0, LONG_MAX,  \
 			   "a number of rows"),                                                                        \
-		XL_OPT_INT(0, "thread", &(v)->emit.thread, "I", "only thread I (default: all threads merged)", 0,      \
-			   INT_MAX, "a thread index (see the report's thread list)"),                                  \
+		XL_OPT_INT(0, "thread", &(v)->emit.thread, "I",                                                        \
+			   "text, folded, pprof: only thread I (default: all merged)", 0, INT_MAX,                     \
+			   "a thread index (see the report's thread list)"),                                           \
 		XL_OPT_INT(0, "process", &(v)->process, "PID",                                                         \
 			   "only process PID (default: every process of the capture's tree)", 0, INT_MAX,              \
 			   "a process id (see the report's process list)"),                                            \
@@ -147,6 +148,16 @@ static int parse_view(int argc, const char **argv, int is_export, struct view_op
 	if (v->emit.uncompressed && strcmp(v->format, "perfetto") != 0 && strcmp(v->format, "pprof") != 0) {
 		xl_error("--no-compress is for --format perfetto or pprof (the %s format is never compressed inside; "
 			 "an OUT ending in .gz compresses any format)",
+			 v->format);
+		return XL_EXIT_USAGE;
+	}
+	/* The other formats keep every thread, each apart (the HTML report has a
+	 * thread selector): a silently ignored --thread would look like a
+	 * thread's figures. */
+	if (v->emit.thread >= 0 && strcmp(v->format, "text") != 0 && strcmp(v->format, "folded") != 0 &&
+	    strcmp(v->format, "pprof") != 0) {
+		xl_error("--thread is for the text, folded and pprof formats (the %s format keeps every thread, each "
+			 "apart; drop --thread)",
 			 v->format);
 		return XL_EXIT_USAGE;
 	}

@@ -178,6 +178,7 @@ static void other_data(const struct xl_model *m, struct jsonw *w)
 	jw_kstr(w, "generator", "exaloop " XL_VERSION);
 	jw_kstr(w, "program", m->run.program);
 	jw_kstr(w, "mode", xl_mode_name(m->mode));
+	jw_kstr(w, "timing", xl_timing_sampled(m) ? "sampled" : "exact");
 	jw_kbool(w, "finalized", m->finalized);
 	int64_t truncated = m->timeline_full_ns;
 	jw_kbool(w, "timeline_truncated", truncated >= 0);
@@ -294,7 +295,9 @@ int xl_emit_chrome(const struct xl_model *m, FILE *f, const struct xl_emit_opts 
 	(void)o;
 	struct jsonw w;
 	jw_init(&w, f, 0);
-	uint32_t pid = m->nprocs > 1 ? m->procs[0].pid : 1; /* one process: 1, as before */
+	/* the process's own pid, as the Perfetto export and pprof's labels
+	 * (1 for a capture that has none) */
+	uint32_t pid = m->nprocs > 1 ? m->procs[0].pid : m->pid ? m->pid : 1;
 	unsigned char *shared;
 	if (xl_shared_names(m, &shared) != 0)
 		jw_fail(&w);

@@ -404,6 +404,7 @@ static int metadata(struct seq *s)
 	annotate_str(te, da, "generator", "exaloop " XL_VERSION);
 	annotate_str(te, da, "program", m->run.program);
 	annotate_str(te, da, "mode", xl_mode_name(m->mode));
+	annotate_str(te, da, "timing", xl_timing_sampled(m) ? "sampled" : "exact");
 	annotate_int(te, da, "finalized", DA_BOOL, m->finalized != 0);
 	annotate_int(te, da, "timeline_truncated", DA_BOOL, m->timeline_full_ns >= 0);
 	if (m->timeline_full_ns >= 0)

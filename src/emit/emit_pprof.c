@@ -515,6 +515,21 @@ static void comments(struct pprof *p)
 	snprintf(made, len, "exaloop %s capture of %s", XL_VERSION, prog);
 	pb_uint(&p->top, P_COMMENT, intern(&p->st, made));
 	free(made);
+	if (xl_timing_sampled(m)) {
+		char est[320];
+		snprintf(est, sizeof(est),
+			 "--timing=sampled: call counts and call paths are exact; wall times are estimated from %zu "
+			 "position samples at %u Hz (a time from k samples is within 1.96 x sqrt(k) samples' worth of "
+			 "the truth 19 times in 20)",
+			 m->npsamples, m->sample_rate);
+		pb_uint(&p->top, P_COMMENT, intern(&p->st, est));
+	}
+	/* the capture-quality warnings, as every other format carries them */
+	for (size_t i = 0; i < m->nwarnings; i++) {
+		char w[1024];
+		snprintf(w, sizeof(w), "warning (%s): %s", m->warnings[i].kind, m->warnings[i].message);
+		pb_uint(&p->top, P_COMMENT, intern(&p->st, w));
+	}
 	if (m->more_nodes) {
 		char bounded[256];
 		snprintf(bounded, sizeof(bounded),

@@ -121,4 +121,13 @@ with Workdir() as w:
     check(p.returncode == 2 and "unknown format 'pdf'" in p.stderr, "bad --format")
     p = w.run(["profile", "report", w.latest(), "--text", "--thread", "7"])
     check(p.returncode == 2 and "no thread 7" in p.stderr, "bad --thread")
+    # formats that keep every thread apart refuse --thread rather than ignore it
+    for args in (["export", w.latest(), "--format", "chrome"], ["export", w.latest(), "--format", "perfetto"],
+                 ["export", w.latest(), "--format", "json"], ["report", w.latest(), "--json"]):
+        before = set(os.listdir(w.path))
+        p = w.run(["profile"] + args + ["--thread", "0", "-o", os.path.join(w.path, "one")] if args[0] == "export"
+                  else ["profile"] + args + ["--thread", "0"])
+        check(p.returncode == 2 and "--thread is for the text, folded and pprof formats" in p.stderr
+              and len(p.stderr.strip().splitlines()) == 1 and set(os.listdir(w.path)) == before,
+              "%s --thread 0: one line, exit 2, nothing written (%d: %r)" % (" ".join(args[2:]), p.returncode, p.stderr))
 done()

@@ -3,6 +3,9 @@
 Counts and call paths must equal exact mode's; the times are estimates whose ratios are known by
 construction (s-ratio.c: heavy does 3x light's work, waiter sleeps 20 x 5 ms) and checked against the
 program's own clock readings around each call; the loans example keeps every count.  Bad combinations are refused with one line and exit 2."""
+import gzip
+import json
+
 from xltest import *
 
 
@@ -67,6 +70,16 @@ with Workdir() as w:
           "text report: the bound and the samples")
     html = open(os.path.join(w.latest(), "index.html"), encoding="utf-8").read()
     check('"timing":"sampled"' in html.replace(" ", ""), "the HTML report has the run's timing")
+    # the exports say so too: Chrome's otherData, pprof's comments (its values read as wall time)
+    trace = json.loads(w.run(["profile", "export", w.latest(), "--format", "chrome"]).stdout)
+    eq(trace["otherData"]["timing"], "sampled", "chrome: otherData.timing")
+    check(trace["otherData"]["timeline_kept"] and all("no calls" in t["note"] for t in trace["otherData"]["timeline_kept"]),
+          "chrome: no thread's timeline is said to keep all calls: %r" % trace["otherData"]["timeline_kept"][:1])
+    pb = os.path.join(w.path, "s.pb.gz")
+    eq(w.run(["profile", "export", w.latest(), "--format", "pprof", "-o", pb]).returncode, 0, "pprof export")
+    raw = gzip.decompress(open(pb, "rb").read())
+    check(b"--timing=sampled: call counts and call paths are exact; wall times are estimated from" in raw,
+          "pprof: a comment says the times are estimates")
 
     # the loans example: every count and path identical.  Its times are not compared here: exact
     # mode's own cost per call (about 3x sampled mode's) lands in the callers of call-dense functions

@@ -1,5 +1,6 @@
 """Capture-quality warnings provoked on purpose, each with the span it affects, in every output."""
 from xltest import *
+import gzip
 import signal
 import time
 
@@ -175,4 +176,10 @@ int main(void) {
             check(set(x) >= {"kind", "severity", "message", "from_ns", "to_ns"}, "%s: warning fields" % x["kind"])
         tr = json.loads(w.run(["profile", "export", cap, "--format", "chrome"]).stdout)
         eq(len(tr["otherData"]["warnings"]), len(s.doc["warnings"]), "chrome export carries the warnings")
+        if s.doc["warnings"] and s.doc["run"]["mode"] != "memory":   # pprof: its comments
+            pb = os.path.join(w.path, "w.pb.gz")
+            eq(w.run(["profile", "export", cap, "--format", "pprof", "-o", pb]).returncode, 0, "pprof export")
+            raw = gzip.decompress(open(pb, "rb").read())
+            check(all(("warning (%s): " % x["kind"]).encode() in raw for x in s.doc["warnings"]),
+                  "pprof export carries the warnings: %r" % [x["kind"] for x in s.doc["warnings"]])
 done()

@@ -45,6 +45,9 @@ with Workdir() as w:
     eq(sorted((e["name"]) for e in xs),
        sorted(["main", "alpha", "beta"] + ["leaf"] * 8), "two-parents: one complete event per call")
     check(trace["otherData"]["timeline_truncated"] is False, "two-parents: timeline complete")
+    eq(trace["otherData"]["timing"], "exact", "two-parents: the run's timing")
+    pid = w.summary().doc["run"]["process"]["pid"]
+    eq(sorted({e["pid"] for e in trace["traceEvents"] if "pid" in e}), [pid], "two-parents: the process's own pid")
     # compact events: where a function is defined is said once, in otherData.functions
     fns = trace["otherData"]["functions"]
     byname = {f["name"]: f for f in fns}
