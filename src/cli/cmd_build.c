@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -128,6 +129,23 @@ int cmd_build(int argc, const char **argv, struct xl_ctx *ctx)
 	return rc;
 }
 
+/* -o naming one of the inputs (the same file, by device and inode) would
+ * replace a source with the program: refused before anything is built, as
+ * gcc does ("input file is the same as output file"). */
+static int output_is_input(const struct xl_build_args *a)
+{
+	struct stat o, in;
+	if (!a->output || stat(a->output, &o) != 0)
+		return 0;
+	for (size_t i = 0; i < a->nsources; i++)
+		if (stat(a->sources[i], &in) == 0 && in.st_dev == o.st_dev && in.st_ino == o.st_ino) {
+			xl_error("-o '%s' is the input '%s': building would overwrite it (choose another -o)",
+				 a->output, a->sources[i]);
+			return 1;
+		}
+	return 0;
+}
+
 static int build(int argc, const char **argv, struct xl_ctx *ctx)
 {
 	struct xl_build_args a;
@@ -135,6 +153,10 @@ static int build(int argc, const char **argv, struct xl_ctx *ctx)
 	int rc = xl_build_prepare(ctx, argc, argv, 1, &a, &sdk);
 	if (rc != 0)
 		return rc;
+	if (output_is_input(&a)) {
+		xl_build_args_release(&a);
+		return XL_EXIT_USAGE;
+	}
 	struct xl_build b;
 	xl_build_init(&b, &a, ctx->profile, ctx->mode, sdk.runtime, a.output, NULL, &xl_stderr_msgs);
 	rc = xl_build_run(&b);

@@ -1,5 +1,6 @@
 """Command-line rules: option order, program args untouched, compile errors, Codon, -shared, C++, exit codes."""
 import re
+import shutil
 
 from xltest import *
 
@@ -121,6 +122,15 @@ with Workdir() as w:
     check(p.returncode == 2 and "unknown format 'pdf'" in p.stderr, "bad --format")
     p = w.run(["profile", "report", w.latest(), "--text", "--thread", "7"])
     check(p.returncode == 2 and "no thread 7" in p.stderr, "bad --thread")
+    # -o naming an input would replace the source with the program: refused, the source kept
+    src = os.path.join(w.path, "keep.c")
+    shutil.copy(prog("s-plain.c"), src)
+    before_src = open(src, "rb").read()
+    for out in (src, os.path.join(w.path, ".", "keep.c")):
+        p = w.run(["build", src, "-o", out])
+        check(p.returncode == 2 and "is the input" in p.stderr and len(p.stderr.strip().splitlines()) == 1,
+              "build -o %s: one line, exit 2 (%d: %r)" % (os.path.relpath(out, w.path), p.returncode, p.stderr))
+        eq(open(src, "rb").read(), before_src, "build -o the input: the source is unchanged")
     # formats that keep every thread apart refuse --thread rather than ignore it
     for args in (["export", w.latest(), "--format", "chrome"], ["export", w.latest(), "--format", "perfetto"],
                  ["export", w.latest(), "--format", "json"], ["report", w.latest(), "--json"]):
