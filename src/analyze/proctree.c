@@ -93,6 +93,15 @@ static int peek_sub(const char *dir, const char *name, struct capdir *c)
 	int note = strncmp(name, "child-", 6) == 0 && read_exec_note(dir, name, c, &ppid) == 0;
 	if (xl_related_peek(dir, name, &c->h) == 0)
 		return 0;
+	if (!note && strncmp(name, "child-", 6) == 0 && name[6] >= '1' && name[6] <= '9') {
+		/* a forked child whose capture is missing or cut short: kept, so
+		 * that loading it fails in merge_capture with the reason, as the
+		 * warning process_unreadable (not left out without a word) */
+		memset(&c->h, 0, sizeof(c->h));
+		c->h.pid = (uint32_t)strtoul(name + 6, NULL, 10);
+		c->h.fork_child = 1;
+		return 0;
+	}
 	if (!note)
 		return -1;
 	memset(&c->h, 0, sizeof(c->h));

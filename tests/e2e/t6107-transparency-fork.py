@@ -9,6 +9,9 @@ finalized as "exec".  s-fork.c's child ends with _exit (capture not
 finalized) or exit (finalized); its counts are those LLVM XRay basic mode records for the child
 (tests/progs/README.md).  Output and exit status equal the uncaptured run's.
 """
+import json
+import shutil
+
 from xltest import *
 
 with Workdir() as w:
@@ -59,6 +62,24 @@ with Workdir() as w:
         c = w.summary(os.path.join(top, kids[0]["dir"]))
         eq((c.calls("child_work"), c.calls("child_done"), c.calls("before")), (5, 1, 0), "s-fork %s: child's calls" % arg)
         eq(c.doc["run"]["finalized"], fin, "s-fork %s: child finalized only with exit()" % arg)
+        if arg:
+            continue
+        # the child's capture cut short or gone: its process is a warning, never silently left out
+        for how in ("truncated", "removed"):
+            cut = os.path.join(w.path, "cut-" + how)
+            shutil.copytree(top, cut)
+            xlc = os.path.join(cut, kids[0]["dir"], "capture.xlc")
+            if how == "truncated":
+                os.truncate(xlc, 100)
+            else:
+                os.unlink(xlc)
+            p = w.run(["profile", "report", cut, "--json"])
+            doc = json.loads(p.stdout) if p.returncode == 0 else {"warnings": []}
+            ws = [x for x in doc["warnings"] if x["kind"] == "process_unreadable"]
+            check(p.returncode == 0 and len(ws) == 1 and ws[0]["message"].startswith("process %d: its capture could not be read"
+                                                                                     % kids[0]["pid"]),
+                  "s-fork, child capture %s: a warning names its process (%r)" % (how, [x["message"] for x in doc["warnings"]]))
+            eq(doc.get("totals", {}).get("processes"), 1, "s-fork, child capture %s: the parent's process is reported" % how)
 
     # s-forkvec: each child's first traced event carries a 256-bit vector (an argument, a return
     # value) while the runtime makes the child's capture with libc calls (AVX code, vzeroupper)
