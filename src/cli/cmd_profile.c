@@ -79,6 +79,20 @@ static int parse_weight(const char *value, void *dest)
 			   "html: timeline calls the report keeps in all, the longest of each thread (default 20000)", \
 			   1, LONG_MAX, "a number of calls (at least 1)")
 
+/* The other formats keep every thread, each apart (the HTML report has a
+ * thread selector): a silently ignored --thread would look like a
+ * thread's figures. */
+static int thread_format_ok(const struct view_opts *v)
+{
+	if (v->emit.thread < 0 || strcmp(v->format, "text") == 0 || strcmp(v->format, "folded") == 0 ||
+	    strcmp(v->format, "pprof") == 0)
+		return 1;
+	xl_error("--thread is for the text, folded and pprof formats (the %s format keeps every thread, each apart; "
+		 "drop --thread)",
+		 v->format);
+	return 0;
+}
+
 /* XL_OPTS_PARSED, or the exit code (after -h/--help or an error). */
 static int parse_view(int argc, const char **argv, int is_export, struct view_opts *v)
 {
@@ -151,17 +165,7 @@ static int parse_view(int argc, const char **argv, int is_export, struct view_op
 			 v->format);
 		return XL_EXIT_USAGE;
 	}
-	/* The other formats keep every thread, each apart (the HTML report has a
-	 * thread selector): a silently ignored --thread would look like a
-	 * thread's figures. */
-	if (v->emit.thread >= 0 && strcmp(v->format, "text") != 0 && strcmp(v->format, "folded") != 0 &&
-	    strcmp(v->format, "pprof") != 0) {
-		xl_error("--thread is for the text, folded and pprof formats (the %s format keeps every thread, each "
-			 "apart; drop --thread)",
-			 v->format);
-		return XL_EXIT_USAGE;
-	}
-	return XL_OPTS_PARSED;
+	return thread_format_ok(v) ? XL_OPTS_PARSED : XL_EXIT_USAGE;
 }
 
 static int check_thread(const struct xl_model *m, const struct view_opts *v)
