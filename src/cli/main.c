@@ -47,6 +47,33 @@ static const struct xl_subcommand commands[] = {
 	{NULL, NULL, NULL},
 };
 
+/* A capture option given to run or build without --profile would be
+ * ignored (there is no capture): said, with what to add, exit 2.  The
+ * profile commands capture anyway; a target's profile table without
+ * --profile is the project's default, not a request. */
+static int capture_option_alone(const struct xl_ctx *ctx, const char *cmd)
+{
+	if (ctx->profile || (strcmp(cmd, "run") != 0 && strcmp(cmd, "build") != 0))
+		return 0;
+	const char *opt = ctx->delay_set         ? "--delay"
+			  : ctx->duration_set    ? "--duration"
+			  : ctx->timing          ? "--timing"
+			  : ctx->ninclude        ? "--include"
+			  : ctx->sample_rate_set ? "--sample-rate"
+			  : ctx->no_samples      ? "--no-samples"
+			  : ctx->buffer_size     ? "--buffer-size"
+			  : ctx->interval_ns     ? "--memory-interval"
+			  : ctx->tl_mode         ? "--timeline"
+			  : ctx->tl_min_set      ? "--timeline-min-duration"
+			  : ctx->no_source       ? "--no-source"
+						 : NULL;
+	if (!opt)
+		return 0;
+	xl_error("%s sets the capture, and '%s' captures only with --profile (exaloop --profile %s ... %s ...)", opt,
+		 cmd, opt, cmd);
+	return 1;
+}
+
 int main(int argc, char **argv_)
 {
 	const char **argv = (const char **)argv_;
@@ -95,6 +122,8 @@ int main(int argc, char **argv_)
 	} else if (rc == XL_OPTS_PARSED && n > 0 && strcmp(args[1], "help") == 0) {
 		xl_usage_print(&usage, stdout);
 		rc = XL_EXIT_OK;
+	} else if (rc == XL_OPTS_PARSED && n > 0 && capture_option_alone(&ctx, args[1])) {
+		rc = XL_EXIT_USAGE;
 	} else if (rc == XL_OPTS_PARSED) {
 		/* One switch for the build's link (toolchain.c), a project's
 		 * compiler wrappers (cmd_cc.c, through the build's environment)

@@ -122,6 +122,16 @@ with Workdir() as w:
     check(p.returncode == 2 and "unknown format 'pdf'" in p.stderr, "bad --format")
     p = w.run(["profile", "report", w.latest(), "--text", "--thread", "7"])
     check(p.returncode == 2 and "no thread 7" in p.stderr, "bad --thread")
+    # a capture option without --profile (there is no capture to set): one line, exit 2, nothing run
+    for opt in (["--delay", "1s"], ["--timing", "sampled"], ["--include", "nomatch*"], ["--no-source"],
+                ["--sample-rate", "500"]):
+        for cmd in (["run", prog("s-plain.c")], ["build", prog("s-plain.c"), "-o", os.path.join(w.path, "nobuild")]):
+            p = w.run(["--no-open"] + opt + cmd)
+            check(p.returncode == 2 and "%s sets the capture" % opt[0] in p.stderr and "--profile" in p.stderr
+                  and len(p.stderr.strip().splitlines()) == 1 and p.stdout == ""
+                  and not os.path.exists(os.path.join(w.path, "nobuild")),
+                  "%s %s without --profile: one line, exit 2, nothing built or run (%d: %r)"
+                  % (" ".join(opt), cmd[0], p.returncode, p.stderr))
     # -o naming an input would replace the source with the program: refused, the source kept
     src = os.path.join(w.path, "keep.c")
     shutil.copy(prog("s-plain.c"), src)
