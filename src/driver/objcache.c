@@ -254,50 +254,271 @@ static int each_dep(const char *path, int (*fn)(const char *dep, void *arg), voi
 	return rc;
 }
 
+/* The include-path variables: the compiler searches their directories as
+ * it searches -I and -isystem ones, so they decide which file an #include
+ * finds just as the flags do (part of the key, and their directories are
+ * watched like the flags' ones). */
+static const char *const include_env[] = {"CPATH", "C_INCLUDE_PATH", "CPLUS_INCLUDE_PATH", "OBJC_INCLUDE_PATH", NULL};
+
+/* Options naming a directory an #include searches (attached or separate). */
+static const char *const include_opts[] = {"-I", "-iquote", "-isystem", "-idirafter", NULL};
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void strvec_sort(struct strvec *v)
+{
+	if (v->n)
+		qsort(v->v, v->n, sizeof(*v->v), cmp_str);
+}
+
+/* The directory part of a path ("." for a bare name). */
+static void push_dirname(struct strvec *dirs, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	if (!slash)
+		strvec_push(dirs, ".");
+	else
+		strvec_pushf(dirs, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+}
+
+/* A variable's directory list as the compiler reads it: ':'-separated, an
+ * empty element is the working directory, an empty value none. */
+static void push_path_list(struct strvec *dirs, const char *list)
+{
+	if (!list || !*list)
+		return;
+	for (const char *p = list;; p++) {
+		const char *end = strchrnul(p, ':');
+		if (end == p)
+			strvec_push(dirs, ".");
+		else
+			strvec_pushf(dirs, "%.*s", (int)(end - p), p);
+		if (!*end)
+			break;
+		p = end;
+	}
+}
+
+/* The directories an #include of this job searches before the system's
+ * own: the include options', the include variables', the source's (for
+ * "x.h").  Relative ones are relative to the working directory, which is
+ * part of the key. */
+static void search_dirs(const struct xl_compile_job *j, struct strvec *dirs)
+{
+	for (size_t i = 0; j->argv[i]; i++)
+		for (size_t o = 0; include_opts[o]; o++) {
+			size_t len = strlen(include_opts[o]);
+			if (strncmp(j->argv[i], include_opts[o], len) != 0)
+				continue;
+			if (j->argv[i][len])
+				strvec_push(dirs, j->argv[i] + len);
+			else if (j->argv[i + 1])
+				strvec_push(dirs, j->argv[++i]);
+			break;
+		}
+	for (size_t e = 0; include_env[e]; e++)
+		push_path_list(dirs, getenv(include_env[e]));
+	push_dirname(dirs, j->source);
+}
+
+/* Every component of the paths of the files read ("usr", "include",
+ * "stdio.h"), sorted: the only names whose appearance in a searched
+ * directory can change what an #include finds.  A file found as "x/y.h"
+ * under some directory has "x" and "y.h" among them, so a new x/y.h
+ * elsewhere first shows as a new name x or y.h in a searched directory. */
+static void path_names(const struct strvec *files, struct strvec *names)
+{
+	for (size_t i = 0; i < files->n; i++)
+		for (const char *p = files->v[i]; *p;) {
+			size_t len = strcspn(p, "/");
+			if (len && !(len == 1 && p[0] == '.') && !(len == 2 && p[0] == '.' && p[1] == '.'))
+				strvec_pushf(names, "%.*s", (int)len, p);
+			p += len + (p[len] == '/');
+		}
+	strvec_sort(names);
+}
+
+/* A searched directory's modification time, "SEC.NSEC", or "none" when it
+ * is not a directory (an #include skips it; its appearing is a change). */
+static void dir_mtime(const char *dir, char out[48])
+{
+	struct stat st;
+	if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode))
+		snprintf(out, 48, "%lld.%09ld", (long long)st.st_mtim.tv_sec, (long)st.st_mtim.tv_nsec);
+	else
+		snprintf(out, 48, "none");
+}
+
+/* The hash of the entries of dir named in names (sorted; path_names): what
+ * an #include can find there.  Other entries do not count, so an
+ * executable linked into the source's directory, an editor's backup file
+ * or a new object beside the sources (each changes the directory's
+ * mtime) keep the entry.  0, or -1 when the directory cannot be read. */
+static int dir_names_hash(const char *dir, const struct strvec *names, char hex[33])
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return -1;
+	struct strvec found;
+	strvec_init(&found);
+	const struct dirent *e;
+	while ((e = readdir(d))) {
+		const char *name = e->d_name;
+		if (names->n && bsearch(&name, names->v, names->n, sizeof(*names->v), cmp_str))
+			strvec_pushf(&found, "%s%s", name, e->d_type == DT_DIR ? "/" : "");
+	}
+	closedir(d);
+	strvec_sort(&found); /* readdir's order is the directory's, not the names' */
+	struct hash h;
+	hash_init(&h);
+	for (size_t i = 0; i < found.n; i++)
+		hash_str(&h, found.v[i]);
+	hash_hex(&h, hex);
+	int rc = found.oom ? -1 : 0;
+	strvec_release(&found);
+	return rc;
+}
+
+/* The "dir MTIME NAMES PATH" lines of the .deps file: every directory
+ * an #include may have searched before finding a file (search_dirs, and
+ * the directory of each file read: "x.h" is looked up beside the file
+ * including it).  A lookup in one of them may find a different file only
+ * after it changed: a header added to -Ia when w.h came from -Ib, a
+ * CPATH directory, the source's own.  NAMES: dir_names_hash, "-" when the
+ * directory is missing or unreadable.  Not watched: the compiler's
+ * system directories (part of its version, in the key) and a file added
+ * in an existing subdirectory of a searched directory (x/y.h when x/
+ * already was there). */
+static int write_dir_lines(FILE *f, const struct xl_compile_job *j, const struct strvec *files)
+{
+	struct strvec dirs, names;
+	strvec_init(&dirs);
+	strvec_init(&names);
+	search_dirs(j, &dirs);
+	for (size_t i = 0; i < files->n; i++)
+		push_dirname(&dirs, files->v[i]);
+	strvec_sort(&dirs);
+	path_names(files, &names);
+	int rc = dirs.oom || names.oom ? -1 : 0;
+	for (size_t i = 0; rc == 0 && i < dirs.n; i++) {
+		char mtime[48], list[33] = "-";
+		if (i && strcmp(dirs.v[i], dirs.v[i - 1]) == 0)
+			continue;
+		dir_mtime(dirs.v[i], mtime);
+		if (strcmp(mtime, "none") != 0 && dir_names_hash(dirs.v[i], &names, list) != 0)
+			snprintf(list, sizeof(list), "-"); /* only its mtime can tell then */
+		if (fprintf(f, "dir %s %s %s\n", mtime, list, dirs.v[i]) < 0)
+			rc = -1;
+	}
+	strvec_release(&dirs);
+	strvec_release(&names);
+	return rc;
+}
+
 struct dep_list {
 	FILE *f;
 	struct memo *memo;
+	struct strvec files; /* the paths written, for write_dir_lines */
 };
 
 static int write_dep_line(const char *dep, void *arg)
 {
-	const struct dep_list *l = arg;
+	struct dep_list *l = arg;
 	struct hash h;
 	char hex[33];
 	if (file_hash(l->memo, dep, &h) != 0)
 		return -1;
 	hash_hex(&h, hex);
+	strvec_push(&l->files, dep);
 	return fprintf(l->f, "%s %s\n", hex, dep) < 0 ? -1 : 0;
 }
 
-/* Is the entry's recorded input set unchanged?  Every line of the .deps
- * file is "HASH PATH" of one file the compiler read. */
+/* Is a "HASH PATH" line's file unchanged? */
+static int file_current(struct memo *m, const char *line)
+{
+	struct hash h;
+	char hex[33];
+	if (strlen(line) < 34 || line[32] != ' ' || file_hash(m, line + 33, &h) != 0)
+		return 0;
+	hash_hex(&h, hex);
+	return memcmp(hex, line, 32) == 0;
+}
+
+/* Split a dir line's "MTIME NAMES PATH": the path, or NULL when malformed. */
+static const char *dir_fields(const char *s, char mtime[48], char names[33])
+{
+	const char *a = strchr(s, ' '), *b = a ? strchr(a + 1, ' ') : NULL;
+	if (!b || a - s >= 48 || b - a - 1 >= 33 || !b[1])
+		return NULL;
+	snprintf(mtime, 48, "%.*s", (int)(a - s), s);
+	snprintf(names, 33, "%.*s", (int)(b - a - 1), a + 1);
+	return b + 1;
+}
+
+/* Are the searched directories (write_dir_lines) as they were?  The same
+ * mtime says so at the cost of a stat; another one (the build's
+ * executable was linked there) asks dir_names_hash whether a name an
+ * #include can find appeared or went.  files: the paths of the file
+ * lines, for the names. */
+static int dirs_current(const struct strvec *dirs, const struct strvec *files)
+{
+	struct strvec names;
+	strvec_init(&names);
+	int ok = 1, have_names = 0;
+	for (size_t i = 0; ok && i < dirs->n; i++) {
+		char mtime[48], was_mtime[48], was_names[33], now_names[33];
+		const char *path = dir_fields(dirs->v[i], was_mtime, was_names);
+		if (!path) {
+			ok = 0;
+			break;
+		}
+		dir_mtime(path, mtime);
+		if (strcmp(mtime, was_mtime) == 0)
+			continue;
+		if (!strcmp(mtime, "none") || !strcmp(was_mtime, "none") || !strcmp(was_names, "-")) {
+			ok = 0; /* appeared, went, or unreadable and changed */
+			break;
+		}
+		if (!have_names++)
+			path_names(files, &names);
+		ok = !names.oom && dir_names_hash(path, &names, now_names) == 0 && !strcmp(now_names, was_names);
+	}
+	strvec_release(&names);
+	return ok;
+}
+
+/* Is the entry's recorded input set unchanged?  The .deps file has a
+ * "HASH PATH" line for each file the compiler read, then the "dir" lines
+ * of write_dir_lines. */
 static int deps_current(struct memo *m, const char *deps)
 {
 	FILE *f = fopen(deps, "re");
 	if (!f)
 		return 0;
+	struct strvec files, dirs;
+	strvec_init(&files);
+	strvec_init(&dirs);
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t n;
-	int ok = 1, lines = 0;
+	int ok = 1;
 	while (ok && (n = getline(&line, &cap, f)) > 0) {
 		if (line[n - 1] == '\n')
 			line[n - 1] = 0;
-		if (strlen(line) < 34 || line[32] != ' ') {
-			ok = 0;
-			break;
-		}
-		struct hash h;
-		char hex[33];
-		ok = file_hash(m, line + 33, &h) == 0;
-		hash_hex(&h, hex);
-		ok = ok && memcmp(hex, line, 32) == 0;
-		lines++;
+		if (strncmp(line, "dir ", 4) == 0)
+			strvec_push(&dirs, line + 4);
+		else if ((ok = file_current(m, line)))
+			strvec_push(&files, line + 33);
 	}
 	free(line);
 	fclose(f);
-	return ok && lines > 0;
+	ok = ok && files.n > 0 && !files.oom && !dirs.oom && dirs_current(&dirs, &files);
+	strvec_release(&files);
+	strvec_release(&dirs);
+	return ok;
 }
 
 static int key_of(struct memo *m, const struct xl_compile_job *j, const char *version, char key[33])
@@ -305,10 +526,17 @@ static int key_of(struct memo *m, const struct xl_compile_job *j, const char *ve
 	struct hash h, content;
 	char real[PATH_MAX], cwd[PATH_MAX];
 	hash_init(&h);
-	hash_str(&h, "exaloop objcache 2"); /* 2: contents enter as their hashes */
+	/* 2: contents enter as their hashes; 3: the include variables, and
+	 * .deps has dir lines (an old entry is never found, so never misread) */
+	hash_str(&h, "exaloop objcache 3");
 	hash_str(&h, version ? version : "");
 	for (size_t i = 0; j->argv[i]; i++)
 		hash_str(&h, j->argv[i]);
+	for (size_t i = 0; include_env[i]; i++) {
+		const char *v = getenv(include_env[i]);
+		hash_str(&h, include_env[i]);
+		hash_str(&h, v ? v : "");
+	}
 	hash_str(&h, realpath(j->source, real) ? real : j->source);
 	hash_str(&h, getcwd(cwd, sizeof(cwd)) ? cwd : "");
 	if (file_hash(m, j->source, &content) != 0)
@@ -360,8 +588,12 @@ static int finish(struct compile_run *r, struct compile *k)
 	snprintf(obj, sizeof(obj), "%s/%s.o", r->c->dir, k->key);
 	snprintf(deps, sizeof(deps), "%s/%s.deps", r->c->dir, k->key);
 	snprintf(tmp_deps, sizeof(tmp_deps), "%s.list", k->tmp_dep);
-	struct dep_list l = {fopen(tmp_deps, "we"), &r->memo};
+	struct dep_list l = {fopen(tmp_deps, "we"), &r->memo, {0}};
+	strvec_init(&l.files);
 	int rc = l.f ? each_dep(k->tmp_dep, write_dep_line, &l) : -1;
+	if (rc == 0)
+		rc = l.files.oom ? -1 : write_dir_lines(l.f, k->job, &l.files);
+	strvec_release(&l.files);
 	if (l.f && fclose(l.f) != 0)
 		rc = -1;
 	unlink(k->tmp_dep);

@@ -3,12 +3,16 @@
  * object files, reused by the next build.
  *
  * An entry is keyed by everything that decides the object: the compiler
- * and its version, the compile command (flags), the source's absolute
- * path, the working directory and the source's content.  Each entry also
- * records the headers the compiler read (its -MD output) with a hash of
- * their content; an entry is reused only while all of them are
- * unchanged.  So a second build with one edited file (or one edited
- * header's users) recompiles just those.
+ * and its version, the compile command (flags), the include variables
+ * (CPATH...), the source's absolute path, the working directory and the
+ * source's content.  Each entry also records the headers the compiler
+ * read (its -MD output) with a hash of their content, and the directories
+ * an #include may have searched before finding one (-I and the like, the
+ * include variables', the source's and each header's) with their state;
+ * an entry is reused only while all of them are unchanged, so a header
+ * that would now be found first elsewhere recompiles.  So a second build
+ * with one edited file (or one edited header's users) recompiles just
+ * those.
  *
  * Location: $EXALOOP_CACHE_DIR, else $XDG_CACHE_HOME/exaloop/objects,
  * else ~/.cache/exaloop/objects; when none can be created, a temporary
