@@ -76,6 +76,7 @@ static int capture_option_alone(const struct xl_ctx *ctx, const char *cmd)
 
 int main(int argc, char **argv_)
 {
+	xl_option_is_global = xl_is_global_option; /* options.h: "must come before" */
 	const char **argv = (const char **)argv_;
 	struct xl_ctx ctx = {0};
 	ctx.argc = argc;

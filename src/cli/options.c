@@ -30,10 +30,13 @@ static void option_name(const struct xl_option *o, char *buf, size_t len)
 }
 
 /* The command as the user typed it, for messages: "exaloop" or "profile report". */
-static const char *command_name(const struct xl_usage *u)
+/* "exaloop" or "exaloop profile report": the command as typed. */
+static void command_name(const struct xl_usage *u, char *buf, size_t len)
 {
-	return u->name && u->name[0] ? u->name : "exaloop";
+	snprintf(buf, len, "exaloop%s%s", u->name && u->name[0] ? " " : "", u->name ? u->name : "");
 }
+
+int (*xl_option_is_global)(const char *arg);
 
 /* "a, b or c" into buf. */
 static void sub_list(const struct xl_subcommand *subs, char *buf, size_t len)
@@ -146,7 +149,9 @@ static int apply(const struct xl_usage *u, const struct xl_option *o, const char
 	case XL_OPT_KIND_BOOL:
 	case XL_OPT_KIND_SET:
 		if (value) {
-			xl_error("'%s' takes no value (in 'exaloop %s')", name, command_name(u));
+			char cmd[96];
+			command_name(u, cmd, sizeof(cmd));
+			xl_error("'%s' takes no value (in '%s')", name, cmd);
 			return -1;
 		}
 		if (o->kind == XL_OPT_KIND_BOOL)
@@ -195,6 +200,14 @@ static int parse_one(const struct xl_usage *u, int argc, const char **argv, int 
 		value = a[2] ? a + 2 : NULL;
 		if (o && value && !xl_option_has_value(o))
 			o = NULL; /* no bundling of flags: "-xy" is unknown */
+	}
+	int global = !o && u->name[0] && xl_option_is_global ? xl_option_is_global(a) : 0;
+	if (global) { /* as run and build say it (args.c) */
+		size_t n = strcspn(a, "=");
+		const char *v = global == 2 && *ip + 1 < argc ? argv[*ip + 1] : NULL;
+		xl_error("'%.*s' must come before '%s': exaloop %s%s%s %s ...", (int)n, a, u->name, a, v ? " " : "",
+			 v ? v : "", u->name);
+		return -1;
 	}
 	if (!o) {
 		if (u->name[0])

@@ -135,6 +135,10 @@ enum {
  * hold the positional arguments in order (and with XL_OPTS_STOP_AT_ARG,
  * everything after the first of them), followed by NULL. */
 int xl_parse_options(const struct xl_usage *u, int argc, const char **argv, unsigned flags, int *nargs);
+/* Set by main: whether an argument is one of exaloop's global options
+ * (globals.h: xl_is_global_option), so that a command given one after its
+ * name says where it goes rather than "unknown option".  NULL: not known. */
+extern int (*xl_option_is_global)(const char *arg);
 
 /* Run the subcommand argv[1] of u->subs with argv + 1 (after u's own
  * options, which end at the subcommand).  Returns its exit code, 0 after

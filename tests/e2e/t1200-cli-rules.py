@@ -141,6 +141,14 @@ with Workdir() as w:
         check(p.returncode == 2 and "is the input" in p.stderr and len(p.stderr.strip().splitlines()) == 1,
               "build -o %s: one line, exit 2 (%d: %r)" % (os.path.relpath(out, w.path), p.returncode, p.stderr))
         eq(open(src, "rb").read(), before_src, "build -o the input: the source is unchanged")
+    # a global option after a profile command: where it goes, as run and build say it
+    for args, first in ((["profile", "report", w.latest(), "--no-open"],
+                         "exaloop: error: '--no-open' must come before 'profile report': exaloop --no-open profile report ..."),
+                        (["profile", "exec", "--delay", "1s", "./x"],
+                         "exaloop: error: '--delay' must come before 'profile exec': exaloop --delay 1s profile exec ..."),
+                        (["--no-open=1", "run", "x.c"], "exaloop: error: '--no-open' takes no value (in 'exaloop')")):
+        p = w.run(args)
+        eq((p.returncode, p.stderr.splitlines()[0] if p.stderr else ""), (2, first), " ".join(args[:3]))
     # formats that keep every thread apart refuse --thread rather than ignore it
     for args in (["export", w.latest(), "--format", "chrome"], ["export", w.latest(), "--format", "perfetto"],
                  ["export", w.latest(), "--format", "json"], ["report", w.latest(), "--json"]):
