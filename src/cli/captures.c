@@ -82,6 +82,41 @@ void xl_diff_side_release(struct xl_diff_side *s)
 	s->nruns = 0;
 }
 
+/* A run whose capture lost data (cut short, threads unreadable, or the
+ * program killed before finalizing): the first such warning, else NULL. */
+static const struct xl_warning *data_lost(const struct xl_model *m)
+{
+	for (size_t i = 0; i < m->nwarnings; i++)
+		if (strcmp(m->warnings[i].kind, "truncated") == 0 ||
+		    strcmp(m->warnings[i].kind, "corrupt_threads") == 0 ||
+		    strcmp(m->warnings[i].kind, "not_finalized") == 0)
+			return &m->warnings[i];
+	return NULL;
+}
+
+/* Each capture's warnings on stderr (the diff's figures come from it); in
+ * a directory of runs, those that lost data are left out of the medians
+ * (a run cut short would count as one of zeros), and said so.  The
+ * side's run count afterwards; 0 when none is left. */
+static size_t vet_runs(const char *dir, struct xl_diff_side *s)
+{
+	size_t kept = 0;
+	for (size_t i = 0; i < s->nruns; i++) {
+		struct xl_model *m = s->runs[i];
+		const struct xl_warning *lost = s->nruns > 1 ? data_lost(m) : NULL;
+		if (lost) {
+			xl_warn("left out of the medians of '%s': %s (%s)", dir, m->run.capture_dir, lost->message);
+			xl_model_free(m);
+			continue;
+		}
+		for (size_t k = 0; k < m->nwarnings; k++)
+			xl_warn("%s: %s", m->run.capture_dir, m->warnings[k].message);
+		s->runs[kept++] = m;
+	}
+	s->nruns = kept;
+	return kept;
+}
+
 int xl_diff_side_load(const char *dir, struct xl_diff_side *s)
 {
 	memset(s, 0, sizeof(*s));
@@ -96,6 +131,7 @@ int xl_diff_side_load(const char *dir, struct xl_diff_side *s)
 			return rc;
 		}
 		s->nruns = 1;
+		vet_runs(dir, s);
 		return 0;
 	}
 	struct dirent **names;
@@ -121,6 +157,9 @@ int xl_diff_side_load(const char *dir, struct xl_diff_side *s)
 	if (!rc && !s->nruns) {
 		xl_error("'%s' holds no capture (expected a profiles/capture-... directory, or a directory of them)",
 			 dir);
+		rc = XL_EXIT_CAPTURE;
+	} else if (!rc && !vet_runs(dir, s)) {
+		xl_error("'%s' holds no capture that is whole (each lost data: see the warnings above)", dir);
 		rc = XL_EXIT_CAPTURE;
 	}
 	if (rc)

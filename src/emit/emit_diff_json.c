@@ -75,6 +75,19 @@ static void side(struct jsonw *w, const char *key, const struct xl_diff_side *s)
 	for (size_t i = 0; i < s->nruns; i++)
 		jw_str(w, s->runs[i]->run.capture_dir);
 	jw_arr_end(w);
+	/* each capture's capture-quality warnings: what its figures lack */
+	jw_key(w, "warnings");
+	jw_arr(w);
+	for (size_t i = 0; i < s->nruns; i++)
+		for (size_t k = 0; k < s->runs[i]->nwarnings; k++) {
+			const struct xl_warning *x = &s->runs[i]->warnings[k];
+			jw_obj(w);
+			jw_kstr(w, "capture", s->runs[i]->run.capture_dir);
+			jw_kstr(w, "kind", x->kind);
+			jw_kstr(w, "message", x->message);
+			jw_obj_end(w);
+		}
+	jw_arr_end(w);
 	jw_obj_end(w);
 }
 

@@ -7,8 +7,10 @@ tests/progs/s-diff.c spends fixed durations (sleeps) and prints the elapsed time
 itself.  Those figures are the oracle: the diff's medians and changes must match what the programs saw,
 whatever the load on the machine did to them.  The nominal changes (+200 %, 0 %) hold only roughly on a
 loaded machine, so they are checked with loose bounds; runs alternate between the builds."""
-from xltest import *
 import re
+import shutil
+
+from xltest import *
 
 SCHEMA = json.load(open(os.path.join(SRC, "docs", "diff.schema.json")))
 SRCFILE = prog("s-diff.c")
@@ -188,4 +190,31 @@ with Workdir() as w:
     eq(p.returncode, 2, "bad sort key")
     p = w.run(["profile", "diff", b, s, "--bogus"])
     eq(p.returncode, 2, "unknown option")
+
+    # A capture that lost data: in a directory of runs it is left out of the medians, and said so
+    # (a cut capture would count as a run of zeros); alone, its warnings come with the diff.
+    mixed = os.path.join(w.path, "mixed")
+    good = sorted(os.listdir(s))
+    os.makedirs(mixed)
+    shutil.copytree(os.path.join(s, good[0]), os.path.join(mixed, "a-good"))
+    shutil.copytree(os.path.join(s, good[1]), os.path.join(mixed, "b-cut"))
+    os.truncate(os.path.join(mixed, "b-cut", "capture.xlc"), 4096)
+    p = w.run(["profile", "diff", b, mixed, "--json"])
+    doc = json.loads(p.stdout) if p.returncode == 0 else {}
+    check(p.returncode == 0 and "left out of the medians of '%s': %s" % (mixed, os.path.join(mixed, "b-cut")) in p.stderr,
+          "a cut run is left out of the medians, and said (%d: %r)" % (p.returncode, p.stderr[-300:]))
+    eq((doc.get("new") or {}).get("runs"), 1, "the side's medians come from the whole run alone")
+    eq(validate(doc, SCHEMA), [], "diff document validates against docs/diff.schema.json")
+    eq(fn(doc, "hot")["calls"]["new"] if fn(doc, "hot") else None, w.summary(os.path.join(mixed, "a-good")).calls("hot"),
+       "hot's calls are the whole run's, not a median with zeros")
+    p = w.run(["profile", "diff", b, os.path.join(mixed, "b-cut"), "--json"])
+    doc = json.loads(p.stdout) if p.returncode == 0 else {}
+    kinds = [x["kind"] for x in (doc.get("new") or {}).get("warnings", [])]
+    check(p.returncode == 0 and "truncated" in kinds and "capture file truncated" in p.stderr,
+          "a cut capture alone: its warnings in the document and on stderr (%r)" % kinds)
+    os.makedirs(os.path.join(w.path, "allcut"))
+    shutil.copytree(os.path.join(mixed, "b-cut"), os.path.join(w.path, "allcut", "b-cut"))
+    shutil.copytree(os.path.join(mixed, "b-cut"), os.path.join(w.path, "allcut", "c-cut"))
+    p = w.run(["profile", "diff", b, os.path.join(w.path, "allcut")])
+    check(p.returncode == 3 and "holds no capture that is whole" in p.stderr, "every run cut: exit 3 and why")
 done()

@@ -53,6 +53,10 @@
     const runs = num(info.runs) || caps.length;
     p.appendChild(elc('span', 'xd-muted', ' — ' + disp(caps[0] || '') + (runs > 1 ? ' (' + runs + ' runs, medians)' : '')));
     head.appendChild(p);
+    // what each capture's figures lack (capture-quality warnings), as text
+    for (const x of Array.isArray(info.warnings) ? info.warnings : []) {
+      head.appendChild(elc('p', 'xd-note xd-warn', (s === 'base' ? 'Base' : 'New') + ' capture ' + disp(String(x.capture || '')) + ': ' + disp(String(x.message || ''))));
+    }
   }
   head.appendChild(elc('p', 'xd-note xd-muted', doc.normalized
     ? 'Times normalized: base scaled by ' + Number(doc.scale).toFixed(3) + ' to new\u2019s thread time, so changes are of shares of the run.'
