@@ -73,6 +73,8 @@ def sweep(w, name, data, offsets, full):
                 return off, "more calls than the whole capture: %s" % over
             if off < len(data) and not any(x["kind"] == "truncated" for x in doc["warnings"]):
                 return off, "no 'truncated' warning"
+            if off < len(data) and any(x["kind"] == "no_functions" for x in doc["warnings"]):
+                return off, "'no traced function ran' about a capture whose calls were cut off"
             return off, "ok"
         lines = err.splitlines()
         if rc == 3 and len(lines) == 1 and lines[0].startswith("exaloop: error:"):
