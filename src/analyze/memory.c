@@ -126,9 +126,16 @@ void xl_memory_summary(const struct xl_model *m, struct xl_mem_summary *s)
 		gc_reason = "the program does not use the Boehm GC";
 	else
 		gc_reason = "the Boehm collector was not initialised during the capture";
-	const char *rss_reason = m->mode == XL_MODE_XRAY  ? "memory is not sampled in xray mode"
-				 : m->window_start_ns < 0 ? "the capture window never opened"
-							  : "/proc/self/statm could not be read";
+	/* No sample at all: none was taken (the program ended or was killed
+	 * before the first, or the capture lost them), which says nothing of
+	 * /proc; samples without the value: the runtime could not read it. */
+	const char *rss_reason =
+		m->mode == XL_MODE_XRAY  ? "memory is not sampled in xray mode"
+		: m->window_start_ns < 0 ? "the capture window never opened"
+		: m->nsamples == 0
+			? "no memory sample in the capture (the program ended or was killed before the first, or "
+			  "the capture was cut short)"
+			: "/proc/self/statm could not be read";
 	if (m->window_start_ns < 0 && m->mode != XL_MODE_XRAY)
 		gc_reason = "the capture window never opened";
 	series(m, &s->rss, get_rss, rss_reason);

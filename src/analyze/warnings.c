@@ -312,8 +312,19 @@ static int warn_deep_recursion(const struct rule_ctx *c)
 
 static int warn_memory_samples_missed(const struct rule_ctx *c)
 {
-	if (!c->m->mem_samples_missed)
+	const struct xl_model *m = c->m;
+	if (!m->mem_samples_missed)
 		return XL_OK;
+	/* More than the whole window could have taken (with a margin for a
+	 * window of unknown end): the count is no count but a damaged header. */
+	int64_t span = m->window_end_ns - (m->window_start_ns < 0 ? 0 : m->window_start_ns);
+	uint64_t interval = m->memory_interval_ns ? m->memory_interval_ns : 1000000u;
+	double most = 2.0 * ((span > 0 ? (double)span : 0) / (double)interval + 1) + 16;
+	if ((double)m->mem_samples_missed > most)
+		return add(c->m, "corrupt_header", -1, -1,
+			   "the capture header's count of missed memory samples (%llu) is more than its window could "
+			   "take: the header is damaged, and its other counters may be too",
+			   (unsigned long long)m->mem_samples_missed);
 	return add(c->m, "memory_samples_missed", -1, -1,
 		   "%llu memory samples were missed or late (the sampler could not run on time)",
 		   (unsigned long long)c->m->mem_samples_missed);

@@ -31,6 +31,7 @@ from xltest import *
 
 HDR = 4096
 H_VERSION, H_FLAGS, H_FILE_SIZE, H_ARENA_CURSOR, H_THREAD_COUNT, H_MEM_FIRST = 8, 32, 40, 56, 184, 192
+H_MEM_MISSED = 200
 H_ALLOC_REC_SIZE, FLAG_ALLOCS = 336, 0x200
 TB_SLOT, TB_NODE_COUNT, TB_DEPTH, TB_TIMELINE_FIRST, TB_CHUNKS = 32, 160, 164, 168, 176
 TB_FUNC_TABLE, TB_FUNC_SLOTS = 41136, 41144   # after stack[2048]; then the CPU times (version 3)
@@ -301,4 +302,13 @@ with Workdir() as w:
     rotated = chrome_calls(variant(w, base, "ring-rotated", d))
     check(in_order > 1000 and rotated >= in_order,
           "a rotated ring's calls: %d, in order %d" % (rotated, in_order))
+
+    # a damaged header counter (missed memory samples, offset 200: all ones) is no count: said so
+    d = bytearray(orig)
+    put64(d, H_MEM_MISSED, 2**64 - 1)
+    doc = w.summary(variant(w, base, "missed-all-ones", d)).doc
+    kinds = [x["kind"] for x in doc["warnings"]]
+    check("corrupt_header" in kinds and "memory_samples_missed" not in kinds,
+          "an impossible missed-sample count: the header is damaged, not 18446744073709551615 samples missed (%r)"
+          % kinds)
 done()

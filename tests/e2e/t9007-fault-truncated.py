@@ -73,6 +73,8 @@ def sweep(w, name, data, offsets, full):
                 return off, "more calls than the whole capture: %s" % over
             if off < len(data) and not any(x["kind"] == "truncated" for x in doc["warnings"]):
                 return off, "no 'truncated' warning"
+            if "statm could not be read" in json.dumps(doc.get("memory")):
+                return off, "memory unavailable blamed on /proc/self/statm (the samples were cut off)"
             if off < len(data) and any(x["kind"] == "no_functions" for x in doc["warnings"]):
                 return off, "'no traced function ran' about a capture whose calls were cut off"
             return off, "ok"
