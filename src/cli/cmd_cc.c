@@ -236,6 +236,13 @@ static int capture_mode(int argc, const char **argv, const struct xl_ctx *ctx, c
 				 name, a);
 			return XL_EXIT_USAGE;
 		}
+		/* checked here, so that the error names the wrapper as its
+		 * others do (xl_parse_profile's own message would not) */
+		uint32_t m;
+		if (a[9] && xl_mode_parse(a + 10, &m) != 0) {
+			xl_error("%s: invalid profile mode '%s' (use all, memory or xray)", name, a + 10);
+			return XL_EXIT_USAGE;
+		}
 		if (xl_parse_profile(a[9] ? a + 10 : NULL, &own) != 0)
 			return XL_EXIT_USAGE;
 	}

@@ -141,6 +141,10 @@ with Workdir() as w:
         check(p.returncode == 2 and "is the input" in p.stderr and len(p.stderr.strip().splitlines()) == 1,
               "build -o %s: one line, exit 2 (%d: %r)" % (os.path.relpath(out, w.path), p.returncode, p.stderr))
         eq(open(src, "rb").read(), before_src, "build -o the input: the source is unchanged")
+    # --pgo with its profile forgotten would read the source as the profile
+    p = w.run(["build", "--pgo", prog("s-plain.c"), "-o", os.path.join(w.path, "pgoless")])
+    check(p.returncode == 2 and "'--pgo' needs a profile before the sources" in p.stderr
+          and len(p.stderr.strip().splitlines()) == 1, "--pgo SOURCE: one line, exit 2 (%r)" % p.stderr)
     # a global option after a profile command: where it goes, as run and build say it
     for args, first in ((["profile", "report", w.latest(), "--no-open"],
                          "exaloop: error: '--no-open' must come before 'profile report': exaloop --no-open profile report ..."),

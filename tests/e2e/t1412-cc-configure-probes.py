@@ -108,6 +108,9 @@ with Workdir() as w:
                        stderr=subprocess.PIPE, text=True)
     eq(p.returncode, 2, "a bad EXALOOP_PROFILE is a usage error")
     check("invalid EXALOOP_PROFILE='fast'" in p.stderr, "bad mode message: " + p.stderr.strip())
+    p = subprocess.run([EXALOOP, "cc", "--profile=fast", "-c", "a.c"], cwd=d, stderr=subprocess.PIPE, text=True)
+    eq((p.returncode, p.stderr.strip()), (2, "exaloop: error: exaloop cc: invalid profile mode 'fast' (use all, memory or xray)"),
+       "a bad --profile=MODE: one line, named as the wrapper's")
     # CC=exaloop-cc together with the launcher variables: wrapped once
     p = subprocess.run([EXALOOP, "cc", os.path.join(os.path.dirname(EXALOOP), "exaloop-cc"), "-c", "a.c", "-o",
                         "twice.o"], cwd=d, stderr=subprocess.PIPE, text=True)
