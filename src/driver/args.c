@@ -87,8 +87,9 @@ static int option_pgo(int argc, const char **argv, int *ip, struct xl_build_args
 	 * one, and the build would then say it has no source */
 	enum xl_lang l = xl_source_lang(out->pgo);
 	if (l != XL_LANG_NONE && l != XL_LANG_OBJECT) {
-		snprintf(err, errlen, "'--pgo' needs a profile before the sources, not '%s': --pgo pgo/NAME.profdata %s",
-			 out->pgo, out->pgo);
+		snprintf(err, errlen,
+			 "'--pgo' needs a profile before the sources, not '%s': --pgo pgo/NAME.profdata %s", out->pgo,
+			 out->pgo);
 		return -1;
 	}
 	return 0;
