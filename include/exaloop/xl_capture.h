@@ -119,6 +119,10 @@ enum xl_cap_mode {
 	0x1000u /* --timing=sampled: calls counted, no clock read per call; the
 		 * nodes' and function tables' times are not kept (0), and the
 		 * analysis takes times from the position samples */
+#define XL_FLAG_EVENT_ABANDONED \
+	0x2000u /* a signal handler left a traced event without returning to
+		 * it (siglongjmp, exit): that thread's later events were not
+		 * recorded; they are counted in its reentry_lost */
 
 /* Value stored for a memory metric that could not be read. */
 #define XL_UNAVAILABLE INT64_MIN

@@ -290,6 +290,13 @@ static int warn_repaired_exits(const struct rule_ctx *c)
  * to a bound per event (rt_hot.c, deferred events); what did not fit. */
 static int warn_reentry_lost(const struct rule_ctx *c)
 {
+	if (c->m->flags & XL_FLAG_EVENT_ABANDONED)
+		return add(c->m, "reentry_lost", -1, -1,
+			   "a signal handler left a traced call's event without returning to it (siglongjmp out of the "
+			   "handler, or exit in it): %llu later events of that thread were not recorded, so the call "
+			   "counts after that point are too low (capture such a program with --profile=memory, or keep "
+			   "handlers that do not return out of traced code)",
+			   (unsigned long long)c->reentry_lost);
 	if (!c->reentry_lost)
 		return XL_OK;
 	return add(c->m, "reentry_lost", -1, -1,

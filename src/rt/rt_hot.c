@@ -941,6 +941,17 @@ void rt__hot_flush(void)
 {
 	struct rt_hot *h = &rt__hot;
 	uint32_t g = h->gate;
+	if (g == RT_GATE_BUSY && h->tb) {
+		/* Busy outside any event: a signal handler left one without
+		 * returning to it (siglongjmp out of the handler, exit() in it),
+		 * and every event of the thread since was deferred, never to be
+		 * taken in (the abandoned event's state is half written).  Lost,
+		 * and said: counted with the re-entries lost, flagged. */
+		h->tb->reentry_lost += h->deferred;
+		h->deferred = 0;
+		flag_set(XL_FLAG_EVENT_ABANDONED);
+		return;
+	}
 	if (!h->deferred || (g != RT_GATE_READY && g != RT_GATE_SLOW))
 		return;
 	h->gate = RT_GATE_BUSY;

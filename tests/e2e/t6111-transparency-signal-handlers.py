@@ -58,4 +58,54 @@ with Workdir() as w:
               % (lost // RUN_EVENTS, prof))
         wr = s.warning("reentry_lost")
         check(wr is not None and str(lost) in wr["message"], tag + ": heavy handler: the loss is a warning")
+    # A handler that siglongjmps out (an interpreter's timeout, a test harness's watchdog) leaves the
+    # event it interrupted without returning to it: the thread's later events cannot be recorded.
+    # Never silently: either every count is the program's, or a warning says the counts are short.
+    jmp = os.path.join(w.path, "jmpalrm.c")
+    open(jmp, "w").write(r"""
+#include <setjmp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/time.h>
+#define NI static __attribute__((noinline))
+static sigjmp_buf jb;
+NI long leaf(long x) { __asm__ volatile("" : "+r"(x)); return x + 1; }
+NI long after(long x) { __asm__ volatile("" : "+r"(x)); return x + 1; }
+NI long final_work(long x) { __asm__ volatile("" : "+r"(x)); return x + 2; }
+NI void on_alrm(int s) { (void)s; siglongjmp(jb, 1); }
+int main(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_alrm;
+	sigaction(SIGALRM, &sa, 0);
+	struct itimerval it = {{0, 500}, {0, 500}};
+	setitimer(ITIMER_REAL, &it, 0);
+	volatile int r = 0;
+	volatile long a = 0;
+	if (sigsetjmp(jb, 1)) {
+		a = after(a);
+		r++;
+	}
+	if (r < 50) {
+		long x = 0;
+		for (;;) x = leaf(x);
+	}
+	struct itimerval off = {{0, 0}, {0, 0}};
+	setitimer(ITIMER_REAL, &off, 0);
+	long f = 0;
+	for (int i = 0; i < 1000; i++) f = final_work(f);
+	printf("rounds=%d after=%ld final=%ld\n", r, a, f);
+	return 0;
+}
+""")
+    p = w.run(["--no-open", "--profile", "run", jmp])
+    eq((p.returncode, p.stdout), (0, "rounds=50 after=50 final=2000\n"), "siglongjmp out of a handler: the program runs as ever")
+    s = w.summary()
+    exact = (s.calls("after"), s.calls("final_work")) == (50, 1000)
+    wr = s.warning("reentry_lost")
+    check(exact or (wr is not None and "without returning to it" in wr["message"]),
+          "siglongjmp out of a handler: counts exact (%r), or a warning says they are short (%r)"
+          % ((s.calls("after"), s.calls("final_work")), wr and wr["message"][:80]))
 done()
