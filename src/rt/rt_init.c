@@ -589,6 +589,17 @@ __attribute__((constructor(101))) static void rt_init(void)
 		return;
 	}
 	int saved_errno = errno;
+	/* The directory as the launcher gave it may be relative (exaloop's
+	 * "profiles/capture-..."): a program that changes directory would then
+	 * write its forked children's and exec'd images' captures elsewhere,
+	 * or nowhere.  Made absolute before main runs, here and for the
+	 * images it execs (the environment they inherit). */
+	static char abs_dir[4096];
+	char cwd[4096];
+	if (dir[0] != '/' && getcwd(cwd, sizeof(cwd)) &&
+	    (size_t)snprintf(abs_dir, sizeof(abs_dir), "%s/%s", cwd, dir) < sizeof(abs_dir) &&
+	    setenv(XL_ENV_DIR, abs_dir, 1) == 0)
+		dir = abs_dir;
 	start(dir);
 	errno = saved_errno;
 }

@@ -97,4 +97,50 @@ with Workdir() as w:
         kids = s.doc["run"]["process"]["related"]
         eq(sorted(w.summary(os.path.join(top, r["dir"])).calls("sum") for r in kids), [1, 1],
            "s-forkvec: each child captured, with its own sum() call")
+    # a program that changes directory before it forks and re-execs itself: the child's capture and
+    # the new image's still land in the capture directory (it was given relative: profiles/...)
+    cd = os.path.join(w.path, "cdfork.c")
+    open(cd, "w").write(r'''
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+static __attribute__((noinline)) long work(long x) { __asm__ volatile("" : "+r"(x)); return x + 1; }
+int main(int argc, char **argv)
+{
+	long s = 0;
+	if (argc > 1 && strcmp(argv[1], "again") == 0) {
+		for (int i = 0; i < 9; i++) s = work(s);
+		printf("image2 work=%ld\n", s);
+		return 0;
+	}
+	for (int i = 0; i < 3; i++) s = work(s);
+	if (chdir("/") != 0) return 2;
+	pid_t p = fork();
+	if (p == 0) {
+		long c = 0;
+		for (int i = 0; i < 5; i++) c = work(c);
+		printf("child work=%ld\n", c);
+		fflush(stdout);
+		_exit(0);
+	}
+	int st;
+	waitpid(p, &st, 0);
+	printf("parent work=%ld\n", s);
+	fflush(stdout);
+	char self[4096];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+	if (n < 0) return 4;
+	self[n] = 0;
+	execl(self, argv[0], "again", (char *)0);
+	return 3;
+}
+''')
+    p = w.run(["--profile", "--no-open", "run", cd])
+    eq((p.returncode, p.stdout), (0, "child work=5\nparent work=3\nimage2 work=9\n"), "chdir, fork, exec: the program runs as ever")
+    top = w.latest()
+    subs = sorted(d for d in os.listdir(top) if d.startswith(("child-", "exec-")))
+    check(len(subs) == 2 and subs[0].startswith("child-") and subs[1] == "exec-1",
+          "chdir before fork and exec: the child's and the new image's captures are in the capture directory: %r" % subs)
+    eq(w.summary(top).calls("work"), 17, "every work() call of the three: 3 + 5 + 9")
 done()
