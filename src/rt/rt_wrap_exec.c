@@ -71,58 +71,62 @@ RT_WRAP int __wrap_execvpe(const char *file, char *const argv[], char *const env
 	return rc;
 }
 
-/* The list's arguments into argv (NULL-terminated): 0, or -1 when there
- * are more than RT_EXEC_MAX_ARGS. */
-static RT_NOINSTR int collect(char **argv, const char *arg, va_list *ap)
+/* The list forms count their arguments first and take an array of just
+ * that size (as glibc's own execl does): a fixed RT_EXEC_MAX_ARGS array was
+ * 32 KiB of stack, which a thread with a small stack (or a crash handler on
+ * a SIGSTKSZ alternate stack) calling execl did not have.  The arguments up
+ * to the terminating NULL, arg included; more than RT_EXEC_MAX_ARGS stops
+ * there (E2BIG). */
+static RT_NOINSTR size_t count_args(const char *arg, va_list *ap)
+{
+	size_t n = 0;
+	for (const char *a = arg; a && n <= RT_EXEC_MAX_ARGS; a = va_arg(*ap, const char *))
+		n++;
+	return n;
+}
+
+/* The n arguments into argv[0..n), NULL at argv[n]; the list's NULL is
+ * read too (execle's envp follows it). */
+static RT_NOINSTR void fill_args(char **argv, size_t n, const char *arg, va_list *ap)
 {
 	argv[0] = (char *)arg;
-	for (size_t i = 1; argv[i - 1]; i++) {
-		if (i == RT_EXEC_MAX_ARGS)
-			return -1;
+	for (size_t i = 1; i <= n; i++)
 		argv[i] = va_arg(*ap, char *);
-	}
-	return 0;
+	argv[n] = NULL;
 }
+
+#define RT_EXEC_LIST(argv, arg, ap, too_many) \
+	va_list ap, count_;                   \
+	va_start(ap, arg);                    \
+	va_copy(count_, ap);                  \
+	size_t n_ = count_args(arg, &count_); \
+	va_end(count_);                       \
+	if (n_ > RT_EXEC_MAX_ARGS) {          \
+		va_end(ap);                   \
+		errno = E2BIG;                \
+		return too_many;              \
+	}                                     \
+	char *argv[n_ + 1];                   \
+	fill_args(argv, n_, arg, &ap)
 
 RT_WRAP int __wrap_execl(const char *path, const char *arg, ...)
 {
-	char *argv[RT_EXEC_MAX_ARGS];
-	va_list ap;
-	va_start(ap, arg);
-	int ok = collect(argv, arg, &ap);
+	RT_EXEC_LIST(argv, arg, ap, -1);
 	va_end(ap);
-	if (ok != 0) {
-		errno = E2BIG;
-		return -1;
-	}
 	return __wrap_execv(path, argv);
 }
 
 RT_WRAP int __wrap_execlp(const char *file, const char *arg, ...)
 {
-	char *argv[RT_EXEC_MAX_ARGS];
-	va_list ap;
-	va_start(ap, arg);
-	int ok = collect(argv, arg, &ap);
+	RT_EXEC_LIST(argv, arg, ap, -1);
 	va_end(ap);
-	if (ok != 0) {
-		errno = E2BIG;
-		return -1;
-	}
 	return __wrap_execvp(file, argv);
 }
 
 RT_WRAP int __wrap_execle(const char *path, const char *arg, ...)
 {
-	char *argv[RT_EXEC_MAX_ARGS];
-	va_list ap;
-	va_start(ap, arg);
-	int ok = collect(argv, arg, &ap);
-	char *const *envp = ok == 0 ? va_arg(ap, char *const *) : NULL;
+	RT_EXEC_LIST(argv, arg, ap, -1);
+	char *const *envp = va_arg(ap, char *const *);
 	va_end(ap);
-	if (ok != 0) {
-		errno = E2BIG;
-		return -1;
-	}
 	return __wrap_execve(path, argv, envp);
 }
