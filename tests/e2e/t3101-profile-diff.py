@@ -212,6 +212,18 @@ with Workdir() as w:
     kinds = [x["kind"] for x in (doc.get("new") or {}).get("warnings", [])]
     check(p.returncode == 0 and "truncated" in kinds and "capture file truncated" in p.stderr,
           "a cut capture alone: its warnings in the document and on stderr (%r)" % kinds)
+    # a forked child that ends with _exit leaves its own capture not finalized: the run is whole, and
+    # stays in the medians (the warning is the child's, "process N: ...")
+    forks = os.path.join(w.path, "forks")
+    os.makedirs(forks)
+    eq(w.run(["--profile", "build", prog("s-fork.c"), "-o", "sfork"]).returncode, 0, "build s-fork")
+    for k in range(2):
+        eq(w.run(["profile", "exec", "./sfork"]).returncode, 0, "s-fork run %d" % k)
+        os.rename(w.latest(), os.path.join(forks, "capture-run%d" % k))
+    p = w.run(["profile", "diff", forks, forks, "--json"])
+    doc = json.loads(p.stdout) if p.returncode == 0 else {}
+    check(p.returncode == 0 and (doc.get("base") or {}).get("runs") == 2 and "left out" not in p.stderr,
+          "runs whose forked child was not finalized stay in the medians (%d: %r)" % (p.returncode, p.stderr[-200:]))
     os.makedirs(os.path.join(w.path, "allcut"))
     shutil.copytree(os.path.join(mixed, "b-cut"), os.path.join(w.path, "allcut", "b-cut"))
     shutil.copytree(os.path.join(mixed, "b-cut"), os.path.join(w.path, "allcut", "c-cut"))
