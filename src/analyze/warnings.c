@@ -290,6 +290,10 @@ static int warn_repaired_exits(const struct rule_ctx *c)
  * to a bound per event (rt_hot.c, deferred events); what did not fit. */
 static int warn_reentry_lost(const struct rule_ctx *c)
 {
+	if ((c->m->flags & XL_FLAG_EVENT_ABANDONED) && !c->reentry_lost)
+		return add(c->m, "reentry_lost", -1, -1,
+			   "a signal handler left a traced call's event without returning to it (siglongjmp out of the "
+			   "handler, or exit in it): that call's count or time may be off by one event");
 	if (c->m->flags & XL_FLAG_EVENT_ABANDONED)
 		return add(c->m, "reentry_lost", -1, -1,
 			   "a signal handler left a traced call's event without returning to it (siglongjmp out of the "
