@@ -887,6 +887,12 @@ async function windowMetricChecks(name, page) {
   const cells = await page.$$eval('#fn-body tr[data-f]', (rows) => rows.map((r) => Array.from(r.cells).slice(7, 10).map((c) => c.textContent)));
   check(`${name}: the window's allocation columns say "\u2014" (the timeline has no allocations)`, cells.length > 0 && cells.every((c) => c.length === 3 && c.every((t) => t === '\u2014')),
     JSON.stringify(cells.slice(0, 3)));
+  // a click in the window's flame graph (a navigation) must not lose the whole run's metric
+  await scrollTo(page, '#fg-canvas');
+  const fr = (await page.evaluate(() => window.__xl.frames())).find((f) => f.depth === 1);
+  if (fr) { await page.mouse.click(fr.x + Math.min(fr.w / 2, 20), fr.y + fr.h / 2); await settle(page); }
+  check(`${name}: a click in the window's flame graph keeps metric=bytes in the address`, !!fr && (await state(page)).focusHash.includes('metric=bytes'),
+    (await state(page)).focusHash);
   await page.click('#fg-window button'); await settle(page);
   st = await state(page);
   sel = await page.$eval('#fg-metric', (e) => ({ v: /** @type {HTMLSelectElement} */ (e).value, d: /** @type {HTMLSelectElement} */ (e).disabled }));

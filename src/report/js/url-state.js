@@ -17,7 +17,9 @@ function readHash() {
   const metric = mt && ['bytes', 'allocs', 'live'].indexOf(mt) >= 0 && hasAllocs() ? mt : 'time';
   return { thread, process, inverted: p.get('inv') === '1', rec: p.get('rec') === '1', metric, focus };
 }
-function navState() { return { thread: ui.thread, process: ui.process, inverted: ui.inverted, rec: ui.rec, metric: ui.metric, focus: flameView ? vPath(ui.focus).map(vKey) : [] }; }
+/* In a time window the width is elapsed time, but the address keeps the whole run's metric, which
+ * Back to the whole run draws again (window.js). */
+function navState() { return { thread: ui.thread, process: ui.process, inverted: ui.inverted, rec: ui.rec, metric: winView ? wholeMetric : ui.metric, focus: flameView ? vPath(ui.focus).map(vKey) : [] }; }
 function writeHash(st) {
   const p = ['thread=' + st.thread];
   if (st.process !== 'all') p.push('process=' + st.process);

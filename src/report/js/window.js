@@ -14,6 +14,7 @@
 let winView = null;
 /** @type {{tree: any, n: number} | null} */
 let wholeTree = null;   // the whole run's call tree while a window is shown
+let wholeMetric = 'time';   // the whole run's width metric while a window is shown (the address keeps it)
 
 /* The call tree of the timeline's calls overlapping [t0, t1). */
 function buildWindowTree(t0, t1) {
@@ -82,6 +83,7 @@ function showWindow(range) {
   if (range) {
     const [t0, t1] = range;
     if (!wholeTree) wholeTree = { tree: callTree, n: nodeCount };
+    if (!winView) wholeMetric = ui.metric;   // a window shown from another keeps the whole run's
     const w = buildWindowTree(t0, t1);
     callTree = w.tree; nodeCount = w.n;
     winView = { t0, t1, label: windowLabel(t0, t1) };
@@ -92,7 +94,7 @@ function showWindow(range) {
   }
   tDepth = null;
   // a window's tree has elapsed time only (load.js): the width menu says so and waits; back on the
-  // whole run, the metric the address still names
+  // whole run, the metric the address still names (navState writes wholeMetric meanwhile)
   setMetric(range ? 'time' : readHash().metric);
   const ms = $select('fg-metric');
   if (ms) { ms.disabled = !!winView; ms.title = winView ? 'A time window\u2019s views have elapsed time only' : ''; }
