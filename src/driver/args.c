@@ -183,8 +183,8 @@ static int parse_option(int argc, const char **argv, int *ip, int allow_output, 
 		snprintf(
 			err, errlen,
 			"unknown build option '%s' (build options are -release, -debug, -jN, -o, --pgo, -I, -D, -U, -l, -L, "
-			"-O..., -g..., -std=..., -W..., -f..., -m..., -pthread; program arguments go after the source)",
-			a);
+			"-O..., -g..., -std=..., -W..., -f..., -m..., -pthread%s)",
+			a, allow_output ? "" : "; program arguments go after the source");
 		return -1;
 	}
 	if (strcmp(a, "-shared") == 0)

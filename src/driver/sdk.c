@@ -152,8 +152,17 @@ int xl_sdk_find(struct xl_sdk *sdk, char *err, size_t errlen)
 	if (xl_config_sdk(dir, sizeof(dir), err, errlen) != 0)
 		return -1;
 	if (dir[0]) {
-		if (xl_sdk_check(dir, ccv, sdk, err, errlen) != 0)
+		if (xl_sdk_check(dir, ccv, sdk, err, errlen) != 0) {
+			/* say where it was registered, and how to undo that */
+			char cfg[PATH_MAX];
+			size_t n = strlen(err);
+			if (xl_config_path(cfg, sizeof(cfg)) == 0 && n < errlen)
+				snprintf(err + n, errlen - n,
+					 " (registered in %s; 'exaloop plugin remove profiling' goes back to the SDK "
+					 "beside exaloop)",
+					 cfg);
 			return -1;
+		}
 		sdk->registered = 1;
 		return 0;
 	}

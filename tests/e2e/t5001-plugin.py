@@ -49,6 +49,8 @@ with Workdir() as w:
     p = w.run(["--profile", "--no-open", "run", prog("s-fib.c"), "5"], env=env)
     eq(p.returncode, 125, "run with a broken registered SDK: exit 125")
     check("runtime library" in p.stderr, "run names the problem")
+    check("registered in %s" % cfg in p.stderr and "exaloop plugin remove profiling" in p.stderr,
+          "... where it was registered and how to undo that: %r" % p.stderr.strip())
 
     p = w.run(["plugin", "remove", "profiling"], env=env)
     eq(p.returncode, 0, "remove")
