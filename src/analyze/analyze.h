@@ -613,10 +613,10 @@ struct xl_overhead {
 };
 void xl_overhead(const struct xl_model *m, struct xl_overhead *o);
 /* Each function's cost_bound_ns from the call tree's counts (calls it
- * makes: its nodes' children's calls) and xl_overhead's cost per call;
- * -1 for all under --timing=sampled or without traced calls.  XL_OK or
- * XL_ENOMEM. */
-int xl_call_cost(struct xl_model *m);
+ * makes: its nodes' children's calls) and o's cost per call (xl_overhead
+ * of m); -1 for all under --timing=sampled or without traced calls.
+ * XL_OK or XL_ENOMEM. */
+int xl_call_cost(struct xl_model *m, const struct xl_overhead *o);
 
 const char *xl_mode_name(uint32_t mode);
 /* "auto", "first" or "last" (enum xl_tl_mode), and back: 0, or -1. */

@@ -81,13 +81,11 @@ void xl_overhead(const struct xl_model *m, struct xl_overhead *o)
 		o->cpu_share = share(cost_cpu, (double)o->cpu_ns);
 }
 
-int xl_call_cost(struct xl_model *m)
+int xl_call_cost(struct xl_model *m, const struct xl_overhead *o)
 {
-	struct xl_overhead o;
-	xl_overhead(m, &o);
 	for (size_t f = 0; f < m->nfuncs; f++)
 		m->funcs[f].cost_bound_ns = -1;
-	if (xl_timing_sampled(m) || !o.calls || !m->nfuncs)
+	if (xl_timing_sampled(m) || !o->calls || !m->nfuncs)
 		return XL_OK;
 	uint64_t *made = calloc(m->nfuncs, sizeof(*made));
 	if (!made)
@@ -99,7 +97,7 @@ int xl_call_cost(struct xl_model *m)
 			made[caller] += n->calls;
 	}
 	for (size_t f = 0; f < m->nfuncs; f++)
-		m->funcs[f].cost_bound_ns = xl_clamp_ns((double)(m->funcs[f].calls + made[f]) * o.ns_per_call);
+		m->funcs[f].cost_bound_ns = xl_clamp_ns((double)(m->funcs[f].calls + made[f]) * o->ns_per_call);
 	free(made);
 	return XL_OK;
 }

@@ -290,17 +290,19 @@ static int warn_repaired_exits(const struct rule_ctx *c)
  * to a bound per event (rt_hot.c, deferred events); what did not fit. */
 static int warn_reentry_lost(const struct rule_ctx *c)
 {
-	if ((c->m->flags & XL_FLAG_EVENT_ABANDONED) && !c->reentry_lost)
+	if (c->m->flags & XL_FLAG_EVENT_ABANDONED) {
+		char later[256] = "that call's count or time may be off by one event";
+		if (c->reentry_lost)
+			snprintf(later, sizeof(later),
+				 "%llu later events of that thread were not recorded, so the call counts after that "
+				 "point are too low (capture such a program with --profile=memory, or keep handlers "
+				 "that do not return out of traced code)",
+				 (unsigned long long)c->reentry_lost);
 		return add(c->m, "reentry_lost", -1, -1,
 			   "a signal handler left a traced call's event without returning to it (siglongjmp out of the "
-			   "handler, or exit in it): that call's count or time may be off by one event");
-	if (c->m->flags & XL_FLAG_EVENT_ABANDONED)
-		return add(c->m, "reentry_lost", -1, -1,
-			   "a signal handler left a traced call's event without returning to it (siglongjmp out of the "
-			   "handler, or exit in it): %llu later events of that thread were not recorded, so the call "
-			   "counts after that point are too low (capture such a program with --profile=memory, or keep "
-			   "handlers that do not return out of traced code)",
-			   (unsigned long long)c->reentry_lost);
+			   "handler, or exit in it): %s",
+			   later);
+	}
 	if (!c->reentry_lost)
 		return XL_OK;
 	return add(c->m, "reentry_lost", -1, -1,
@@ -506,9 +508,9 @@ static int note_call_cost(const struct rule_ctx *c)
 {
 	struct xl_model *m = c->m;
 	struct xl_overhead o;
-	if (xl_call_cost(m) != XL_OK)
-		return XL_ENOMEM;
 	xl_overhead(m, &o);
+	if (xl_call_cost(m, &o) != XL_OK)
+		return XL_ENOMEM;
 	double all = 0;
 	for (size_t f = 0; f < m->nfuncs; f++)
 		all += m->funcs[f].self_ns > 0 ? (double)m->funcs[f].self_ns : 0;

@@ -61,6 +61,22 @@ void strvec_pushf(struct strvec *sv, const char *fmt, ...)
 	take(sv, s);
 }
 
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void strvec_sort(struct strvec *sv)
+{
+	if (sv->n)
+		qsort(sv->v, sv->n, sizeof(*sv->v), cmp_str);
+}
+
+int strvec_has(const struct strvec *sv, const char *s)
+{
+	return sv->n && bsearch(&s, sv->v, sv->n, sizeof(*sv->v), cmp_str) != NULL;
+}
+
 void strvec_pushv(struct strvec *sv, const char *const *v)
 {
 	for (size_t i = 0; v && v[i]; i++)

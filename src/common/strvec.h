@@ -34,6 +34,9 @@ void strvec_push(struct strvec *sv, const char *s);
 void strvec_pushf(struct strvec *sv, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Each string of v (NULL-terminated; NULL: none). */
 void strvec_pushv(struct strvec *sv, const char *const *v);
+/* Sort the strings (strcmp order), and look one up in a sorted vector. */
+void strvec_sort(struct strvec *sv);
+int strvec_has(const struct strvec *sv, const char *s);
 /* Take the array out of sv (sv is reset): the caller frees each string and
  * the array.  NULL when sv ran out of memory (everything freed then). */
 char **strvec_detach(struct strvec *sv);

@@ -263,17 +263,6 @@ static const char *const include_env[] = {"CPATH", "C_INCLUDE_PATH", "CPLUS_INCL
 /* Options naming a directory an #include searches (attached or separate). */
 static const char *const include_opts[] = {"-I", "-iquote", "-isystem", "-idirafter", NULL};
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static void strvec_sort(struct strvec *v)
-{
-	if (v->n)
-		qsort(v->v, v->n, sizeof(*v->v), cmp_str);
-}
-
 /* The directory part of a path ("." for a bare name). */
 static void push_dirname(struct strvec *dirs, const char *path)
 {
@@ -367,7 +356,7 @@ static int dir_names_hash(const char *dir, const struct strvec *names, char hex[
 	const struct dirent *e;
 	while ((e = readdir(d))) {
 		const char *name = e->d_name;
-		if (names->n && bsearch(&name, names->v, names->n, sizeof(*names->v), cmp_str))
+		if (strvec_has(names, name))
 			strvec_pushf(&found, "%s%s", name, e->d_type == DT_DIR ? "/" : "");
 	}
 	closedir(d);

@@ -95,7 +95,7 @@ static RT_NOINSTR void fill_args(char **argv, size_t n, const char *arg, va_list
 	argv[n] = NULL;
 }
 
-#define RT_EXEC_LIST(argv, arg, ap, too_many) \
+#define RT_EXEC_LIST(argv, arg, ap)           \
 	va_list ap, count_;                   \
 	va_start(ap, arg);                    \
 	va_copy(count_, ap);                  \
@@ -104,28 +104,28 @@ static RT_NOINSTR void fill_args(char **argv, size_t n, const char *arg, va_list
 	if (n_ > RT_EXEC_MAX_ARGS) {          \
 		va_end(ap);                   \
 		errno = E2BIG;                \
-		return too_many;              \
+		return -1;                    \
 	}                                     \
 	char *argv[n_ + 1];                   \
 	fill_args(argv, n_, arg, &ap)
 
 RT_WRAP int __wrap_execl(const char *path, const char *arg, ...)
 {
-	RT_EXEC_LIST(argv, arg, ap, -1);
+	RT_EXEC_LIST(argv, arg, ap);
 	va_end(ap);
 	return __wrap_execv(path, argv);
 }
 
 RT_WRAP int __wrap_execlp(const char *file, const char *arg, ...)
 {
-	RT_EXEC_LIST(argv, arg, ap, -1);
+	RT_EXEC_LIST(argv, arg, ap);
 	va_end(ap);
 	return __wrap_execvp(file, argv);
 }
 
 RT_WRAP int __wrap_execle(const char *path, const char *arg, ...)
 {
-	RT_EXEC_LIST(argv, arg, ap, -1);
+	RT_EXEC_LIST(argv, arg, ap);
 	char *const *envp = va_arg(ap, char *const *);
 	va_end(ap);
 	return __wrap_execve(path, argv, envp);
