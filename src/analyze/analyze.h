@@ -281,6 +281,9 @@ struct xl_warning {
 	char *message;
 	const char *topic;      /* XL_TOPIC_*, not owned */
 	int64_t from_ns, to_ns; /* -1 = whole run */
+	/* The process of a tree it came from (proctree.c's merge, which
+	 * also says so in the message); -1: the capture's own process. */
+	int64_t pid;
 };
 
 struct xl_run {

@@ -258,6 +258,7 @@ static int merge_findings(struct xl_model *m, struct xl_model *s)
 		to->message = msg;
 		to->from_ns = to->from_ns >= 0 ? xl_add_ns(to->from_ns, m->parts[m->nparts - 1].shift_ns) : -1;
 		to->to_ns = to->to_ns >= 0 ? xl_add_ns(to->to_ns, m->parts[m->nparts - 1].shift_ns) : -1;
+		to->pid = s->pid;
 		x->kind = x->message = NULL; /* moved */
 	}
 	return XL_OK;
@@ -278,7 +279,7 @@ static int merge_capture(struct xl_model *m, const struct capdir *c)
 			return XL_ENOMEM;
 		m->warnings = w;
 		w = &w[m->nwarnings];
-		*w = (struct xl_warning){strdup("process_unreadable"), NULL, XL_TOPIC_RUN, -1, -1};
+		*w = (struct xl_warning){strdup("process_unreadable"), NULL, XL_TOPIC_RUN, -1, -1, c->h.pid};
 		if (asprintf(&w->message, "process %u: its capture could not be read: %s", c->h.pid, err) < 0 ||
 		    !w->kind) {
 			free(w->kind);

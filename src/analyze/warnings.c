@@ -38,6 +38,7 @@ static int push(struct xl_warning **list, size_t *n, const char *kind, const cha
 	w->topic = topic;
 	w->from_ns = from;
 	w->to_ns = to;
+	w->pid = -1;
 	if (!w->kind || !w->message) {
 		free(w->kind);
 		free(w->message);

@@ -85,15 +85,14 @@ void xl_diff_side_release(struct xl_diff_side *s)
 /* A run whose own capture lost data (cut short, or threads that could not
  * be read): the first such warning, else NULL.  Not a run that was not
  * finalized (a program that ends with _exit, or is killed, every time
- * still compares), and not a warning of another process of its tree,
- * which the merge prefixes with "process N: " (proctree.c): a forked
- * child that ends with _exit is the common case. */
+ * still compares), and not a warning of another process of its tree: a
+ * forked child that ends with _exit is the common case. */
 static const struct xl_warning *data_lost(const struct xl_model *m)
 {
 	for (size_t i = 0; i < m->nwarnings; i++)
 		if ((strcmp(m->warnings[i].kind, "truncated") == 0 ||
 		     strcmp(m->warnings[i].kind, "corrupt_threads") == 0) &&
-		    strncmp(m->warnings[i].message, "process ", 8) != 0)
+		    m->warnings[i].pid < 0)
 			return &m->warnings[i];
 	return NULL;
 }

@@ -628,6 +628,8 @@ static void warning_list(struct jsonw *w, const char *key, const struct xl_warni
 		jw_metric(w, x->from_ns >= 0 ? x->from_ns : XL_UNAVAILABLE);
 		jw_key(w, "to_ns");
 		jw_metric(w, x->to_ns >= 0 ? x->to_ns : XL_UNAVAILABLE);
+		if (x->pid >= 0) /* a merged process's own */
+			jw_kint(w, "process", x->pid);
 		jw_obj_end(w);
 	}
 	jw_arr_end(w);

@@ -62,6 +62,12 @@ with Workdir() as w:
         c = w.summary(os.path.join(top, kids[0]["dir"]))
         eq((c.calls("child_work"), c.calls("child_done"), c.calls("before")), (5, 1, 0), "s-fork %s: child's calls" % arg)
         eq(c.doc["run"]["finalized"], fin, "s-fork %s: child finalized only with exit()" % arg)
+        # the merged child's own warnings and notes say whose they are (the parent's do not)
+        merged = s.doc["warnings"] + s.doc["notes"]
+        whose = [(x["kind"], x.get("process")) for x in merged if x["message"].startswith("process %d: " % kids[0]["pid"])]
+        check((fin or whose) and all(pid == kids[0]["pid"] for _, pid in whose), "s-fork %s: the child's warnings carry its pid (%r)" % (arg, whose))
+        eq([x["kind"] for x in merged if "process" in x and not x["message"].startswith("process ")], [],
+           "s-fork %s: the parent's own warnings carry no process" % arg)
         if arg:
             continue
         # the child's capture cut short or gone: its process is a warning, never silently left out
@@ -76,8 +82,8 @@ with Workdir() as w:
             p = w.run(["profile", "report", cut, "--json"])
             doc = json.loads(p.stdout) if p.returncode == 0 else {"warnings": []}
             ws = [x for x in doc["warnings"] if x["kind"] == "process_unreadable"]
-            check(p.returncode == 0 and len(ws) == 1 and ws[0]["message"].startswith("process %d: its capture could not be read"
-                                                                                     % kids[0]["pid"]),
+            check(p.returncode == 0 and len(ws) == 1 and ws[0].get("process") == kids[0]["pid"] and
+                  ws[0]["message"].startswith("process %d: its capture could not be read" % kids[0]["pid"]),
                   "s-fork, child capture %s: a warning names its process (%r)" % (how, [x["message"] for x in doc["warnings"]]))
             eq(doc.get("totals", {}).get("processes"), 1, "s-fork, child capture %s: the parent's process is reported" % how)
 
