@@ -81,9 +81,13 @@ struct xl_func {
 	uint64_t psamples;
 	/* Exact timing: how far the profiler's own cost per call could move
 	 * its self time, (its calls + the calls it makes) x the cost of one
-	 * traced call (xl_call_cost, run with the notes); -1 under
-	 * --timing=sampled or without traced calls. */
+	 * traced call (xl_call_cost); -1 under --timing=sampled or without
+	 * traced calls. */
 	int64_t cost_bound_ns;
+	/* That bound is half its self time or more, and it is call-dense
+	 * (XL_CALL_COST_MIN_CALLS calls to and from it): its self time is
+	 * uncertain (the report's mark, the note call_cost's rule). */
+	int cost_uncertain;
 	struct xl_line_count *lines;
 	size_t nlines;
 	struct xl_inl_count *inlined;
@@ -615,11 +619,16 @@ struct xl_overhead {
 	double busiest_share;
 };
 void xl_overhead(const struct xl_model *m, struct xl_overhead *o);
-/* Each function's cost_bound_ns from the call tree's counts (calls it
- * makes: its nodes' children's calls) and o's cost per call (xl_overhead
- * of m); -1 for all under --timing=sampled or without traced calls.
- * XL_OK or XL_ENOMEM. */
-int xl_call_cost(struct xl_model *m, const struct xl_overhead *o);
+/* Call-dense: at least this many calls to and from a function.  Below
+ * it the bound is tens of microseconds, within a run's noise (a function
+ * called a few times in a short run would be marked for a few hundred ns). */
+#define XL_CALL_COST_MIN_CALLS 1000
+/* Each function's cost_bound_ns and cost_uncertain from the call tree's
+ * counts (calls it makes: its nodes' children's calls) and m's cost per
+ * call (xl_overhead); bound -1 for all under --timing=sampled or without
+ * traced calls.  Part of building a model: run again after a merge
+ * changes its counts.  XL_OK or XL_ENOMEM. */
+int xl_call_cost(struct xl_model *m);
 
 const char *xl_mode_name(uint32_t mode);
 /* "auto", "first" or "last" (enum xl_tl_mode), and back: 0, or -1. */

@@ -496,6 +496,8 @@ int xl_model_load_capture(const char *dir, struct xl_model **out, char *err, siz
 	if (rc == XL_OK)
 		rc = xl_related_scan(m, dir);
 	if (rc == XL_OK)
+		rc = xl_call_cost(m);
+	if (rc == XL_OK)
 		rc = xl_warnings_build(m, &ld);
 	free(ld.node_xray);
 	free(ld.node_ticks);

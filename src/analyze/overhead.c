@@ -81,11 +81,15 @@ void xl_overhead(const struct xl_model *m, struct xl_overhead *o)
 		o->cpu_share = share(cost_cpu, (double)o->cpu_ns);
 }
 
-int xl_call_cost(struct xl_model *m, const struct xl_overhead *o)
+int xl_call_cost(struct xl_model *m)
 {
-	for (size_t f = 0; f < m->nfuncs; f++)
+	for (size_t f = 0; f < m->nfuncs; f++) {
 		m->funcs[f].cost_bound_ns = -1;
-	if (xl_timing_sampled(m) || !o->calls || !m->nfuncs)
+		m->funcs[f].cost_uncertain = 0;
+	}
+	struct xl_overhead o;
+	xl_overhead(m, &o);
+	if (xl_timing_sampled(m) || !o.calls || !m->nfuncs)
 		return XL_OK;
 	uint64_t *made = calloc(m->nfuncs, sizeof(*made));
 	if (!made)
@@ -96,8 +100,13 @@ int xl_call_cost(struct xl_model *m, const struct xl_overhead *o)
 		if (caller >= 0 && (size_t)caller < m->nfuncs)
 			made[caller] += n->calls;
 	}
-	for (size_t f = 0; f < m->nfuncs; f++)
-		m->funcs[f].cost_bound_ns = xl_clamp_ns((double)(m->funcs[f].calls + made[f]) * o->ns_per_call);
+	for (size_t f = 0; f < m->nfuncs; f++) {
+		struct xl_func *fn = &m->funcs[f];
+		uint64_t calls = fn->calls + made[f];
+		fn->cost_bound_ns = xl_clamp_ns((double)calls * o.ns_per_call);
+		fn->cost_uncertain = fn->self_ns > 0 && calls >= XL_CALL_COST_MIN_CALLS &&
+				     (double)fn->cost_bound_ns >= 0.5 * (double)fn->self_ns;
+	}
 	free(made);
 	return XL_OK;
 }

@@ -416,6 +416,8 @@ static int load_tree(const char *dir, long pid, struct xl_model *top, struct xl_
 	if (rc == XL_OK)
 		rc = process_totals(m);
 	if (rc == XL_OK && m->nparts > 1)
+		rc = xl_call_cost(m); /* the merged counts */
+	if (rc == XL_OK && m->nparts > 1)
 		rc = xl_note_overhead_again(m);
 	free(c.v);
 	if (m != top)

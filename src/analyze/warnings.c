@@ -484,15 +484,11 @@ static int note_overhead(const struct rule_ctx *c)
  * can thus be off by up to (its calls + the calls it makes) x
  * ns_per_call, in either direction.  Named here when that bound is at
  * least half its self time, for call-dense functions worth a look (at
- * least 1 % of the summed self time, at least CALL_COST_MIN_CALLS calls
- * to and from them), the largest first.
+ * least 1 % of the summed self time, at least XL_CALL_COST_MIN_CALLS
+ * calls to and from them: xl_call_cost's cost_uncertain, which the
+ * report's table marks), the largest first.
  */
 #define CALL_COST_SHOWN 5
-/* Call-dense: at least this many calls to and from the function.  Below
- * it the bound is tens of microseconds, within the run's noise (a
- * function called a few times in a short run would be named for a few
- * hundred ns).  The report's table marks by the same rule (table.js). */
-#define CALL_COST_MIN_CALLS 1000
 
 /* Largest first (a few functions: an insertion sort). */
 static void sort_by_self(size_t *v, size_t n, const struct xl_func *f)
@@ -510,17 +506,13 @@ static int note_call_cost(const struct rule_ctx *c)
 	struct xl_model *m = c->m;
 	struct xl_overhead o;
 	xl_overhead(m, &o);
-	if (xl_call_cost(m, &o) != XL_OK)
-		return XL_ENOMEM;
 	double all = 0;
 	for (size_t f = 0; f < m->nfuncs; f++)
 		all += m->funcs[f].self_ns > 0 ? (double)m->funcs[f].self_ns : 0;
 	size_t hit[100], k = 0; /* at most 100 functions have 1 % each */
 	for (size_t f = 0; f < m->nfuncs && k < 100; f++) {
 		const struct xl_func *fn = &m->funcs[f];
-		if (fn->cost_bound_ns >= 0 && (double)fn->self_ns >= 0.01 * all &&
-		    (double)fn->cost_bound_ns >= 0.5 * (double)fn->self_ns &&
-		    (double)fn->cost_bound_ns >= CALL_COST_MIN_CALLS * o.ns_per_call)
+		if (fn->cost_uncertain && (double)fn->self_ns >= 0.01 * all)
 			hit[k++] = f;
 	}
 	if (!k)

@@ -341,8 +341,10 @@ static void functions_member(const struct xl_model *m, struct jsonw *w)
 			jw_kint(w, "self_samples", (int64_t)f->psamples);
 			jw_kint(w, "self_err_ns", xl_sampled_err_ns(m, f->psamples));
 		}
-		if (f->cost_bound_ns >= 0) /* exact timing: how far the profiler's cost could move self_ns */
+		if (f->cost_bound_ns >= 0) { /* exact timing: how far the profiler's cost could move self_ns */
 			jw_kint(w, "cost_bound_ns", f->cost_bound_ns);
+			jw_kbool(w, "cost_uncertain", f->cost_uncertain);
+		}
 		if (xl_func_is_more(f))
 			jw_kbool(w, "more", 1);
 		if (m->allocs)

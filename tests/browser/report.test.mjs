@@ -837,22 +837,20 @@ async function sampledTimingChecks(name, page) {
 }
 
 /* Exact timing (the note call_cost): a function's self cell is marked uncertain, with its bound
- * on hover, exactly when the profiler's cost of the calls to and from it (cost_bound_ns) is at
- * least half its self time and there are 1,000 of those calls or more; --expect-uncertain / --expect-certain name functions of the run that
- * must be (not) marked. */
+ * on hover, exactly when the analyzer says so (functions[].cost_uncertain; t1313 checks that verdict
+ * against its rule); --expect-uncertain / --expect-certain name functions of the run that must be
+ * (not) marked. */
 async function callCostChecks(name, page) {
   const doc = await page.evaluate(() => JSON.parse(document.getElementById('xl-data').textContent));
   if (doc.run.timing === 'sampled' || !(doc.functions || []).some((f) => typeof f.cost_bound_ns === 'number')) return;
   await scrollTo(page, '#fn-table');
   const rows = await page.$$eval('#fn-table tbody tr.xl-row', (trs) => trs.map((tr) => ({ f: +tr.dataset.f,
     name: tr.querySelector('.xl-fn-name').textContent, mark: !!tr.children[2].querySelector('.xl-unc-mark'), title: tr.children[2].getAttribute('title') || '' })));
-  const perCall = doc.overhead ? doc.overhead.ns_per_call : 0;
   const wrong = rows.filter((r) => {
     const fn = doc.functions[r.f];
-    return r.mark !== !!(fn && typeof fn.cost_bound_ns === 'number' && fn.self_ns > 0 && fn.cost_bound_ns >= 0.5 * fn.self_ns &&
-      fn.cost_bound_ns >= 1000 * perCall);
+    return r.mark !== !!(fn && fn.cost_uncertain === true);
   });
-  check(`${name}: self times marked uncertain exactly where cost_bound_ns is half of self or more, for 1,000 calls or more (${rows.length} rows)`,
+  check(`${name}: self times marked uncertain exactly where functions[].cost_uncertain says so (${rows.length} rows)`,
     rows.length > 0 && wrong.length === 0, JSON.stringify(wrong.slice(0, 5)));
   for (const n of opt.expectUncertain) {
     const r = rows.find((x) => x.name === n);

@@ -37,14 +37,14 @@ with Workdir() as w:
     check("in_place" not in b and "main" not in b, "the same work without calls is not: %r" % sorted(b))
     fs = [f for f in s.funcs if not f.get("more")]
     every = sum(max(f["self_ns"], 0) for f in fs)
-    for f in fs:
-        want = (f["self_ns"] >= 0.01 * every and f["cost_bound_ns"] >= 0.5 * f["self_ns"]
-                and f["cost_bound_ns"] >= 1000 * per_call)
-        eq(f["name"] in b, want, "%s: named exactly when its bound (%d) is half its self time (%d) or more, "
-           "for 1,000 calls or more" % (f["name"], f["cost_bound_ns"], f["self_ns"]))
     made = {"unit": 0, "many": CALLS, "in_place": 0, "main": 2}  # bench/callers.c's header
     for f in fs:
         calls = f["calls"] + made.get(f["name"], 0)
+        unc = f["self_ns"] > 0 and f["cost_bound_ns"] >= 0.5 * f["self_ns"] and calls >= 1000
+        eq(f.get("cost_uncertain"), unc, "%s: uncertain exactly when its bound (%d) is half its self time (%d) or "
+           "more, for 1,000 calls to and from it or more (%d)" % (f["name"], f["cost_bound_ns"], f["self_ns"], calls))
+        eq(f["name"] in b, unc and f["self_ns"] >= 0.01 * every, "%s: named exactly when uncertain and 1 %% of the "
+           "self time or more" % f["name"])
         check(abs(f["cost_bound_ns"] - calls * per_call) <= 1 + 1e-6 * calls * per_call,
               "%s: cost_bound_ns is (calls + calls it makes) x %.1f ns (%d)" % (f["name"], per_call, f["cost_bound_ns"]))
     for name in b:
@@ -59,6 +59,8 @@ with Workdir() as w:
     eq(w.run(["--profile", "--no-open", "--timing=sampled", "run", "-release", CALLER, str(CALLS), "1"]).returncode,
        0, "callers, sampled timing: run")
     eq(w.summary().note("call_cost"), None, "sampled timing reads no clock per call: no note")
+    eq([f["name"] for f in w.summary().funcs if "cost_bound_ns" in f or "cost_uncertain" in f], [],
+       "sampled timing: no function has a bound or a verdict")
 
     eq(w.run(["--profile", "--no-open", "run", "-release", prog("s-ratio.c"), "40", "200000"]).returncode, 0,
        "s-ratio: run")

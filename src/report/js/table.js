@@ -84,7 +84,7 @@ function buildTableRows() {
   } else {
     // all threads: --timing=sampled's self times are estimates with their samples and bound;
     // exact timing: how far the profiler's cost per call could move each self time (cost_bound_ns)
-    funcs.forEach((fn, f) => { if (!fn.more) rows.push({ f, calls: +fn.calls || 0, self: +fn.self_ns || 0, total: +fn.total_ns || 0, err: isNum(fn.self_err_ns) ? fn.self_err_ns : null, samples: isNum(fn.self_samples) ? fn.self_samples : null, bound: isNum(fn.cost_bound_ns) ? fn.cost_bound_ns : null }); });
+    funcs.forEach((fn, f) => { if (!fn.more) rows.push({ f, calls: +fn.calls || 0, self: +fn.self_ns || 0, total: +fn.total_ns || 0, err: isNum(fn.self_err_ns) ? fn.self_err_ns : null, samples: isNum(fn.self_samples) ? fn.self_samples : null, bound: isNum(fn.cost_bound_ns) ? fn.cost_bound_ns : null, unc: fn.cost_uncertain === true }); });
     let tt = profileDoc.totals.thread_time_ns;
     if (!isNum(tt) || tt <= 0) { tt = 0; for (const th of threadList) tt += th.total_ns || 0; }
     tableTotal = tt || 1;
@@ -184,14 +184,9 @@ function tableRow(r) {
 
 /* The self time: under --timing=sampled with its bound; under exact timing marked uncertain
  * (\u2248) when the profiler's cost of the calls to and from it could move it by half or more
- * and it is call-dense (the note call_cost's rule). */
-function uncertain(r) {
-  const perCall = profileDoc.overhead && isNum(profileDoc.overhead.ns_per_call) ? profileDoc.overhead.ns_per_call : 0;
-  // call-dense (at least 1,000 calls to and from it: warnings.c, CALL_COST_MIN_CALLS) and half or more
-  return r.bound !== null && r.bound !== undefined && r.self > 0 && r.bound >= 0.5 * r.self && r.bound >= 1000 * perCall;
-}
+ * and it is call-dense (functions[].cost_uncertain, the analyzer's verdict). */
 function selfCell(r) {
-  if (uncertain(r)) {
+  if (r.unc && r.bound !== null) {
     return el('td', { class: 'num xl-uncertain', dataset: { v: String(r.self) },
       title: 'Uncertain: the calls to it and the calls it makes cost the profiler up to ' + fmtNs(r.bound) + ', which can move this self time either way (see the note on call-dense functions)' },
     [el('span', { class: 'xl-unc-mark', 'aria-label': 'uncertain', text: '\u2248\u00a0' }), fmtNs(r.self)]);
