@@ -1,5 +1,6 @@
 // The report's number formats (src/report/js/helpers.js), run in node: the unit is chosen after
-// rounding, so a figure never reads "1000 µs" or "2 min 60 s", and bytes are whole.
+// rounding, so a figure never reads "1000 µs" or "2 min 60 s", and bytes are whole. And the label
+// widths the flame graph and the timeline share (flame.js): cached by font and text.
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -7,9 +8,10 @@ import vm from 'node:vm';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const ctx = vm.createContext({});
-vm.runInContext(readFileSync(join(here, '..', '..', 'src', 'report', 'js', 'helpers.js'), 'utf8') +
-  '\n;globalThis.fmts = { fmtNs, fmtBytes, fmtCount, fmtPct };', ctx);
-const { fmtNs, fmtBytes } = ctx.fmts;
+const js = (name) => readFileSync(join(here, '..', '..', 'src', 'report', 'js', name), 'utf8');
+vm.runInContext(js('helpers.js') + '\n' + js('flame.js') +
+  '\n;globalThis.fmts = { fmtNs, fmtBytes, fmtCount, fmtPct, textWidth, fitName };', ctx);
+const { fmtNs, fmtBytes, textWidth, fitName } = ctx.fmts;
 
 let failed = 0;
 function eq(what, got, want) {
@@ -24,5 +26,15 @@ for (const [b, want] of [[0, '0 B'], [12.345, '12 B'], [1023, '1023 B'], [1023.6
   [1536, '1.50 KiB'], [1048575, '1.00 MiB'], [1073741823, '1.00 GiB'], [-2048, '-2.00 KiB']]) eq(`fmtBytes(${b})`, fmtBytes(b), want);
 eq('fmtNs(NaN)', fmtNs(NaN), '\u2014');
 eq('fmtBytes(undefined)', fmtBytes(undefined), '\u2014');
+// A canvas context whose font sets the width of a character (its size in px / 2).
+const canvas = { font: '10px sans', measureText(t) { return { width: t.length * +/(\d+)px/.exec(this.font)[1] / 2 }; } };
+const cache = new Map();
+eq('textWidth at 10px', textWidth(canvas, 'parse_value', cache), 55);
+canvas.font = '600 20px sans';
+eq('textWidth of the same text at 20px, after 10px', textWidth(canvas, 'parse_value', cache), 110);
+canvas.font = '10px sans';
+eq('fitName in 70 px at 10px', fitName(canvas, 'json::parse_value', 70, cache), '\u2026::parse_value');
+canvas.font = '600 20px sans';
+eq('fitName in 70 px at 20px, after 10px: 7 characters or fewer', fitName(canvas, 'json::parse_value', 70, cache).length <= 7, true);
 console.log(failed ? `${failed} check(s) failed` : 'all checks passed');
 process.exit(failed ? 1 : 0);
