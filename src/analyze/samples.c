@@ -132,22 +132,30 @@ static int32_t kid(const struct kids *k, int32_t parent, int32_t xray)
  * direct call of G, below which the chain shows another function than G,
  * lost G's frame: the callee had not set up its frame pointer yet (its
  * first instructions, its last), or a library without frame pointers
- * left the walk at its caller's frame.  G is put back. */
-static size_t chain_funcs(const struct xl_resolved *r, const struct xl_isamp *s, int32_t *seq)
+ * left the walk at its caller's frame.  G is put back, and marked in put
+ * (1): G may also have left by a tail call (jmp), which XRay records as
+ * its exit, and then the tree has G's callee under F (match_chain). */
+static size_t chain_funcs(const struct xl_resolved *r, const struct xl_isamp *s, int32_t *seq, unsigned char *put)
 {
 	size_t n = 0;
 	const struct xl_addr *leaf = xl_addr_find(r->ips, r->nips, s->ips[0]);
 	int32_t below = leaf ? leaf->func : 0;
-	if (below)
+	if (below) {
+		put[n] = 0;
 		seq[n++] = below;
+	}
 	for (uint32_t i = 1; i < s->nips; i++) {
 		const struct xl_addr *a = xl_addr_find(r->rets, r->nrets, s->ips[i]);
 		if (!a)
 			continue;
-		if (a->calls && a->calls != below)
+		if (a->calls && a->calls != below) {
+			put[n] = 1;
 			seq[n++] = a->calls;
-		if (a->func)
+		}
+		if (a->func) {
+			put[n] = 0;
 			seq[n++] = a->func;
+		}
 		below = a->func;
 	}
 	return n;
@@ -206,6 +214,21 @@ static int32_t match(const struct xl_model *m, const struct kids *k, const struc
 		found = at;
 	}
 	return found;
+}
+
+/* A sample's node: its chain with the frames chain_funcs put back, else,
+ * when no path has them all, without them (a tail call's caller). */
+static int32_t match_chain(const struct xl_model *m, const struct kids *k, const struct xl_thread *t, int32_t *seq,
+			   const unsigned char *put, size_t n)
+{
+	int32_t node = match(m, k, t, seq, n);
+	if (node != XL_NONE)
+		return node;
+	size_t kept = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!put[i])
+			seq[kept++] = seq[i];
+	return kept < n ? match(m, k, t, seq, kept) : XL_NONE;
 }
 
 /* One sample's (function, line), or (function, inlined function): sorted,
@@ -450,21 +473,40 @@ static int sample_frames(struct xl_model *m, struct sfindex *ix, struct xl_isamp
 	return XL_OK;
 }
 
-/* Each sampled frame's share of its traced frame's self time: of the
- * frame's samples whose instruction is known (known, per node; an address
- * samples.json could not place is in no frame). */
-static void estimate_sframes(struct xl_model *m, const uint32_t *known)
+/* The traced node a sampled frame is in. */
+static int32_t traced_of(const struct xl_model *m, int32_t p)
 {
+	while (p >= (int32_t)m->nnodes)
+		p = m->sframes[p - m->nnodes].parent;
+	return p;
+}
+
+/* Each sampled frame's time: its samples x the sampling period.  The
+ * samples are of CPU time in user space (a cpu-clock event), so a frame
+ * gets the CPU time it used, and a traced frame that also waited (a
+ * sleep, a lock, I/O) keeps its wait as its own.  The frames of a node
+ * never take more than its exact self time: scaled down to fit when the
+ * counts' noise or exact timing's own bias (a short callee's work
+ * measured in its caller) would have them do so. */
+static int estimate_sframes(struct xl_model *m)
+{
+	if (!m->nsframes)
+		return XL_OK;
+	double *sum = calloc(m->nnodes, sizeof(*sum));
+	if (!sum)
+		return XL_ENOMEM;
+	double per = m->sample_rate ? (double)(1000000000u / m->sample_rate) : 0;
+	for (size_t i = 0; i < m->nsframes; i++)
+		sum[traced_of(m, m->sframes[i].parent)] += per * (double)m->sframes[i].samples;
 	for (size_t i = 0; i < m->nsframes; i++) {
 		struct xl_sframe *f = &m->sframes[i];
-		int32_t p = f->parent;
-		while (p >= (int32_t)m->nnodes)
-			p = m->sframes[p - m->nnodes].parent;
-		const struct xl_tnode *n = &m->nodes[p];
-		f->est_ns = known[p] && n->self_ns > 0
-				    ? (int64_t)((double)n->self_ns * (double)f->samples / (double)known[p])
-				    : 0;
+		int32_t p = traced_of(m, f->parent);
+		double self = m->nodes[p].self_ns > 0 ? (double)m->nodes[p].self_ns : 0;
+		double scale = sum[p] > self ? self / sum[p] : 1.0;
+		f->est_ns = (int64_t)(per * (double)f->samples * scale);
 	}
+	free(sum);
+	return XL_OK;
 }
 
 /* Every sample's line, inlined functions and call path. */
@@ -474,12 +516,12 @@ static int attribute(struct xl_model *m, const struct xl_resolved *r, const stru
 	struct fkey *fn = NULL;
 	size_t nfl = 0, nfn = 0, fncap = 0;
 	int32_t *seq = malloc(2 * XL_ISAMPLE_MAX_IPS * sizeof(*seq));
+	unsigned char put[2 * XL_ISAMPLE_MAX_IPS];
 	struct fkey *fc = malloc((m->nisamples + 1) * sizeof(*fc));
 	size_t nfc = 0;
 	char **memo = calloc(r->nips + 1, sizeof(*memo));
 	struct sfindex ix = {NULL, 0, 0};
-	uint32_t *known = calloc(m->nnodes + 1, sizeof(*known));
-	int rc = fl && seq && fc && memo && known ? XL_OK : XL_ENOMEM;
+	int rc = fl && seq && fc && memo ? XL_OK : XL_ENOMEM;
 	for (size_t i = 0; rc == XL_OK && i < m->nisamples; i++) {
 		struct xl_isamp *s = &m->isamples[i];
 		const struct xl_addr *leaf = xl_addr_find(r->ips, r->nips, s->ips[0]);
@@ -507,18 +549,16 @@ static int attribute(struct xl_model *m, const struct xl_resolved *r, const stru
 				fn[nfn++] = (struct fkey){f, 0, leaf->inl[j]};
 			}
 		}
-		s->node = match(m, k, &m->threads[s->thread], seq, chain_funcs(r, s, seq));
+		s->node = match_chain(m, k, &m->threads[s->thread], seq, put, chain_funcs(r, s, seq, put));
 		if (s->node != XL_NONE) {
 			m->nodes[s->node].isamples++;
 			m->isamples_matched++;
-			known[s->node] += leaf != NULL;
 			rc = sample_frames(m, &ix, s, leaf);
 		}
 	}
 	free(ix.slot);
 	if (rc == XL_OK)
-		estimate_sframes(m, known);
-	free(known);
+		rc = estimate_sframes(m);
 	if (rc == XL_OK)
 		rc = count_keys(m, fl, nfl);
 	if (rc == XL_OK)

@@ -428,6 +428,24 @@ static int note_line_data(const struct rule_ctx *c)
 		    strerror(m->sample_errno), m->sample_threads_failed == 1 ? "its" : "their");
 }
 
+/* Instruction samples whose call chain is on no path of the exact tree
+ * (cut by code without frame pointers above it, or by the kernel's depth
+ * limit, and then the end of several paths): their lines count, their
+ * call paths and sampled frames are missing.  Said when they are more
+ * than a few. */
+static int note_samples_unplaced(const struct rule_ctx *c)
+{
+	const struct xl_model *m = c->m;
+	uint64_t off = m->nisamples - m->isamples_matched;
+	if (m->nisamples < 20 || (double)off <= 0.05 * (double)m->nisamples)
+		return XL_OK;
+	return note(c->m, "samples_unplaced", XL_TOPIC_RUN, -1, -1,
+		    "%llu of %zu instruction samples (%.0f %%) fell on no call path of the tree (their call chain "
+		    "was cut by code without frame pointers, or matches several paths): they count in their "
+		    "functions' lines, not in the flame graph's sampled frames",
+		    (unsigned long long)off, m->nisamples, 100.0 * (double)off / (double)m->nisamples);
+}
+
 /* Instruction samples the kernel lost (a ring full between two drains)
  * or that found no room (the samples' share of the buffer spent). */
 static int warn_samples_lost(const struct rule_ctx *c)
@@ -766,6 +784,7 @@ static int (*const rules[])(const struct rule_ctx *c) = {
 	warn_no_functions,
 	warn_process,
 	note_line_data,
+	note_samples_unplaced,
 	warn_samples_lost,
 };
 

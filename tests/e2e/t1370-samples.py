@@ -8,6 +8,9 @@
 - s-libcall.c spends its time in libc's memcpy (no frame pointer) called from copier: its samples
   land on main > copier, not on main, whose frame the kernel's walk shows instead, and libc's code
   is a sampled library frame there with most of copier's self time.
+- s-tailwait.c: samples in a function reached by a tail call land on its path (the caller's frame put
+  back from the return address is taken out again); a library frame of a function that also sleeps
+  gets the CPU time the function measured itself, and the sleep stays the function's.
 - Sampled frames (tree.sampled): step_n, inlined into with_inline, at 50 % of its self time; the
   folded export's step_n_[i] line, its estimate taken off with_inline's own line.
   `profile report --lines` prints the lines with their source text; `--no-source` leaves it out.
@@ -150,6 +153,29 @@ with Workdir() as w:
     cself = lc.tree["self_ns"][node_of(lc, ("main", "copier"))]
     check(libc and sum(x[4] for x in libc) >= 0.6 * cself,
           "s-libcall: libc.so.6 frames on main > copier hold most of its self time (%r of %d ns)" % (under, cself))
+
+    # s-tailwait.c: work() reached by a tail call from caller(), whose frame is gone when work runs
+    # (the tree has main > work); waiter() copies with memcpy, then sleeps 300 ms
+    p = w.run(["--no-open", "--sample-rate", "4000", "--profile", "run", "-release", prog("s-tailwait.c"),
+               "200000000", "60", "300"])
+    eq(p.returncode, 0, "s-tailwait runs")
+    m = re.search(r"copy_cpu_ns=(\d+)", p.stdout)
+    tw = w.summary()
+    work = tw.func("work")
+    on_work = node_samples(tw, ("main", "work"))
+    check(work["samples"] >= 100 and on_work is not None and on_work >= 0.95 * work["samples"],
+          "s-tailwait: work's samples are on main > work after caller's tail call (%r of %d)" % (on_work, work["samples"]))
+    check(tw.doc["samples"]["matched"] >= 0.95 * tw.doc["samples"]["instruction"] and tw.note("samples_unplaced") is None,
+          "s-tailwait: samples matched to a call path (%d of %d)" % (tw.doc["samples"]["matched"], tw.doc["samples"]["instruction"]))
+    # the copy's libc frames get the CPU time it took (the program's own thread CPU clock), the
+    # sleep stays waiter's own
+    under = sampled_under(tw, ("main", "waiter"))
+    est = sum(x[4] for x in under if x[0] == "library" and x[2] == "libc.so.6")
+    wself = tw.tree["self_ns"][node_of(tw, ("main", "waiter"))]
+    cpu = int(m.group(1)) if m else -1
+    check(m and abs(est - cpu) <= 0.3 * cpu + 2e6 and wself - est >= 250e6,
+          "s-tailwait: libc's frames under waiter estimate the copy's CPU time (%d ns, measured %d) and "
+          "leave the 300 ms sleep to waiter (%d ns self)" % (est, cpu, wself))
 
     # the line view, with the capture's own source text (the binary is gone: run deleted it)
     p = w.run(["profile", "report", cap, "--lines", "two_loops"])
