@@ -159,8 +159,8 @@ struct xl_sframe {
 	char *name;       /* the function (a symbol, "??" when none); owned */
 	char *library;    /* soname; NULL: the executable; owned */
 	uint64_t samples; /* its own (nested frames' apart) */
-	/* its own samples' share of its traced frame's self time: self_ns x
-	 * samples / the traced node's isamples */
+	/* its CPU time: samples x the sampling period, scaled down when its
+	 * traced node's sampled frames together would exceed its self_ns */
 	int64_t est_ns;
 };
 

@@ -37,8 +37,33 @@ static void put_source(FILE *f, const char *s)
 	}
 }
 
+/* The instruction samples on func's call paths, and those of them in
+ * untraced code it called (its nodes' sampled library frames, nested
+ * ones included): the largest such frame into *top. */
+static uint64_t called_samples(const struct xl_model *m, int32_t func, uint64_t *on_paths, const struct xl_sframe **top)
+{
+	uint64_t called = 0;
+	*on_paths = 0;
+	*top = NULL;
+	for (size_t i = 0; i < m->nnodes; i++)
+		if (m->nodes[i].func == func)
+			*on_paths += m->nodes[i].isamples;
+	for (size_t i = 0; i < m->nsframes; i++) {
+		const struct xl_sframe *s = &m->sframes[i];
+		int32_t p = s->parent;
+		while (p >= (int32_t)m->nnodes)
+			p = m->sframes[p - m->nnodes].parent;
+		if (m->nodes[p].func != func || s->kind != XL_SF_LIBRARY)
+			continue;
+		called += s->samples;
+		if (!*top || s->samples > (*top)->samples)
+			*top = s;
+	}
+	return called;
+}
+
 /* Why a function has no line data. */
-static const char *no_lines(const struct xl_model *m, char *buf, size_t len)
+static const char *no_lines(const struct xl_model *m, int32_t func, char *buf, size_t len)
 {
 	if (!m->sample_rate)
 		return "the capture has no samples (--no-samples, sample_rate = 0, a memory-only capture, or an "
@@ -47,11 +72,23 @@ static const char *no_lines(const struct xl_model *m, char *buf, size_t len)
 		return buf;
 	if (m->nisamples && !m->resolved)
 		return m->samples_problem;
+	uint64_t on_paths;
+	const struct xl_sframe *top;
+	uint64_t called = called_samples(m, func, &on_paths, &top);
+	if (called) {
+		snprintf(buf, len,
+			 "no instruction sample fell in its own code; %llu of the %llu on its call paths were in "
+			 "untraced code it called, most in %s%s%s (%llu): the flame graph's sampled frames under it",
+			 (unsigned long long)called, (unsigned long long)on_paths, top->library ? top->library : "",
+			 top->library ? " " : "", top->name, (unsigned long long)top->samples);
+		return buf;
+	}
 	return "no instruction sample fell in its own code (it used little CPU time, or it waited)";
 }
 
-static void one_function(const struct xl_model *m, const struct xl_func *fn, FILE *f, size_t top)
+static void one_function(const struct xl_model *m, int32_t func, FILE *f, size_t top)
 {
+	const struct xl_func *fn = &m->funcs[func];
 	char why[400];
 	xl_put_text(f, fn->name);
 	if (fn->file) {
@@ -61,7 +98,7 @@ static void one_function(const struct xl_model *m, const struct xl_func *fn, FIL
 	}
 	if (!fn->isamples) {
 		fputs(": no line data: ", f);
-		xl_put_text(f, no_lines(m, why, sizeof(why)));
+		xl_put_text(f, no_lines(m, func, why, sizeof(why)));
 		fputc('\n', f);
 		return;
 	}
@@ -105,16 +142,43 @@ static void one_function(const struct xl_model *m, const struct xl_func *fn, FIL
 		fputc('\n', f);
 }
 
+/* The end of a name inside a demangled C++ name: its parameter list or
+ * template arguments follow, or nothing. */
+static int name_ends(const char *p)
+{
+	return *p == '\0' || *p == '(' || *p == '<';
+}
+
+/* FUNC names fn: its name, the short name the function table shows, or
+ * in a demangled C++ name its qualified name or a trailing part of it
+ * after "::" ("ns::over" and "over" both name "ns::over(long)", and
+ * "app::spin" names "unsigned long app::spin<long>(long)"). */
+static int names(const struct xl_func *fn, const char *func)
+{
+	if (strcmp(fn->name, func) == 0 || strcmp(xl_func_shown(fn, 0), func) == 0)
+		return 1;
+	size_t len = strlen(func);
+	if (!len)
+		return 0;
+	for (const char *p = strstr(fn->name, func); p; p = strstr(p + 1, func)) {
+		int starts = p == fn->name || p[-1] == ' ' || p[-1] == '*' || p[-1] == '&' ||
+			     (p - fn->name >= 2 && p[-1] == ':' && p[-2] == ':');
+		if (starts && name_ends(p + len))
+			return 1;
+	}
+	return 0;
+}
+
 int xl_emit_lines(const struct xl_model *m, FILE *f, const char *name, size_t top)
 {
 	int found = 0;
 	for (size_t i = 0; i < m->nfuncs; i++) {
 		const struct xl_func *fn = &m->funcs[i];
-		if (xl_func_is_more(fn) || strcmp(fn->name, name) != 0)
+		if (xl_func_is_more(fn) || !names(fn, name))
 			continue;
 		if (found++)
 			fputc('\n', f);
-		one_function(m, fn, f, top);
+		one_function(m, (int32_t)i, f, top);
 	}
 	if (!found)
 		return -1;

@@ -13,7 +13,9 @@
   gets the CPU time the function measured itself, and the sleep stays the function's.
 - Sampled frames (tree.sampled): step_n, inlined into with_inline, at 50 % of its self time; the
   folded export's step_n_[i] line, its estimate taken off with_inline's own line.
-  `profile report --lines` prints the lines with their source text; `--no-source` leaves it out.
+  `profile report --lines` prints the lines with their source text; `--no-source` leaves it out; it
+  takes C++ names as the table shows them or without their parameters (s-linesxx.cc), and a function
+  whose samples are all in a library it called says so.
 - A real seccomp filter refusing perf_event_open (l-noperf.c) gives the note "line data
   unavailable: <why>" and leaves every call, path and other warning as a normal capture has them.
 - --no-samples takes none; bad rates are refused.
@@ -140,6 +142,10 @@ with Workdir() as w:
     eq(w.run(["--no-open", "--sample-rate", "4000", "--profile", "run", "-release", prog("s-libcall.c"), "600"]).returncode, 0,
        "s-libcall runs")
     lc = w.summary()
+    p = w.run(["profile", "report", w.latest(), "--lines", "copier"])
+    check(re.search(r"no line data: no instruction sample fell in its own code; \d+ of the \d+ on its call paths "
+                    r"were in untraced code it called, most in libc\.so\.6 ", p.stdout) is not None,
+          "--lines copier: its samples are in libc, and it says so:\n" + p.stdout)
     total = lc.doc["samples"]["instruction"]
     on_copier, on_main = node_samples(lc, ("main", "copier")), node_samples(lc, ("main",))
     own_main = lc.func("main")["samples"]
@@ -198,6 +204,22 @@ with Workdir() as w:
     check(p.returncode == 2 and "no function named 'no_such_function'" in p.stderr, "--lines: unknown name, exit 2")
     p = w.run(["profile", "report", cap, "--lines", "main"])
     check("no line data: no instruction sample fell in its own code" in p.stdout, "--lines main: says why none")
+
+    # C++ names: --lines takes the table's short name, the full name, the qualified name without its
+    # parameters (every overload) and a trailing part of it after "::"
+    eq(w.run(["--no-open", "--sample-rate", "2000", "--profile", "run", "-release", prog("s-linesxx.cc"),
+              "60000000"]).returncode, 0, "s-linesxx runs")
+    xx = w.latest()
+    shown = {f["name"]: f["short_name"] for f in w.summary(xx).funcs if "spin" in f["name"]}
+    spin = "unsigned long app::detail::spin<unsigned long>(unsigned long, long)"
+    for arg, want in ((shown.get(spin, "?"), [spin]), (spin, [spin]), ("app::detail::spin", [spin]), ("spin", [spin]),
+                      ("ns::over", ["ns::over(long)", "ns::over(double)"]), ("over", ["ns::over(long)", "ns::over(double)"]),
+                      ("ns::over(double)", ["ns::over(double)"])):
+        p = w.run(["profile", "report", xx, "--lines", arg])
+        got = [l.split("  (")[0] for l in p.stdout.splitlines() if l and not l.startswith(" ")]
+        eq((p.returncode, sorted(got)), (0, sorted(want)), "--lines %r names %r" % (arg, want))
+    for arg in ("detail", "ns::ove", "pin"):
+        eq(w.run(["profile", "report", xx, "--lines", arg]).returncode, 2, "--lines %r names no function" % arg)
 
     # 2. --no-source: line numbers, no text
     p = w.run(["--no-open", "--no-source", "--sample-rate", "2000", "--profile", "run", "-release", LINES, "20000000"])
