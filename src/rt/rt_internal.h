@@ -320,6 +320,9 @@ RT_HIDDEN void rt__unpatch(void);
 RT_HIDDEN int rt__control_start(void);
 RT_HIDDEN int rt__control_start_child(int lazy);
 RT_HIDDEN void rt__control_stop(void);
+/* A thread registered (rt_xray.c): the control thread opens its sampler
+ * now, not at its next wake-up. */
+RT_HIDDEN void rt__control_nudge(void);
 RT_HIDDEN void rt__window_open(void);
 RT_HIDDEN void rt__finalize(uint32_t reason);
 

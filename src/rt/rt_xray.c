@@ -122,6 +122,7 @@ static RT_NOINSTR int thread_register(uint64_t now)
 	if (thread_key_ok)
 		pthread_setspecific(thread_key, tb);
 	ok = 1;
+	rt__control_nudge();
 out:
 	if (!ok && thread_key_ok)
 		pthread_setspecific(thread_key, &unregistered);
