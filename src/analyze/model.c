@@ -301,8 +301,12 @@ static void sampled_self(struct xl_model *m, struct xl_loader *ld)
 int64_t xl_sampled_err_ns(const struct xl_model *m, uint64_t k)
 {
 	/* the same time a sample as the estimate's (not the nominal period:
-	 * missed rounds make each sample stand for more) */
-	return xl_clamp_ns(1.96 * sqrt((double)k) * m->psample_ns);
+	 * missed rounds make each sample stand for more).  The normal
+	 * approximation is too narrow for a few samples, and gives 0 for
+	 * none: at least 3 samples' worth (for k = 0, the upper bound of a
+	 * Poisson count at 95 %). */
+	double w = 1.96 * sqrt((double)k);
+	return xl_clamp_ns((w < 3.0 ? 3.0 : w) * m->psample_ns);
 }
 
 /* Distinct XRay ids (of nodes and of per-function tables: a function

@@ -56,6 +56,12 @@ with Workdir() as w:
     heavy = s.func("heavy")
     check(heavy["self_samples"] > 100 and 0 < heavy["self_err_ns"] < heavy["self_ns"],
           "heavy: its samples and bound (%r samples, +/- %r ns)" % (heavy["self_samples"], heavy["self_err_ns"]))
+    # a few samples or none: at least 3 samples' worth, never +/-0
+    per = heavy["self_err_ns"] / (1.96 * heavy["self_samples"] ** 0.5)
+    few = [f for f in s.funcs if not f.get("more") and f["self_samples"] <= 2]
+    check(few and all(abs(f["self_err_ns"] - 3 * per) <= 0.01 * 3 * per + 1 for f in few),
+          "functions with 2 samples or fewer have a bound of 3 samples' worth (%.0f ns): %r"
+          % (3 * per, [(f["name"], f["self_samples"], f["self_err_ns"]) for f in few]))
     eq(s.func("main")["self_samples"] + heavy["self_samples"] + s.func("light")["self_samples"]
        + s.func("waiter")["self_samples"] <= s.doc["samples"]["position"], True,
        "functions' samples come from the position samples")
