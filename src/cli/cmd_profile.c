@@ -165,6 +165,10 @@ static int parse_view(int argc, const char **argv, int is_export, struct view_op
 			 v->format);
 		return XL_EXIT_USAGE;
 	}
+	if (v->emit.no_source && strcmp(v->format, "html") != 0) {
+		xl_error("--no-source is for --format html (the %s format holds no source text)", v->format);
+		return XL_EXIT_USAGE;
+	}
 	return thread_format_ok(v) ? XL_OPTS_PARSED : XL_EXIT_USAGE;
 }
 

@@ -162,4 +162,11 @@ with Workdir() as w:
         check(p.returncode == 2 and "--thread is for the text, folded and pprof formats" in p.stderr
               and len(p.stderr.strip().splitlines()) == 1 and set(os.listdir(w.path)) == before,
               "%s --thread 0: one line, exit 2, nothing written (%d: %r)" % (" ".join(args[2:]), p.returncode, p.stderr))
+    # --no-source is the HTML export's: the other formats hold no source text
+    for fmt in ("json", "folded", "text"):
+        p = w.run(["profile", "export", w.latest(), "--format", fmt, "--no-source"])
+        eq((p.returncode, p.stderr.strip()), (2, "exaloop: error: --no-source is for --format html (the %s format "
+                                               "holds no source text)" % fmt), "export --format %s --no-source" % fmt)
+    eq(w.run(["profile", "export", w.latest(), "--format", "html", "--no-source", "-o",
+              os.path.join(w.path, "ns.html")]).returncode, 0, "export --format html --no-source")
 done()
