@@ -294,6 +294,8 @@ int xl_ccline_is_probe(const struct xl_ccline *cl)
 		const char *in = strrchr(cl->inputs[i], '/');
 		if (!strncmp(in ? in + 1 : cl->inputs[i], "conftest", 8))
 			return 1;
+		if (strcmp(cl->inputs[i], "-") == 0) /* source on stdin: a hand-written probe (LevelDB's) */
+			return 1;
 	}
 	char cwd[PATH_MAX];
 	const char *markers[] = {"/CMakeFiles/", "/meson-private/"};

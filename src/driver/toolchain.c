@@ -210,6 +210,10 @@ void xl_profile_link_flags(struct strvec *ld, enum xl_build_mode mode, int alloc
 	if (mode == XL_BUILD_PLAIN)
 		return;
 	char path[PATH_MAX];
+	/* A -x LANG earlier on the command line (a probe's `-x c++ -`) would
+	 * have the archives below compiled as LANG: from here on, by suffix. */
+	strvec_push(ld, "-x");
+	strvec_push(ld, "none");
 	const char *const whole[] = {"-Wl,--whole-archive", runtime, "-Wl,--no-whole-archive", "-Wl,--build-id", NULL};
 	strvec_pushv(ld, whole);
 	if (mode == XL_BUILD_TRACED && lean_trampolines(runtime, path, sizeof(path)) == 0) {

@@ -1,5 +1,5 @@
 """An autotools-style probe sequence (cc -E, conftest compile and link, -M dependency output,
-stdin sources, response files, --version) gives the same results through `exaloop cc` and
+stdin sources, response files, --version, links with -x LANG in force) gives the same results through `exaloop cc` and
 `exaloop c++` as through clang-14 and clang++-14 directly; probes get no sidecars, while the
 wrapper's objects carry XRay sleds."""
 from xltest import *
@@ -52,6 +52,11 @@ int main() { std::vector<int> v{1, 2, 3}; std::cout << v.size() << "\n"; return 
 EOF
 $CXX -E conftest.cc | grep -c 'namespace std' >> $out; rec "c++ -E" $?
 $CXX -o conftestxx conftest.cc; rec "c++ link" $?; ./conftestxx >> $out
+# LevelDB's build_detect_platform: a program on stdin, linked with -x still in force
+printf 'int main() { return 0; }\n' | $CXX -x c++ - -o stdin-probe; rec "-x c++ stdin link" $?; ./stdin-probe; rec "run stdin-probe" $?
+ls stdin-probe.profile.json stdin-probe.symbols.json >> $out 2>&1; rec "stdin probe: no sidecars" $?
+echo 'int main(void) { return 0; }' > xlang.txt
+$CC -x c xlang.txt -o xlang; rec "-x c link" $?; ./xlang; rec "run xlang" $?
 '''
 
 

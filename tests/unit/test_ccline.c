@@ -128,6 +128,9 @@ static void probes(void **state)
 	assert_int_equal(PARSE(&cl, "-o", "build/CMakeFiles/3.25.1/CompilerIdC/a.out", "x.c"), 0);
 	assert_true(xl_ccline_is_probe(&cl));
 	xl_ccline_release(&cl);
+	assert_int_equal(PARSE(&cl, "-x", "c++", "-", "-o", "/tmp/leveldb_build_detect_platform-42"), 0);
+	assert_true(xl_ccline_is_probe(&cl)); /* a source on stdin */
+	xl_ccline_release(&cl);
 	assert_int_equal(PARSE(&cl, "-o", "src/lua", "lua.o", "liblua.a"), 0);
 	assert_false(xl_ccline_is_probe(&cl));
 	xl_ccline_release(&cl);
