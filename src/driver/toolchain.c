@@ -183,10 +183,13 @@ static const char alloc_wraps[] =
 	"--wrap=GC_malloc_atomic_ignore_off_page,--wrap=GC_memalign,--wrap=GC_realloc,--wrap=GC_free";
 
 /* The exec functions (src/rt/rt_wrap_exec.c): a forked child notes the
- * program it execs, for the report's process list.  In the same archive
- * as the allocation wrappers, so off with allocations. */
-static const char exec_wraps[] = "-Wl,--wrap=execve,--wrap=execv,--wrap=execvp,--wrap=execvpe,--wrap=execl,"
-				 "--wrap=execlp,--wrap=execle";
+ * program it execs, for the report's process list; unshare and setns
+ * (rt_wrap_ns.c): those the kernel refuses in a multithreaded process
+ * stop the control thread around them.  In the allocation wrappers'
+ * archive, and linked with allocations off too: they are about the
+ * program's behaviour, not its heap. */
+static const char proc_wraps[] = "-Wl,--wrap=execve,--wrap=execv,--wrap=execvp,--wrap=execvpe,--wrap=execl,"
+				 "--wrap=execlp,--wrap=execle,--wrap=unshare,--wrap=setns";
 
 int xl_allocations_on(void)
 {
@@ -221,9 +224,10 @@ void xl_profile_link_flags(struct strvec *ld, enum xl_build_mode mode, int alloc
 				"--wrap=__xray_FunctionTailExit");
 		strvec_push(ld, path);
 	}
-	if (allocs && runtime && alloc_wrappers(runtime, path, sizeof(path)) == 0) {
-		strvec_push(ld, alloc_wraps);
-		strvec_push(ld, exec_wraps);
+	if (runtime && alloc_wrappers(runtime, path, sizeof(path)) == 0) {
+		if (allocs)
+			strvec_push(ld, alloc_wraps);
+		strvec_push(ld, proc_wraps);
 		strvec_push(ld, path);
 	}
 }

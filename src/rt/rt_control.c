@@ -51,6 +51,9 @@ static pthread_mutex_t ctl_mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t ctl_cv;
 static int ctl_stop; /* under ctl_mu */
 static int ctl_last; /* control thread: it is the last thread */
+/* The control thread left on its own (the window closed, or it was the
+ * last thread): a paused one is not started again (rt__control_pause). */
+static _Atomic int ctl_ended;
 static _Atomic int window_opened;
 static _Atomic int finalized;
 static int main_key_ok;
@@ -88,8 +91,13 @@ static struct xl_mem_sample *mem_arr;
 static int pf_active;
 static uint64_t pf_done, pf_end, pf_last_cursor, pf_sleep_ns;
 
+static int pf_inited; /* a control thread started again keeps its place */
+
 static void prefault_init(void)
 {
+	if (pf_inited)
+		return;
+	pf_inited = 1;
 	pf_active = rt__cfg.mode != XL_MODE_MEMORY && !rt__getenv("EXALOOP_NO_PREFAULT");
 	pf_done = rt__hdr->arena_off & ~(uint64_t)4095;
 	pf_end = rt__hdr->timeline_limit & ~(uint64_t)4095;
@@ -407,6 +415,7 @@ static void *control_main(void *arg)
 	rt__alloc_self_begin(); /* a runtime thread: its allocations are not the program's */
 	if (ctl_child_lazy && child_lazy_begin() != 0)
 		return NULL;
+	ctl_child_lazy = 0; /* made: a control thread started again does not make it twice */
 	uint64_t open_at = win_open_at;
 	uint64_t close_at = win_close_at;
 	uint64_t interval = rt__cfg.interval_ns;
@@ -425,6 +434,7 @@ static void *control_main(void *arg)
 		}
 		if (atomic_load(&window_opened) && now >= close_at) {
 			rt__finalize(XL_END_WINDOW);
+			atomic_store(&ctl_ended, 1);
 			pthread_mutex_lock(&ctl_mu);
 			break;
 		}
@@ -444,6 +454,7 @@ static void *control_main(void *arg)
 			pthread_mutex_lock(&ctl_mu);
 			ctl_stop = 1;
 			ctl_last = !atomic_load(&exit_helper);
+			atomic_store(&ctl_ended, 1);
 			break;
 		}
 		uint64_t wake =
@@ -472,6 +483,8 @@ void rt__control_fork_child(void)
 	atomic_store(&window_opened, 0);
 	atomic_store(&finalized, 0);
 	ctl_child_lazy = 0;
+	atomic_store(&ctl_ended, 0);
+	pf_inited = 0;
 	/* The key's value is the parent's main thread's, and fork copied the
 	 * forking thread only: mark that one, which is the child's main
 	 * thread.  If it ends with pthread_exit, a control thread started
@@ -495,6 +508,8 @@ void rt__child_window_open(void)
 	__atomic_store_n(&rt__hdr->state, XL_STATE_RECORDING, __ATOMIC_RELEASE);
 }
 
+static int spawn(void);
+
 int rt__control_start(void)
 {
 	if (!win_set) {
@@ -509,29 +524,38 @@ int rt__control_start(void)
 	pthread_condattr_destroy(&ca);
 	if (rt__cfg.interval_ns == 0)
 		rt__cfg.interval_ns = XL_DEFAULT_INTERVAL_NS;
+	pthread_sigmask(SIG_SETMASK, NULL, &ctl_creator_mask);
+	if (spawn() != 0)
+		return -1;
+	/* The constructor runs on the main thread: watch for its pthread_exit.
+	 * (A forked child keeps the key; its forking thread is its main one.) */
+	if (!main_key_ok && pthread_key_create(&main_key, main_gone) == 0) {
+		main_key_ok = 1;
+		pthread_setspecific(main_key, &main_key);
+	}
+	return 0;
+}
+
+/* The control thread itself: 0, or -1 when it could not be made. */
+static int spawn(void)
+{
 	/* The thread takes no signal, ever: it inherits its creator's mask,
 	 * so block everything around pthread_create and restore.  Otherwise a
 	 * process-directed signal that the program blocks (to take it with
 	 * sigwait, sigwaitinfo or a signalfd, or to keep a handler out of a
 	 * section) is delivered here instead: its default action kills the
 	 * program, a SIGCHLD is discarded, a handler runs at the wrong time. */
-	sigset_t all;
+	sigset_t all, old;
 	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &ctl_creator_mask);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
 	/* Set before the thread exists: it reads the flag (a window that
 	 * closes at once finalizes on it). */
 	ctl_started = 1;
 	int rc = pthread_create(&ctl_thread, NULL, control_main, NULL);
-	pthread_sigmask(SIG_SETMASK, &ctl_creator_mask, NULL);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (rc != 0) {
 		ctl_started = 0;
 		return -1;
-	}
-	/* The constructor runs on the main thread: watch for its pthread_exit.
-	 * (A forked child keeps the key; its forking thread is its main one.) */
-	if (!main_key_ok && pthread_key_create(&main_key, main_gone) == 0) {
-		main_key_ok = 1;
-		pthread_setspecific(main_key, &main_key);
 	}
 	return 0;
 }
@@ -559,6 +583,36 @@ void rt__control_nudge(void)
 {
 	if (ctl_started && rt__cfg.sample_rate && atomic_load(&window_opened))
 		pthread_cond_signal(&ctl_cv);
+}
+
+/* Tasks of this process now, or -1 without /proc. */
+static int tasks_now(void)
+{
+	struct stat st;
+	return stat("/proc/self/task", &st) == 0 ? (int)st.st_nlink - 2 : -1;
+}
+
+int rt__control_pause(void)
+{
+	if (!ctl_started || pthread_equal(pthread_self(), ctl_thread) || atomic_load(&main_exited))
+		return 0;
+	int before = tasks_now();
+	rt__control_stop();
+	/* pthread_join returns when the thread's stack is free, a moment
+	 * before the kernel takes its task out of the thread group: until
+	 * then the process is not single-threaded yet.  A few ms at most. */
+	struct timespec ts = {0, 50000};
+	for (int i = 0; before > 0 && i < 2000 && tasks_now() >= before; i++)
+		nanosleep(&ts, NULL);
+	return !atomic_load(&ctl_ended);
+}
+
+void rt__control_resume(int paused)
+{
+	if (!paused || ctl_started)
+		return;
+	ctl_stop = 0;
+	(void)spawn();
 }
 
 void rt__control_stop(void)

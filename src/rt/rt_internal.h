@@ -323,6 +323,13 @@ RT_HIDDEN void rt__control_stop(void);
 /* A thread registered (rt_xray.c): the control thread opens its sampler
  * now, not at its next wake-up. */
 RT_HIDDEN void rt__control_nudge(void);
+/* A call the kernel refuses in a multithreaded process (unshare or setns
+ * of a user namespace): pause stops the control thread (joined, and its
+ * task gone), resume starts it again where it left off.  pause returns
+ * what resume takes: 0 when there was nothing to stop, or the thread
+ * must not come back (the window closed). */
+RT_HIDDEN int rt__control_pause(void);
+RT_HIDDEN void rt__control_resume(int paused);
 RT_HIDDEN void rt__window_open(void);
 RT_HIDDEN void rt__finalize(uint32_t reason);
 

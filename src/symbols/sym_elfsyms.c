@@ -30,7 +30,7 @@ static const char *const runtime_files[] = {
 	"rt_alloc.c",     "rt_apart.c",    "rt_arch_x86_64.c",   "rt_arena.c",        "rt_calib.c",  "rt_clock.c",
 	"rt_control.c",   "rt_hot.c",      "rt_init.c",          "rt_mem.c",          "rt_patch.c",  "rt_sample.c",
 	"rt_state.c",     "rt_timeline.c", "rt_tramp_aarch64.S", "rt_tramp_x86_64.S", "rt_unwind.c", "rt_wrap_cxx.c",
-	"rt_wrap_exec.c", "rt_wrap_gc.c",  "rt_wrap_libc.c",     "rt_xray.c",
+	"rt_wrap_exec.c", "rt_wrap_gc.c",  "rt_wrap_libc.c",     "rt_wrap_ns.c",      "rt_xray.c",
 };
 
 int xl_sym_runtime_file(const char *name)
