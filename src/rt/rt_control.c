@@ -509,6 +509,7 @@ void rt__child_window_open(void)
 }
 
 static int spawn(void);
+static void control_nudge(void);
 
 int rt__control_start(void)
 {
@@ -525,6 +526,7 @@ int rt__control_start(void)
 	if (rt__cfg.interval_ns == 0)
 		rt__cfg.interval_ns = XL_DEFAULT_INTERVAL_NS;
 	pthread_sigmask(SIG_SETMASK, NULL, &ctl_creator_mask);
+	atomic_store_explicit(&rt__thread_started, control_nudge, memory_order_relaxed);
 	if (spawn() != 0)
 		return -1;
 	/* The constructor runs on the main thread: watch for its pthread_exit.
@@ -579,7 +581,7 @@ int rt__control_start_child(int lazy)
  * first event, which makes syscalls already.  Without the mutex: a wake
  * that comes just before the thread waits is lost, and the old delay is
  * the worst case. */
-void rt__control_nudge(void)
+static void control_nudge(void)
 {
 	if (ctl_started && rt__cfg.sample_rate && atomic_load(&window_opened))
 		pthread_cond_signal(&ctl_cv);

@@ -320,9 +320,11 @@ RT_HIDDEN void rt__unpatch(void);
 RT_HIDDEN int rt__control_start(void);
 RT_HIDDEN int rt__control_start_child(int lazy);
 RT_HIDDEN void rt__control_stop(void);
-/* A thread registered (rt_xray.c): the control thread opens its sampler
- * now, not at its next wake-up. */
-RT_HIDDEN void rt__control_nudge(void);
+/* Called by a thread's registration (rt_xray.c) once the control thread
+ * exists: it opens the thread's sampler now, not at its next wake-up
+ * (rt_control.c sets it; a pointer, so that rt_xray.c, which the control
+ * thread's patching uses, does not use rt_control.c in turn).  NULL: none. */
+extern RT_HIDDEN void (*_Atomic rt__thread_started)(void);
 /* A call the kernel refuses in a multithreaded process (unshare or setns
  * of a user namespace): pause stops the control thread (joined, and its
  * task gone), resume starts it again where it left off.  pause returns

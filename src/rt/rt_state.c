@@ -15,6 +15,7 @@ char *rt__base;
 struct xl_cap_header *rt__hdr;
 struct rt_config rt__cfg;
 int rt__track_sp = 1;
+void (*_Atomic rt__thread_started)(void);
 
 /*
  * Which process owns the capture.  A child made by fork() runs the

@@ -122,7 +122,9 @@ static RT_NOINSTR int thread_register(uint64_t now)
 	if (thread_key_ok)
 		pthread_setspecific(thread_key, tb);
 	ok = 1;
-	rt__control_nudge();
+	void (*started)(void) = atomic_load_explicit(&rt__thread_started, memory_order_relaxed);
+	if (started)
+		started();
 out:
 	if (!ok && thread_key_ok)
 		pthread_setspecific(thread_key, &unregistered);
