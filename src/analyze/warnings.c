@@ -565,7 +565,8 @@ static int note_timing(const struct rule_ctx *c)
 	return note(c->m, "timing_sampled", XL_TOPIC_RUN, -1, -1,
 		    "--timing=sampled: call counts and call paths are exact; times are estimated from %zu position "
 		    "samples at %u Hz (elapsed time, each thread's current call; a time from k samples is within "
-		    "1.96 x sqrt(k), at least 3, samples' worth of time of the truth 19 times in 20), and there is no timeline",
+		    "1.96 x sqrt(k), at least 3, samples' worth of time of the truth 19 times in 20), and there "
+		    "is no timeline",
 		    m->npsamples, m->sample_rate);
 }
 

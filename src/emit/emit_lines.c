@@ -140,6 +140,16 @@ static void one_function(const struct xl_model *m, int32_t func, FILE *f, size_t
 	}
 	if (fn->ninlined)
 		fputc('\n', f);
+	uint64_t on_paths;
+	const struct xl_sframe *most;
+	uint64_t called = called_samples(m, func, &on_paths, &most);
+	if (called) {
+		fprintf(f, "  and %llu sample%s on its call paths in untraced code it called, most in %s%s",
+			(unsigned long long)called, called == 1 ? "" : "s", most->library ? most->library : "",
+			most->library ? " " : "");
+		xl_put_text(f, most->name);
+		fprintf(f, " (%llu): the flame graph's sampled frames under it\n", (unsigned long long)most->samples);
+	}
 }
 
 /* The end of a name inside a demangled C++ name: its parameter list or

@@ -11,7 +11,7 @@
 - s-tailwait.c: samples in a function reached by a tail call land on its path (the caller's frame put
   back from the return address is taken out again); a library frame of a function that also sleeps
   gets the CPU time the function measured itself, and the sleep stays the function's.
-- Sampled frames (tree.sampled): step_n, inlined into with_inline, at 50 % of its self time; the
+- Sampled frames (tree.sampled): step_n, inlined into with_inline, at 50 % of its CPU time; the
   folded export's step_n_[i] line, its estimate taken off with_inline's own line.
   `profile report --lines` prints the lines with their source text; `--no-source` leaves it out; it
   takes C++ names as the table shows them or without their parameters (s-linesxx.cc), and a function
@@ -105,15 +105,17 @@ with Workdir() as w:
     eq(node_samples(s, ("main",)), 0, "main's own path has none")
     check(sm["matched"] >= 0.98 * sm["instruction"], "samples matched to a call path: %d of %d"
           % (sm["matched"], sm["instruction"]))
-    # the inlined helper as a sampled frame on with_inline's path: half its self time, estimated
-    # from the samples; no calls, and the tree's exact times untouched
+    # the inlined helper as a sampled frame on with_inline's path: half its CPU time (its samples x
+    # the period: what the node's samples stand for; its exact self time is elapsed time, more than
+    # that on a busy machine), within its self time; no calls, and the tree's exact times untouched
     under = sampled_under(s, ("main", "with_inline"))
     inl_node = node_of(s, ("main", "with_inline"))
     helper = [x for x in under if x[:3] == ("inlined", "step_n", None)]
     self_ns = s.tree["self_ns"][inl_node]
-    check(len(helper) == 1 and abs(100.0 * helper[0][4] / self_ns - 50) <= 7,
-          "tree.sampled: step_n inlined on main > with_inline at 50 %% (within 7 points) of its self "
-          "time: %r of %d ns" % (under, self_ns))
+    cpu_ns = s.tree["samples"][inl_node] * 1e9 / 5000
+    check(len(helper) == 1 and abs(100.0 * helper[0][4] / cpu_ns - 50) <= 7 and helper[0][4] <= self_ns,
+          "tree.sampled: step_n inlined on main > with_inline at 50 %% (within 7 points) of its CPU time "
+          "(%d ns), within its self time (%d ns): %r" % (cpu_ns, self_ns, under))
     check(not sampled_under(s, ("main", "two_loops")) or all(x[0] == "library" for x in sampled_under(s, ("main", "two_loops"))),
           "tree.sampled: nothing inlined on main > two_loops")
     folded = w.run(["profile", "export", cap, "--format", "folded"]).stdout
@@ -143,8 +145,10 @@ with Workdir() as w:
        "s-libcall runs")
     lc = w.summary()
     p = w.run(["profile", "report", w.latest(), "--lines", "copier"])
-    check(re.search(r"no line data: no instruction sample fell in its own code; \d+ of the \d+ on its call paths "
-                    r"were in untraced code it called, most in libc\.so\.6 ", p.stdout) is not None,
+    # (copier's own code is a few instructions: none of the samples, or one or two)
+    check(re.search(r"(no line data: no instruction sample fell in its own code; \d+ of the \d+ on its call paths "
+                    r"were|^  and \d+ samples on its call paths) in untraced code it called, most in libc\.so\.6 ",
+                    p.stdout, re.M) is not None,
           "--lines copier: its samples are in libc, and it says so:\n" + p.stdout)
     total = lc.doc["samples"]["instruction"]
     on_copier, on_main = node_samples(lc, ("main", "copier")), node_samples(lc, ("main",))
@@ -153,12 +157,15 @@ with Workdir() as w:
           % (on_copier, total))
     check(on_main <= own_main + 0.05 * total, "s-libcall: main's path keeps its own samples only (%r, its code %d)"
           % (on_main, own_main))
-    # memcpy as a sampled library frame on copier's path, with most of copier's self time
+    # memcpy as a sampled library frame on copier's path, with most of copier's CPU time (the
+    # samples on its path x the period), within its self time
     under = sampled_under(lc, ("main", "copier"))
     libc = [x for x in under if x[0] == "library" and x[2] == "libc.so.6"]
-    cself = lc.tree["self_ns"][node_of(lc, ("main", "copier"))]
-    check(libc and sum(x[4] for x in libc) >= 0.6 * cself,
-          "s-libcall: libc.so.6 frames on main > copier hold most of its self time (%r of %d ns)" % (under, cself))
+    cnode = node_of(lc, ("main", "copier"))
+    cself, ccpu = lc.tree["self_ns"][cnode], lc.tree["samples"][cnode] * 1e9 / 4000
+    check(libc and 0.6 * ccpu <= sum(x[4] for x in libc) <= cself,
+          "s-libcall: libc.so.6 frames on main > copier hold most of its CPU time (%r of %d ns, self %d ns)"
+          % (under, ccpu, cself))
 
     # s-tailwait.c: work() reached by a tail call from caller(), whose frame is gone when work runs
     # (the tree has main > work); waiter() copies with memcpy, then sleeps 300 ms
