@@ -12,7 +12,7 @@
 
 #define MAX_DIE_DEPTH 128
 
-static bool plausible_pc(Dwarf_Addr pc)
+bool sym_plausible_pc(Dwarf_Addr pc)
 {
 	/* 0 and the -1/-2 tombstones mark code dropped by the linker */
 	return pc != 0 && pc < (Dwarf_Addr)-2;
@@ -21,10 +21,10 @@ static bool plausible_pc(Dwarf_Addr pc)
 static void add_subprogram(struct dwctx *c, Dwarf_Die *die)
 {
 	Dwarf_Addr pc = 0;
-	if (dwarf_entrypc(die, &pc) != 0 || !plausible_pc(pc)) {
+	if (dwarf_entrypc(die, &pc) != 0 || !sym_plausible_pc(pc)) {
 		Dwarf_Addr base, start, end;
 		ptrdiff_t o = dwarf_ranges(die, 0, &base, &start, &end);
-		if (o <= 0 || !plausible_pc(start))
+		if (o <= 0 || !sym_plausible_pc(start))
 			return;
 		pc = start;
 	}
@@ -97,7 +97,7 @@ void sym_dw_index(struct dwctx *c)
 		Dwarf_Addr base, start, end;
 		ptrdiff_t o = 0;
 		while ((o = dwarf_ranges(top, o, &base, &start, &end)) > 0) {
-			if (!plausible_pc(start) || end <= start)
+			if (!sym_plausible_pc(start) || end <= start)
 				continue;
 			if (xl_grow((void **)&c->cu, &c->capcu, c->ncu + 1, sizeof *c->cu)) {
 				c->oom = true;

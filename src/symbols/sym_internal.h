@@ -5,6 +5,7 @@
  *   sym_xray.c     the XRay sections: relocations, the sled walk (function ids)
  *   sym_elfsyms.c  the ELF symbol tables: linkage name at an address
  *   sym_dwarf.c    DWARF: declaring file and line of a function
+ *   sym_scopes.c   DWARF: the inline chain at an address
  *   symbols.c      xl_symbols_read() and the table (symbols.h) from the above
  *   sym_sidecar.c  the symbols.json sidecar: writer and validating loader
  *   sym_json.c     what both JSON files use: clean strings, atomic writes
@@ -153,6 +154,9 @@ struct dwctx {
 	bool oom;
 };
 
+/* Is pc an address code can have (not 0 or the linker's -1/-2 tombstones
+ * for code it dropped)? */
+bool sym_plausible_pc(Dwarf_Addr pc);
 /* Index the subprograms and compile units of c->dbg (c->oom on failure). */
 void sym_dw_index(struct dwctx *c);
 bool sym_dw_find_fn(const struct dwctx *c, uint64_t addr, Dwarf_Die *die);
@@ -163,5 +167,20 @@ const char *sym_die_decl_file(Dwarf_Die *die, const char **comp_dir);
 const char *sym_die_file(Dwarf_Die *die, unsigned attr, const char **comp_dir);
 /* File and line of addr in the CU's line table: 0 (none found is fine), -1 out of memory. */
 int sym_line_at(Dwarf_Die *cudie, uint64_t addr, char **file, int *line);
+
+/* ---- sym_scopes.c */
+
+/* The concrete scopes of a Dwarf's code, read as addresses need them. */
+struct sym_scopes;
+
+/* NULL out of memory; dbg stays the caller's. */
+struct sym_scopes *sym_scopes_new(Dwarf *dbg);
+void sym_scopes_free(struct sym_scopes *s);
+/* The inline chain at addr (in the CU of cudie): into chain[0..max) the
+ * DW_TAG_inlined_subroutine DIEs of the code inlined there, outermost
+ * (inlined into the out-of-line function) first; their number (0: addr is
+ * in no inlined code, or in no function the CU describes), or -1 out of
+ * memory. */
+int sym_inline_chain(struct sym_scopes *s, Dwarf_Die *cudie, uint64_t addr, Dwarf_Die *chain, int max);
 
 #endif

@@ -33,6 +33,7 @@ struct image {
 	struct elf_file ef;
 	struct esyms es;
 	struct dwctx dw; /* the executable only */
+	struct sym_scopes *sc;
 	GElf_Phdr *loads;
 	size_t nloads;
 	char *soname; /* DT_SONAME, else the file's name */
@@ -40,6 +41,7 @@ struct image {
 
 static void image_close(struct image *im)
 {
+	sym_scopes_free(im->sc);
 	if (im->dw.dbg != NULL)
 		dwarf_end(im->dw.dbg);
 	free(im->dw.fn);
@@ -102,8 +104,11 @@ static int image_open(struct image *im, const char *path, int dwarf)
 	}
 	if (dwarf && sym_has_debug_info(&im->ef)) {
 		im->dw.dbg = dwarf_begin_elf(im->ef.elf, DWARF_C_READ, NULL);
-		if (im->dw.dbg != NULL)
+		if (im->dw.dbg != NULL) {
 			sym_dw_index(&im->dw);
+			if ((im->sc = sym_scopes_new(im->dw.dbg)) == NULL)
+				return XL_ENOMEM;
+		}
 		if (im->dw.oom)
 			return XL_ENOMEM;
 	}
@@ -193,6 +198,24 @@ static char *inline_name(Dwarf_Die *die)
 	return strdup(n ? n : "(inlined)");
 }
 
+/* The file and line an inlined instance was called from: 0, or -1 out of
+ * memory. */
+static int call_site(Dwarf_Die *inl, char **file, int *line)
+{
+	Dwarf_Attribute at;
+	Dwarf_Word l = 0;
+	if (dwarf_formudata(dwarf_attr(inl, DW_AT_call_line, &at), &l) != 0 || l == 0 || l > INT_MAX)
+		return 0;
+	const char *dir;
+	const char *f = sym_die_file(inl, DW_AT_call_file, &dir);
+	if (f == NULL)
+		return 0;
+	if ((*file = sym_path_join(dir, f)) == NULL)
+		return -1;
+	*line = (int)l;
+	return 0;
+}
+
 /* The line of v in its function's own code and the inline chain there:
  * code inlined into the function counts at the outermost call site. */
 static void ip_line(struct ctx *c, uint64_t v, json_t *o, int traced)
@@ -200,40 +223,25 @@ static void ip_line(struct ctx *c, uint64_t v, json_t *o, int traced)
 	Dwarf_Die cudie;
 	if (c->exe.dw.dbg == NULL || !sym_dw_find_cu(&c->exe.dw, v, &cudie))
 		return;
-	Dwarf_Die *scopes = NULL;
-	int n = dwarf_getscopes(&cudie, v, &scopes);
-	int sp = n;
-	for (int i = 0; i < n; i++)
-		if (dwarf_tag(&scopes[i]) == DW_TAG_subprogram) {
-			sp = i;
-			break;
-		}
+	Dwarf_Die chain[XL_INLINE_MAX];
+	int n = sym_inline_chain(c->exe.sc, &cudie, v, chain, XL_INLINE_MAX);
 	char *file = NULL;
 	int line = 0;
-	json_t *inl = json_array();
-	for (int i = sp - 1; i >= 0 && inl != NULL; i--) {
-		if (dwarf_tag(&scopes[i]) != DW_TAG_inlined_subroutine)
-			continue;
-		if (file == NULL && line == 0) { /* the outermost: its call site */
-			const char *dir;
-			const char *f = sym_die_file(&scopes[i], DW_AT_call_file, &dir);
-			Dwarf_Attribute at;
-			Dwarf_Word l = 0;
-			if (dwarf_formudata(dwarf_attr(&scopes[i], DW_AT_call_line, &at), &l) == 0 && l <= INT_MAX)
-				line = (int)l;
-			file = f ? sym_path_join(dir, f) : NULL;
-		}
-		char *name = json_array_size(inl) < XL_INLINE_MAX ? inline_name(&scopes[i]) : NULL;
-		if (name != NULL)
-			json_array_append_new(inl, sym_jstr(name));
-		free(name);
-	}
-	free(scopes);
+	if (n < 0 || (n > 0 && call_site(&chain[0], &file, &line) != 0))
+		c->oom = 1;
 	if (line == 0 && sym_line_at(&cudie, v, &file, &line) != 0)
 		c->oom = 1;
-	if (inl != NULL && json_array_size(inl) > 0)
-		json_object_set(o, "inline", inl);
-	json_decref(inl);
+	json_t *inl = n > 0 ? json_array() : NULL;
+	for (int i = 0; i < n && inl != NULL; i++) {
+		char *name = inline_name(&chain[i]);
+		if (name == NULL || json_array_append_new(inl, sym_jstr(name)) != 0)
+			c->oom = 1;
+		free(name);
+	}
+	if (inl != NULL)
+		json_object_set_new(o, "inline", inl);
+	else if (n > 0)
+		c->oom = 1;
 	if (file != NULL && line > 0) {
 		set_str(o, "file", file);
 		json_object_set_new(o, "line", json_integer(line));
