@@ -138,11 +138,14 @@ def calls_by_name(s):
     return out
 
 
-def xray_log(exe, args, cwd):
+def xray_log(exe, args, cwd, basic_options=""):
     """Run exe (a plain clang XRay build) under compiler-rt's basic mode; returns
-    (CompletedProcess, path of its log).  No exaloop code is in that process."""
+    (CompletedProcess, path of its log).  No exaloop code is in that process.  basic_options:
+    more of XRAY_BASIC_OPTIONS (e.g. "thread_buffer_size=1")."""
     d = tempfile.mkdtemp(prefix="xray-", dir=cwd)
-    p = run([exe] + list(args), cwd, env=xltest.xray_basic_env(d))
+    env = xltest.xray_basic_env(d)
+    env["XRAY_BASIC_OPTIONS"] = (env["XRAY_BASIC_OPTIONS"] + " " + basic_options).strip()
+    p = run([exe] + list(args), cwd, env=env)
     logs = glob.glob(os.path.join(d, "xray-log.*"))
     return p, (logs[0] if len(logs) == 1 else None)
 
@@ -205,17 +208,20 @@ def calls_by_linkage(capture_dir, s, aliases):
     return counts, shown
 
 
-def xray_entries(exe, log):
+def xray_entries(exe, log, by_thread=False):
     """Entries per function from a basic-mode log: calls whether or not they returned (frames
     unwound by an exception have an entry and no exit, which `llvm-xray account` does not
     count).  Returns ({key: entries}, {linkage name: key}): a function's key is the first of its
-    symbol table names at its address (a C1 and a C2 constructor can share one body).
+    symbol table names at its address (a C1 and a C2 constructor can share one body).  With
+    by_thread, the first is {thread id: {key: entries}}, the threads in the order of their first
+    record in the log.
 
     The log is compiler-rt's xray_records.h layout: a 32-byte file header, then 32-byte records:
     record type (u16), cpu (u8), kind (u8; 0 = entry, 1 = exit, 2 = tail exit), function id
-    (int32, little-endian, at byte 4), tsc, tid, pid.  Ids map to addresses through
-    `llvm-xray extract`, addresses to names through the executable's symbol table (nm)."""
-    entries = collections.Counter()
+    (int32, little-endian, at byte 4), tsc (u64), tid (u32, at byte 16), pid.  Ids map to
+    addresses through `llvm-xray extract`, addresses to names through the executable's symbol
+    table (nm)."""
+    entries = collections.Counter()   # function id, or (tid, function id) by_thread
     with open(log, "rb") as f:
         f.seek(32)
         while True:
@@ -228,7 +234,8 @@ def xray_entries(exe, log):
             words.frombytes(data)
             if sys.byteorder != "little":
                 words.byteswap()
-            entries.update(itertools.compress(words[1::8], map(operator.not_, data[3::32])))
+            ids = zip(words[4::8], words[1::8]) if by_thread else words[1::8]
+            entries.update(itertools.compress(ids, map(operator.not_, data[3::32])))
     addr_of = {}
     out = subprocess.run(["llvm-xray", "extract", exe], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                          text=True, check=True).stdout
@@ -243,14 +250,21 @@ def xray_entries(exe, log):
         parts = line.split()
         if len(parts) == 3 and parts[1] in "TtWw":
             names_at[int(parts[0], 16)].append(parts[2])
-    counts, aliases = collections.Counter(), {}
+    key_of, aliases = {}, {}
     for fid, addr in addr_of.items():
         names = sorted(names_at.get(addr, ["#%d" % fid]))
         for n in names:
             aliases[n] = names[0]
-        if fid in entries:
-            counts[names[0]] += entries[fid]
-    return counts, aliases
+        key_of[fid] = names[0]
+    if not by_thread:
+        counts = collections.Counter()
+        for fid, n in entries.items():
+            counts[key_of.get(fid, "#%d" % fid)] += n
+        return counts, aliases
+    threads = {}   # dicts keep the order of first insertion: Counter's keys are in log order
+    for (tid, fid), n in entries.items():
+        threads.setdefault(tid & 0xffffffff, collections.Counter())[key_of.get(fid, "#%d" % fid)] += n
+    return threads, aliases
 
 
 def compare_top(label, got, oracle, n=30, exclude=(), shown=None):
