@@ -481,10 +481,47 @@ static int32_t traced_of(const struct xl_model *m, int32_t p)
 	return p;
 }
 
-/* Each sampled frame's time: its samples x the sampling period.  The
- * samples are of CPU time in user space (a cpu-clock event), so a frame
- * gets the CPU time it used, and a traced frame that also waited (a
- * sleep, a lock, I/O) keeps its wait as its own.  The frames of a node
+/* A gap between two of a thread's samples longer than this is a wait (a
+ * sleep, I/O, a lock), not the scheduler's: a runnable thread waits a few
+ * time slices at most. */
+#define RUNNABLE_GAP_NS 50000000
+
+/* Each thread's stretch: how much elapsed time a sample stood for while
+ * the thread ran or was runnable, over the sampling period (1: a quiet
+ * machine; 2: the thread shared its core with another).  From the gaps
+ * between its consecutive samples, the waits left out.  At least 1. */
+static double *thread_stretch(const struct xl_model *m, double period)
+{
+	double *lam = calloc(m->nthreads + 1, sizeof(*lam));
+	int64_t *last = calloc(m->nthreads + 1, sizeof(*last));
+	uint64_t *n = calloc(m->nthreads + 1, sizeof(*n));
+	if (!lam || !last || !n) {
+		free(lam);
+		lam = NULL;
+	}
+	for (size_t i = 0; lam && i < m->nisamples; i++) {
+		const struct xl_isamp *x = &m->isamples[i];
+		int64_t gap = last[x->thread] ? x->t_ns - last[x->thread] : 0;
+		last[x->thread] = x->t_ns;
+		if (gap > 0 && gap <= RUNNABLE_GAP_NS) {
+			lam[x->thread] += (double)gap;
+			n[x->thread]++;
+		}
+	}
+	for (size_t t = 0; lam && t < m->nthreads; t++) {
+		double l = n[t] && period > 0 ? lam[t] / ((double)n[t] * period) : 1.0;
+		lam[t] = l > 1.0 ? l : 1.0;
+	}
+	free(last);
+	free(n);
+	return lam;
+}
+
+/* Each sampled frame's time: its samples x the sampling period x its
+ * thread's stretch.  The samples are of CPU time (a cpu-clock event): a
+ * frame gets the time its code ran, plus its share of the time the thread
+ * waited for a core (the stretch), and a traced frame that also waited
+ * (a sleep, a lock, I/O) keeps that wait as its own.  The frames of a node
  * never take more than its exact self time: scaled down to fit when the
  * counts' noise or exact timing's own bias (a short callee's work
  * measured in its caller) would have them do so. */
@@ -492,20 +529,27 @@ static int estimate_sframes(struct xl_model *m)
 {
 	if (!m->nsframes)
 		return XL_OK;
-	double *sum = calloc(m->nnodes, sizeof(*sum));
-	if (!sum)
-		return XL_ENOMEM;
 	double per = m->sample_rate ? (double)(1000000000u / m->sample_rate) : 0;
-	for (size_t i = 0; i < m->nsframes; i++)
-		sum[traced_of(m, m->sframes[i].parent)] += per * (double)m->sframes[i].samples;
+	double *sum = calloc(m->nnodes, sizeof(*sum));
+	double *lam = thread_stretch(m, per);
+	if (!sum || !lam) {
+		free(sum);
+		free(lam);
+		return XL_ENOMEM;
+	}
+	for (size_t i = 0; i < m->nsframes; i++) {
+		const struct xl_sframe *f = &m->sframes[i];
+		sum[traced_of(m, f->parent)] += per * lam[f->thread] * (double)f->samples;
+	}
 	for (size_t i = 0; i < m->nsframes; i++) {
 		struct xl_sframe *f = &m->sframes[i];
 		int32_t p = traced_of(m, f->parent);
 		double self = m->nodes[p].self_ns > 0 ? (double)m->nodes[p].self_ns : 0;
 		double scale = sum[p] > self ? self / sum[p] : 1.0;
-		f->est_ns = (int64_t)(per * (double)f->samples * scale);
+		f->est_ns = (int64_t)(per * lam[f->thread] * (double)f->samples * scale);
 	}
 	free(sum);
+	free(lam);
 	return XL_OK;
 }
 

@@ -5,11 +5,11 @@
  *   tree has main > work), so a sample in work shows main's return address after "call caller":
  *   its samples must still land on main > work.
  * - waiter() copies with libc's memcpy for a while, then sleeps: the libc frame's estimate must be
- *   the CPU time the copying took (printed, measured with the thread's CPU clock), and the sleep
- *   must stay waiter's own time.
+ *   the time the copying took (printed: its thread CPU time, and its elapsed time, longer on a busy
+ *   machine), and the sleep must stay waiter's own time.
  *
  * Usage:   s-tailwait [STEPS [ROUNDS [SLEEP_MS]]]   (defaults 200000000, 40, 300)
- * Stdout:  "work=W copy_cpu_ns=C sleep_ms=S"
+ * Stdout:  "work=W copy_cpu_ns=C copy_ns=E sleep_ms=S"
  * Exit:    0 (2 for a bad argument)
  *
  * Calls: main 1; main > caller 1; main > work 1; main > waiter 1.
@@ -24,12 +24,14 @@
 #define BARRIER(x) __asm__ __volatile__("" : "+r"(x))
 #define BLOCK (8u << 20)
 
-static long long cpu_ns(void)
+static long long clock_ns(clockid_t c)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    clock_gettime(c, &ts);
     return ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
+
+static long long copy_elapsed;
 
 NOINLINE unsigned long work(long steps)
 {
@@ -51,14 +53,15 @@ static char *src, *dst;
 
 NOINLINE long long waiter(int rounds, int sleep_ms)
 {
-    long long t0 = cpu_ns();
+    long long t0 = clock_ns(CLOCK_THREAD_CPUTIME_ID), e0 = clock_ns(CLOCK_MONOTONIC);
     long sum = 0;
     for (int r = 0; r < rounds; r++) {
         memcpy(dst, src + (r & 63), BLOCK - 64);
         sum += dst[(unsigned)r * 4099u % (BLOCK - 64)];
         BARRIER(sum);
     }
-    long long spent = cpu_ns() - t0;
+    long long spent = clock_ns(CLOCK_THREAD_CPUTIME_ID) - t0;
+    copy_elapsed = clock_ns(CLOCK_MONOTONIC) - e0;
     usleep((useconds_t)sleep_ms * 1000u);
     return sum >= 0 ? spent : -spent;
 }
@@ -80,7 +83,7 @@ int main(int argc, char **argv)
     memset(dst, 1, BLOCK); /* its pages faulted in before waiter's clock starts */
     unsigned long w = caller(steps);
     long long c = waiter(rounds, sleep_ms);
-    printf("work=%lu copy_cpu_ns=%lld sleep_ms=%d\n", w % 1000, c < 0 ? -c : c, sleep_ms);
+    printf("work=%lu copy_cpu_ns=%lld copy_ns=%lld sleep_ms=%d\n", w % 1000, c < 0 ? -c : c, copy_elapsed, sleep_ms);
     free(src);
     free(dst);
     return 0;

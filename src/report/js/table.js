@@ -4,7 +4,7 @@
 /** @typedef {{f: number, calls: number, self: number, total: number,
  *             avg?: number, selfPct?: number, totalPct?: number, name?: string,
  *             allocs?: number, bytes?: number, live?: number,
- *             err?: number | null, samples?: number | null, bound?: number | null}} TableRow */
+ *             err?: number | null, samples?: number | null, bound?: number | null, unc?: boolean}} TableRow */
 /** @type {TableRow[] | null} */
 let tableRows = null;     // one row per function: {f, calls, self, total, avg, selfPct, totalPct, name}
 let tableTotal = 1;
