@@ -194,7 +194,10 @@ struct xl_cap_header {
 	 * XL_UNRECORDED_BATCH and at thread exit, so a lower bound when the
 	 * program was killed.  Zero in older captures. */
 	uint32_t threads_unplaced;
-	uint32_t reserved0;
+	/* Written by the CLI, not the runtime: non-zero asks the control
+	 * thread to close the window now (profile attach interrupted: ^C).
+	 * Zero in older captures. */
+	uint32_t close_request;
 	uint64_t unrecorded_events;
 
 	/* Which process and image this is (zero in older captures).  A

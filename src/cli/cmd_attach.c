@@ -29,6 +29,7 @@
 struct attach_opts {
 	struct xl_settings set;
 	size_t ninclude;
+	int duration_given;
 };
 
 static int parse_duration(const char *value, void *dest)
@@ -36,10 +37,37 @@ static int parse_duration(const char *value, void *dest)
 	struct attach_opts *a = dest;
 	char msg[256];
 	if (xl_parse_duration(value, &a->set.duration_ns, msg, sizeof(msg)) != 0 || !a->set.duration_ns) {
-		xl_error("%s for '--duration' (e.g. 30s)", a->set.duration_ns ? msg : "a window of 0");
+		xl_error("%s for '--duration' (e.g. 30s)",
+			 a->set.duration_ns ? msg : "a window of 0 (until the program ends) cannot be attached");
 		return -1;
 	}
+	a->duration_given = 1;
 	return 0;
+}
+
+/* The global capture options that mean something here: --duration and
+ * --include, as the command's own (not both); --delay (attach captures
+ * from the moment it attaches) and --target (a target's settings are for
+ * run, build and profile exec) are refused rather than ignored.  0, or
+ * the exit code after saying why. */
+static int global_options(const struct attach_opts *a, const struct xl_ctx *ctx)
+{
+	const char *bad = NULL;
+	if (ctx->delay_set)
+		bad = "--delay: 'profile attach' captures from the moment it attaches (wait, then attach)";
+	else if (ctx->target)
+		bad = "--target: a target's settings are for run, build and profile exec; give 'profile attach' its "
+		      "--duration and --include";
+	else if (ctx->duration_set && a->duration_given)
+		bad = "--duration twice: before 'profile attach' and after it; give it once";
+	else if (ctx->duration_set && !ctx->duration_ns)
+		bad = "--duration 0s: 'profile attach' needs a window to end (e.g. --duration 30s)";
+	else if (ctx->ninclude && a->ninclude)
+		bad = "--include both before 'profile attach' and after it; give the patterns in one place";
+	if (!bad)
+		return 0;
+	xl_error("%s", bad);
+	return XL_EXIT_USAGE;
 }
 
 static int parse_include(const char *value, void *dest)
@@ -95,6 +123,8 @@ int cmd_profile_attach(int argc, const char **argv, struct xl_ctx *ctx)
 		xl_error("'%s' is not a process id", argv[1]);
 		rc = XL_EXIT_USAGE;
 	}
+	if (rc == XL_OPTS_PARSED)
+		rc = global_options(&a, ctx) ? XL_EXIT_USAGE : XL_OPTS_PARSED;
 	if (rc == XL_OPTS_PARSED) {
 		if (ctx->mode_explicit) {
 			a.set.mode = ctx->mode;

@@ -163,9 +163,9 @@ static int exe_mapping(pid_t pid, const char *exe, uint64_t *base, uint64_t *lo,
 	return have_base && have_text ? 0 : -1;
 }
 
-/* How long process pid has run, from its start time in /proc (clock ticks
- * after boot) and the boot clock; -1 when unknown. */
-static int64_t process_age_ns(pid_t pid)
+/* Process pid's state letter and start time (clock ticks after boot)
+ * from /proc/PID/stat: 0, or -1 when it does not say. */
+static int read_stat(pid_t pid, char *state, unsigned long long *start)
 {
 	char path[64], buf[1024];
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
@@ -176,9 +176,19 @@ static int64_t process_age_ns(pid_t pid)
 	fclose(f);
 	buf[n] = 0;
 	char *p = strrchr(buf, ')'); /* the command may hold spaces and parentheses */
+	if (!p || sscanf(p + 2, "%c %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %llu",
+			 state, start) != 2)
+		return -1;
+	return 0;
+}
+
+/* How long process pid has run, from its start time in /proc and the
+ * boot clock; -1 when unknown. */
+static int64_t process_age_ns(pid_t pid)
+{
+	char state;
 	unsigned long long start = 0;
-	if (!p || sscanf(p + 2, "%*c %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %llu",
-			 &start) != 1)
+	if (read_stat(pid, &state, &start) != 0)
 		return -1;
 	struct timespec ts;
 	long hz = sysconf(_SC_CLK_TCK);
@@ -189,22 +199,79 @@ static int64_t process_age_ns(pid_t pid)
 	return now > began ? now - began : -1;
 }
 
-int xl_attach_built(pid_t pid, const struct xl_settings *set, const struct xl_ctx *ctx)
+/* The process that traces pid (TracerPid in /proc/PID/status), 0 none. */
+static long tracer_of(pid_t pid)
 {
-	char link[64], exe[PATH_MAX];
+	char path[64], line[256];
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	FILE *f = fopen(path, "r");
+	long tracer = 0;
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "TracerPid: %ld", &tracer) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return tracer;
+}
+
+/* Why process pid cannot be attached to before ptrace is tried (its
+ * program unknown, replaced, stopped, traced): said, and the exit code;
+ * else 0 and its executable in exe. */
+static int attachable(pid_t pid, char *exe, size_t len)
+{
+	char link[64], state = 0;
+	unsigned long long start;
 	snprintf(link, sizeof(link), "/proc/%d/exe", (int)pid);
-	ssize_t n = readlink(link, exe, sizeof(exe) - 1);
-	if (n < 0) {
-		if (errno == ENOENT || errno == ESRCH) {
+	ssize_t n = readlink(link, exe, len - 1);
+	int have_stat = read_stat(pid, &state, &start) == 0;
+	if (n < 0 && (errno == ENOENT || errno == ESRCH)) {
+		if (have_stat && state == 'Z')
+			xl_error("process %d's main thread has exited (its other threads may run on): exaloop attaches "
+				 "through the main thread",
+				 (int)pid);
+		else if (have_stat)
+			xl_error("process %d is a kernel thread: nothing to attach to", (int)pid);
+		else
 			xl_error("no process %d", (int)pid);
-			return XL_EXIT_NOTFOUND;
-		}
+		return have_stat ? XL_EXIT_USAGE : XL_EXIT_NOTFOUND;
+	}
+	if (n < 0) {
 		xl_error("cannot see which program process %d runs: %s", (int)pid, strerror(errno));
 		if (errno == EACCES)
 			xl_hint("attach as the process's owner, or as root");
 		return XL_EXIT_FAIL;
 	}
 	exe[n] = 0;
+	static const char deleted[] = " (deleted)";
+	size_t dl = sizeof(deleted) - 1;
+	if ((size_t)n > dl && strcmp(exe + n - dl, deleted) == 0) {
+		exe[n - dl] = 0;
+		xl_error("the executable of process %d was replaced or deleted after it started ('%s'): its sidecars "
+			 "would be another build's; start the program again, then attach",
+			 (int)pid, exe);
+		return XL_EXIT_USAGE;
+	}
+	long tracer = tracer_of(pid);
+	if (tracer > 0) {
+		xl_error("process %d is already traced by process %ld (a debugger, strace): detach that first",
+			 (int)pid, tracer);
+		return XL_EXIT_USAGE;
+	}
+	if (have_stat && state == 'T') {
+		xl_error("process %d is stopped (SIGSTOP, or a job-control stop): continue it first (kill -CONT %d), "
+			 "then attach",
+			 (int)pid, (int)pid);
+		return XL_EXIT_USAGE;
+	}
+	return 0;
+}
+
+int xl_attach_built(pid_t pid, const struct xl_settings *set, const struct xl_ctx *ctx)
+{
+	char exe[PATH_MAX];
+	int bad = attachable(pid, exe, sizeof(exe));
+	if (bad)
+		return bad;
 	uint64_t entry = 0, base = 0, lo = 0, hi = 0;
 	int pie = 0;
 	if (xl_elf_function(exe, XL_ATTACH_SYMBOL, &entry, &pie) != XL_OK) {

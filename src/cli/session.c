@@ -15,6 +15,7 @@
 #include <fnmatch.h>
 #include <limits.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -626,6 +627,64 @@ static const char *attach_problem(int rc)
 	}
 }
 
+static volatile sig_atomic_t attach_interrupted;
+
+static void on_interrupt(int sig)
+{
+	(void)sig;
+	attach_interrupted = 1;
+}
+
+/* Ask the program's runtime to close the window now (the header's
+ * close_request, read by its control thread at its next wake-up). */
+static void request_close(const char *dir)
+{
+	struct xl_cap_header h;
+	int fd = xl_cap_header_open(dir, O_RDWR, &h);
+	if (fd < 0)
+		return;
+	uint32_t one = 1;
+	if (pwrite(fd, &one, sizeof(one), (off_t)offsetof(struct xl_cap_header, close_request)) != sizeof(one))
+		xl_warn("could not ask process's runtime to end the capture: %s", strerror(errno));
+	close(fd);
+}
+
+/* Until the attached program's window closes or it ends: 1 when it
+ * ended.  SIGINT and SIGTERM (^C) close the window early, and the report
+ * is written as usual; a second one leaves at once, the program still
+ * attached (its window closes as it was set). */
+static int attach_wait(pid_t pid, const char *dir)
+{
+	struct sigaction sa, old_int, old_term;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_interrupt;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	int gone = 0, asked = 0;
+	while (!window_closed(dir)) {
+		if (!still_runs(pid)) {
+			gone = 1;
+			break;
+		}
+		if (attach_interrupted && !asked) {
+			xl_note("interrupted: closing the capture window now (again to leave without a report)");
+			request_close(dir);
+			asked = 1;
+			attach_interrupted = 0;
+			sigaction(SIGINT, &old_int, NULL);
+			sigaction(SIGTERM, &old_term, NULL);
+		}
+		struct timespec ts = {0, 20 * 1000 * 1000};
+		nanosleep(&ts, NULL);
+	}
+	if (!asked) {
+		sigaction(SIGINT, &old_int, NULL);
+		sigaction(SIGTERM, &old_term, NULL);
+	}
+	return gone;
+}
+
 int xl_session_attach(const struct xl_session *s, pid_t pid, uint64_t entry, uint64_t text_lo, uint64_t text_hi)
 {
 	struct xl_session no_capture;
@@ -666,15 +725,7 @@ int xl_session_attach(const struct xl_session *s, pid_t pid, uint64_t entry, uin
 	xl_fmt_duration(s->attached_at_ns, at, sizeof(at));
 	xl_fmt_duration((int64_t)s->duration_ns, span, sizeof(span));
 	xl_note("attached to process %d at %s of its run: capturing for %s; the program runs on", (int)pid, at, span);
-	int gone = 0;
-	while (!window_closed(dir)) {
-		if (!still_runs(pid)) {
-			gone = 1;
-			break;
-		}
-		struct timespec ts = {0, 20 * 1000 * 1000};
-		nanosleep(&ts, NULL);
-	}
+	int gone = attach_wait(pid, dir);
 	if (gone)
 		xl_note("process %d ended during the capture", (int)pid);
 	else

@@ -432,7 +432,8 @@ static void *control_main(void *arg)
 			rt__window_open();
 			next_sample = now;
 		}
-		if (atomic_load(&window_opened) && now >= close_at) {
+		if (atomic_load(&window_opened) &&
+		    (now >= close_at || __atomic_load_n(&rt__hdr->close_request, __ATOMIC_ACQUIRE))) {
 			rt__finalize(XL_END_WINDOW);
 			atomic_store(&ctl_ended, 1);
 			pthread_mutex_lock(&ctl_mu);

@@ -10,10 +10,15 @@ ends its thread and lets go.  Checks:
  - its output and exit status are those of an uncaptured run; the report says it was attached;
  - refusals, one line each, the process running on: a program exaloop did not build (exit 2), no
    such process (127), no permission (as another user: exit 1), a second attach (exit 1);
- - a process that ends during the window: the report is written with what was captured.
+ - a process that ends during the window: the report is written with what was captured;
+ - refused in one line: a stopped process, a replaced executable, global options attach would ignore
+   or that clash with its own; the global --duration and --include otherwise stand for its own;
+ - interrupted (SIGINT to exaloop): the window closes at once, the report is written, the program
+   runs on with its own threads.
 """
 from xltest import *
 import re
+import signal
 import struct
 import time
 
@@ -109,4 +114,56 @@ with Workdir() as w:
     eq(p.wait(), 0, "... the program's own status")
     s = w.summary(w.latest())
     check(s.calls("tick") > 100, "... its calls until the end are reported (%d)" % s.calls("tick"))
+
+    # a stopped process: refused at once (it would wait for SIGCONT, and its window run long)
+    p = start(app, log, 4)
+    os.kill(p.pid, signal.SIGSTOP)
+    r = w.run(["--no-open", "profile", "attach", str(p.pid), "--duration", "300ms"])
+    eq((r.returncode, r.stderr.strip()), (2, "exaloop: error: process %d is stopped (SIGSTOP, or a job-control stop): "
+                                            "continue it first (kill -CONT %d), then attach" % (p.pid, p.pid)),
+       "a stopped process: refused in one line")
+    os.kill(p.pid, signal.SIGCONT)
+    # the global capture options: --duration and --include as the command's own, not both, and
+    # none that attach would ignore
+    pid = str(p.pid)
+    for args, msg in (
+            (["--delay", "1s", "profile", "attach", pid], "--delay: 'profile attach' captures from the moment it attaches"),
+            (["--duration", "1s", "profile", "attach", pid, "--duration", "2s"], "--duration twice"),
+            (["--duration", "0s", "profile", "attach", pid], "--duration 0s: 'profile attach' needs a window to end"),
+            (["--include", "tick", "profile", "attach", pid, "--include", "work"], "--include both before"),
+            (["--target", "t", "profile", "attach", pid], "--target: a target's settings are for run, build")):
+        r = w.run(["--no-open"] + args)
+        check(r.returncode == 2 and r.stderr.startswith("exaloop: error: " + msg) and len(r.stderr.splitlines()) == 1,
+              "%s: refused in one line (%d: %r)" % (" ".join(args[:2]), r.returncode, r.stderr))
+    # interrupted (^C): the window closes now and the report is written; the program runs on
+    a = subprocess.Popen([EXALOOP, "--no-open", "--duration", "1h", "--include", "tick", "profile", "attach", pid],
+                         cwd=w.path, stderr=subprocess.PIPE, text=True)
+    time.sleep(1.0)
+    a.send_signal(signal.SIGINT)
+    try:
+        err = a.communicate(timeout=20)[1]
+    except subprocess.TimeoutExpired:
+        a.kill()
+        err = a.communicate()[1]
+    check(a.returncode == 0 and "interrupted: closing the capture window now" in err and "let go of process" in err,
+          "^C during attach: the window closes, exit 0 (%r: %r)" % (a.returncode, err))
+    check(p.poll() is None and len(os.listdir("/proc/%d/task" % p.pid)) == 2,
+          "... the program runs on with its own threads only")
+    s = w.summary(w.latest())
+    check(s.calls("tick") > 100 and s.calls("work") == 0 and os.path.exists(os.path.join(w.latest(), "index.html")),
+          "... the report of the global --include's functions (tick %d, work %d)" % (s.calls("tick"), s.calls("work")))
+    eq(p.wait(), 0, "... and it ends as uncaptured")
+
+    # the executable replaced after the process started (a rebuild): said so, not "no runtime"
+    copy = os.path.join(w.path, "attach-copy")
+    shutil.copy(app, copy)
+    for side in (".profile.json", ".symbols.json"):
+        shutil.copy(app + side, copy + side)
+    p = start(copy, log, 3)
+    os.unlink(copy)
+    shutil.copy(app, copy)
+    r = w.run(["--no-open", "profile", "attach", str(p.pid)])
+    check(r.returncode == 2 and "the executable of process %d was replaced or deleted after it started" % p.pid in r.stderr,
+          "a replaced executable: refused, saying so (%r)" % r.stderr)
+    eq(p.wait(), 0, "... and it runs on")
 done()
