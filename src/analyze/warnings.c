@@ -11,10 +11,13 @@
  * output format.
  */
 #define _GNU_SOURCE
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "analyze_internal.h"
 #include "units.h"
@@ -120,15 +123,61 @@ static int warn_corrupt_threads(const struct rule_ctx *c)
 		   n == 1 ? "was" : "were");
 }
 
+/* When the program ended, on the model's axis: its last timestamp, or
+ * the application time exaloop measured when that is later (a run that
+ * ended before its window opened, or between two memory samples). */
+static int64_t ended_ns(const struct xl_model *m)
+{
+	return m->run.app_time_ns > m->last_ns ? m->run.app_time_ns : m->last_ns;
+}
+
+/* The capture's own process still runs: its pid is alive and started
+ * when the capture did (within 2 s: the runtime starts just after the
+ * exec, and a pid reused that soon is unlikely).  Reading a capture while
+ * it is written is allowed (the mapping is published as it goes). */
+static int still_running(const struct xl_model *m)
+{
+	char path[64], buf[1024];
+	snprintf(path, sizeof(path), "/proc/%u/stat", m->pid);
+	FILE *f = m->pid && m->start_realtime_ns > 0 ? fopen(path, "r") : NULL;
+	if (!f)
+		return 0;
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	const char *p = strrchr(buf, ')');
+	char state = 0;
+	unsigned long long start = 0;
+	if (!p ||
+	    sscanf(p + 2, "%c %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %llu", &state,
+		   &start) != 2 ||
+	    state == 'Z' || state == 'X')
+		return 0;
+	struct timespec rt, bt;
+	long hz = sysconf(_SC_CLK_TCK);
+	if (hz <= 0 || clock_gettime(CLOCK_REALTIME, &rt) != 0 || clock_gettime(CLOCK_BOOTTIME, &bt) != 0)
+		return 0;
+	double boot = (double)rt.tv_sec + 1e-9 * (double)rt.tv_nsec - ((double)bt.tv_sec + 1e-9 * (double)bt.tv_nsec);
+	double began = boot + (double)start / (double)hz;
+	return fabs(began - 1e-9 * (double)m->start_realtime_ns) < 2.0;
+}
+
 static int warn_not_finalized(const struct rule_ctx *c)
 {
 	if (c->m->finalized)
 		return XL_OK;
-	return add(c->m, "not_finalized", c->m->last_ns, -1,
+	if (still_running(c->m))
+		return add(c->m, "not_finalized", c->m->last_ns, -1,
+			   "capture not finalized: the program (pid %u) is still running and writing it; this report "
+			   "holds what it had written by %.3f s (%llu open frame%s closed there): report again when it "
+			   "ends",
+			   c->m->pid, secs(c->m->last_ns), (unsigned long long)c->open,
+			   c->open == 1 ? " was" : "s were");
+	return add(c->m, "not_finalized", ended_ns(c->m), -1,
 		   "capture not finalized: the program stopped before exaloop could finish the capture "
 		   "(crash, signal, kill, _exit, or exec of a program exaloop did not build) at about %.3f s; "
 		   "%llu open frame%s closed at the last timestamp",
-		   secs(c->m->last_ns), (unsigned long long)c->open, c->open == 1 ? " was" : "s were");
+		   secs(ended_ns(c->m)), (unsigned long long)c->open, c->open == 1 ? " was" : "s were");
 }
 
 static int warn_timeline_full(const struct rule_ctx *c)
@@ -369,7 +418,7 @@ static int warn_window(const struct rule_ctx *c)
 		return add(c->m, "window_never_opened", -1, -1,
 			   "the capture window never opened: the program ended at %.3f s, before the %.3f s delay; "
 			   "nothing was captured (shorten 'delay')",
-			   secs(m->last_ns), secs((int64_t)m->delay_ns));
+			   secs(ended_ns(m)), secs((int64_t)m->delay_ns));
 	if (m->flags & XL_FLAG_ATTACHED) {
 		char at[64] = "";
 		if (m->run.attached_at_ns >= 0)

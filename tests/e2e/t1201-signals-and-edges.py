@@ -1,6 +1,7 @@
 """^C reaches the program and exaloop still reports; service targets; inherited environment;
 output names; attached -isystem; a delay longer than the run; exec failures."""
 from xltest import *
+import re
 import signal
 import time
 
@@ -33,8 +34,9 @@ with Workdir() as w:
     # a service target without a duration is just waited for
     open(os.path.join(w.path, "exaloop.toml"), "w").write(
         '[targets.svc]\nkind = "service"\nsource = "%s"\nargs = ["3"]\n'
-        '[targets.late]\nsource = "%s"\nargs = ["0.3"]\n[targets.late.profile]\ndelay = "5s"\n'
-        % (prog("s-exit.c"), prog("s-long.c")))
+        '[targets.late]\nsource = "%s"\nargs = ["0.3"]\n[targets.late.profile]\ndelay = "5s"\nmemory_interval = "1s"\n'
+        '[targets.win]\nsource = "%s"\n[targets.win.profile]\ndelay = "300ms"\nduration = "300ms"\n'
+        % (prog("s-exit.c"), prog("s-long.c"), prog("s-long.c")))
     p = w.run(["--profile", "--no-open", "--target", "svc", "run"])
     eq(p.returncode, 3, "service: exit status")
     check("keeps running" not in p.stderr and "report updated" not in p.stderr, "service without duration: one report at exit")
@@ -46,9 +48,33 @@ with Workdir() as w:
     s = w.summary()
     wn = s.warning("window_never_opened")
     check(wn is not None and "never opened" in wn["message"], "late window: warning says it never opened")
+    # when the program ended: its application time, not the last memory sample (at 0 s here)
+    m = re.search(r"the program ended at ([0-9.]+) s", wn["message"] if wn else "")
+    check(m and float(m.group(1)) >= 0.29, "late window: says when the program ended (%r)" % (wn or {}).get("message"))
     eq(s.doc["run"]["window"]["duration_ns"], 0, "late window: empty window")
     check("never opened" in s.doc["memory"]["summary"]["rss"]["reason"], "late window: memory reason")
     check(s.warning("no_functions") is None, "late window: no misleading no-functions warning")
+
+    # profile exec takes a target's capture settings (its window here) for a program built before
+    app = os.path.join(w.path, "long-built")
+    eq(w.run(["--profile", "build", prog("s-long.c"), "-o", app]).returncode, 0, "build s-long")
+    p = w.run(["--no-open", "--target", "win", "profile", "exec", app, "1.2"])
+    eq(p.returncode, 0, "profile exec --target: exit status")
+    win = w.summary().doc["run"]["window"]
+    check(250e6 <= win["start_ns"] <= 450e6 and 250e6 <= win["duration_ns"] <= 350e6,
+          "profile exec --target: the target's 300 ms delay and duration (%r)" % win)
+    # a capture read while its program still runs says so (not "the program stopped")
+    bg = subprocess.Popen([EXALOOP, "--no-open", "profile", "exec", app, "2.5"], cwd=w.path,
+                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    time.sleep(1.0)
+    live = w.summary(w.latest()).warning("not_finalized")
+    check(live is not None and "is still running and writing it" in live["message"],
+          "a capture read while the program runs: said so (%r)" % (live or {}).get("message"))
+    eq(bg.wait(timeout=60), 0, "... and the program ends as ever")
+    eq(w.summary(w.latest()).warning("not_finalized"), None, "... its capture then finalized")
+    p = w.run(["--no-open", "--target", "nosuch", "profile", "exec", app, "0.1"])
+    check(p.returncode == 2 and "nosuch" in p.stderr and len(p.stderr.strip().splitlines()) == 1,
+          "profile exec --target with an unknown target: one line, exit 2 (%r)" % p.stderr)
 
     # an inherited capture environment does not leak into a run
     p = w.run(["--profile", "--no-open", "run", prog("s-fib.c"), "10"], env={"EXALOOP_INCLUDE_IDS": "999"})
