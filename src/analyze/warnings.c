@@ -431,9 +431,12 @@ static int warn_window(const struct rule_ctx *c)
 	}
 	if (!m->delay_ns && !m->duration_ns)
 		return XL_OK;
-	char dur[64] = "until exit";
+	char dur[96] = "until exit";
+	/* a duration the run did not last: the window ended with the program */
+	int cut = m->duration_ns && c->end - m->window_start_ns < (int64_t)m->duration_ns - 1000000;
 	if (m->duration_ns)
-		snprintf(dur, sizeof(dur), "%.3f s", secs((int64_t)m->duration_ns));
+		snprintf(dur, sizeof(dur), "%.3f s%s", secs((int64_t)m->duration_ns),
+			 cut ? ", cut short: the program ended first" : "");
 	return note(c->m, "window", XL_TOPIC_RUN, m->window_start_ns, c->end,
 		    "capture window as configured: %.3f s to %.3f s of the run (delay %.3f s, duration %s); "
 		    "calls and allocations outside it are not in the call paths",

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <jansson.h>
@@ -105,6 +106,13 @@ int xl_exec_built(const char *exe, const char *const *args, const struct xl_sett
 	if (access(exe, F_OK) != 0) {
 		xl_error("cannot run '%s': %s", exe, strerror(errno));
 		return XL_EXIT_NOTFOUND;
+	}
+	/* As a shell: found but not runnable is 126, said before its sidecars
+	 * are looked for (the problem is not theirs). */
+	struct stat st;
+	if (access(exe, X_OK) != 0 || (stat(exe, &st) == 0 && S_ISDIR(st.st_mode))) {
+		xl_error("cannot run '%s': %s", exe, access(exe, X_OK) != 0 ? strerror(errno) : "it is a directory");
+		return XL_EXIT_NOEXEC;
 	}
 	struct xl_sidecar_info built;
 	struct xl_symtab tab = {0};

@@ -51,24 +51,32 @@ static const struct xl_subcommand commands[] = {
  * ignored (there is no capture): said, with what to add, exit 2.  The
  * profile commands capture anyway; a target's profile table without
  * --profile is the project's default, not a request. */
-static int capture_option_alone(const struct xl_ctx *ctx, const char *cmd)
+static int capture_option_alone(const struct xl_ctx *ctx, const char *cmd, const char *sub)
 {
-	if (ctx->profile || (strcmp(cmd, "run") != 0 && strcmp(cmd, "build") != 0))
+	/* profile report, export and diff read captures: an option of the
+	 * capture would be ignored there, whatever --profile says */
+	int reads = strcmp(cmd, "profile") == 0 && sub &&
+		    (strcmp(sub, "report") == 0 || strcmp(sub, "export") == 0 || strcmp(sub, "diff") == 0);
+	if (!reads && (ctx->profile || (strcmp(cmd, "run") != 0 && strcmp(cmd, "build") != 0)))
 		return 0;
-	const char *opt = ctx->delay_set         ? "--delay"
-			  : ctx->duration_set    ? "--duration"
-			  : ctx->timing          ? "--timing"
-			  : ctx->ninclude        ? "--include"
-			  : ctx->sample_rate_set ? "--sample-rate"
-			  : ctx->no_samples      ? "--no-samples"
-			  : ctx->buffer_size     ? "--buffer-size"
-			  : ctx->interval_ns     ? "--memory-interval"
-			  : ctx->tl_mode         ? "--timeline"
-			  : ctx->tl_min_set      ? "--timeline-min-duration"
-			  : ctx->no_source       ? "--no-source"
-						 : NULL;
+	const char *opt = ctx->delay_set             ? "--delay"
+			  : ctx->duration_set        ? "--duration"
+			  : ctx->timing              ? "--timing"
+			  : ctx->ninclude            ? "--include"
+			  : ctx->sample_rate_set     ? "--sample-rate"
+			  : ctx->no_samples          ? "--no-samples"
+			  : ctx->buffer_size         ? "--buffer-size"
+			  : ctx->interval_ns         ? "--memory-interval"
+			  : ctx->tl_mode             ? "--timeline"
+			  : ctx->tl_min_set          ? "--timeline-min-duration"
+			  : ctx->no_source && !reads ? "--no-source"
+						     : NULL;
 	if (!opt)
 		return 0;
+	if (reads) {
+		xl_error("%s sets a capture, and 'profile %s' reads captures made already: drop it", opt, sub);
+		return 1;
+	}
 	xl_error("%s sets the capture, and '%s' captures only with --profile (exaloop --profile %s ... %s ...)", opt,
 		 cmd, opt, cmd);
 	return 1;
@@ -123,7 +131,7 @@ int main(int argc, char **argv_)
 	} else if (rc == XL_OPTS_PARSED && n > 0 && strcmp(args[1], "help") == 0) {
 		xl_usage_print(&usage, stdout);
 		rc = XL_EXIT_OK;
-	} else if (rc == XL_OPTS_PARSED && n > 0 && capture_option_alone(&ctx, args[1])) {
+	} else if (rc == XL_OPTS_PARSED && n > 0 && capture_option_alone(&ctx, args[1], n > 1 ? args[2] : NULL)) {
 		rc = XL_EXIT_USAGE;
 	} else if (rc == XL_OPTS_PARSED) {
 		/* One switch for the build's link (toolchain.c), a project's

@@ -169,4 +169,11 @@ with Workdir() as w:
                                                "holds no source text)" % fmt), "export --format %s --no-source" % fmt)
     eq(w.run(["profile", "export", w.latest(), "--format", "html", "--no-source", "-o",
               os.path.join(w.path, "ns.html")]).returncode, 0, "export --format html --no-source")
+    # options of the capture given to commands that read captures: refused, not ignored
+    for args in (["--delay", "1s", "profile", "report", w.latest(), "--text"],
+                 ["--include", "f", "profile", "export", w.latest(), "--format", "json"],
+                 ["--timing", "sampled", "profile", "diff", w.latest(), w.latest()]):
+        p = w.run(args)
+        eq((p.returncode, p.stderr.strip()), (2, "exaloop: error: %s sets a capture, and 'profile %s' reads captures "
+                                               "made already: drop it" % (args[0], args[3])), " ".join(args[:4]))
 done()

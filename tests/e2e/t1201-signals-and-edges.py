@@ -72,6 +72,18 @@ with Workdir() as w:
           "a capture read while the program runs: said so (%r)" % (live or {}).get("message"))
     eq(bg.wait(timeout=60), 0, "... and the program ends as ever")
     eq(w.summary(w.latest()).warning("not_finalized"), None, "... its capture then finalized")
+    # a duration the program did not last: the window note says it was cut short
+    eq(w.run(["--no-open", "--delay", "100ms", "--duration", "5s", "profile", "exec", app, "0.4"]).returncode, 0,
+       "window longer than the run")
+    n = w.summary().note("window")
+    check(n is not None and "duration 5.000 s, cut short: the program ended first" in n["message"],
+          "... the window note says it was cut short (%r)" % (n or {}).get("message"))
+    # found but not runnable: 126, as a shell says, before any word about sidecars
+    os.chmod(app, 0o644)
+    p = w.run(["--no-open", "profile", "exec", app, "0.1"])
+    eq((p.returncode, p.stderr.strip()), (126, "exaloop: error: cannot run '%s': Permission denied" % app),
+       "profile exec of a file without x: 126 (root too: no x bit at all)")
+    os.chmod(app, 0o755)
     p = w.run(["--no-open", "--target", "nosuch", "profile", "exec", app, "0.1"])
     check(p.returncode == 2 and "nosuch" in p.stderr and len(p.stderr.strip().splitlines()) == 1,
           "profile exec --target with an unknown target: one line, exit 2 (%r)" % p.stderr)
