@@ -38,26 +38,14 @@ def share(f, line):
 
 
 def node_samples(s, path):
-    i = node_of(s, path)
+    i = s.node(path)
     return None if i is None else s.tree["samples"][i]
-
-
-def node_of(s, path):
-    t, names = s.tree, [f["name"] for f in s.funcs]
-    for i in range(len(t["parent"])):
-        p, got = i, []
-        while t["parent"][p] >= 0:
-            got.insert(0, names[t["func"][p]])
-            p = t["parent"][p]
-        if tuple(got) == path:
-            return i
-    return None
 
 
 def sampled_under(s, path):
     """The sampled frames (tree.sampled) right under the node of path: [(kind, name, library,
     samples, est_ns)]."""
-    n, sf = node_of(s, path), s.tree.get("sampled") or {}
+    n, sf = s.node(path), s.tree.get("sampled") or {}
     return [(sf["kind"][k], sf["name"][k], sf["library"][k], sf["samples"][k], sf["est_ns"][k])
             for k in range(len(sf.get("parent", []))) if n is not None and sf["parent"][k] == n]
 
@@ -109,7 +97,7 @@ with Workdir() as w:
     # x the period, stretched by the time the thread waited for a core on a busy machine), within
     # it; no calls, and the tree's exact times untouched
     under = sampled_under(s, ("main", "with_inline"))
-    inl_node = node_of(s, ("main", "with_inline"))
+    inl_node = s.node(("main", "with_inline"))
     helper = [x for x in under if x[:3] == ("inlined", "step_n", None)]
     self_ns = s.tree["self_ns"][inl_node]
     check(len(helper) == 1 and abs(100.0 * helper[0][4] / self_ns - 50) <= 7 and helper[0][4] <= self_ns,
@@ -159,7 +147,7 @@ with Workdir() as w:
     # memcpy as a sampled library frame on copier's path, with most of copier's self time
     under = sampled_under(lc, ("main", "copier"))
     libc = [x for x in under if x[0] == "library" and x[2] == "libc.so.6"]
-    cself = lc.tree["self_ns"][node_of(lc, ("main", "copier"))]
+    cself = lc.tree["self_ns"][lc.node(("main", "copier"))]
     check(libc and 0.6 * cself <= sum(x[4] for x in libc) <= cself,
           "s-libcall: libc.so.6 frames on main > copier hold most of its self time (%r of %d ns)" % (under, cself))
 
@@ -181,7 +169,7 @@ with Workdir() as w:
     # waiter's own
     under = sampled_under(tw, ("main", "waiter"))
     est = sum(x[4] for x in under if x[0] == "library" and x[2] == "libc.so.6")
-    wself = tw.tree["self_ns"][node_of(tw, ("main", "waiter"))]
+    wself = tw.tree["self_ns"][tw.node(("main", "waiter"))]
     cpu, took = (int(m.group(1)), int(m.group(2))) if m else (-1, -1)
     check(m and 0.7 * cpu - 2e6 <= est <= 1.3 * took + 2e6 and wself - est >= 250e6,
           "s-tailwait: libc's frames under waiter estimate the copy (%d ns; it took %d ns of CPU, %d ns "

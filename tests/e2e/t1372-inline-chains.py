@@ -38,21 +38,9 @@ def inlined(f, name):
     return 100.0 * sum(x["samples"] for x in f["inlined"] if x["name"] == name) / max(f["samples"], 1)
 
 
-def node_of(s, path):
-    t, names = s.tree, [f["name"] for f in s.funcs]
-    for i in range(len(t["parent"])):
-        p, got = i, []
-        while t["parent"][p] >= 0:
-            got.insert(0, names[t["func"][p]])
-            p = t["parent"][p]
-        if tuple(got) == path:
-            return i
-    return None
-
-
 def sampled_nests(s, path):
     """The inlined sampled frames under the node of path, as {(name, ...outermost first): samples}."""
-    n, sf, nodes = node_of(s, path), s.tree.get("sampled") or {}, len(s.tree["parent"])
+    n, sf, nodes = s.node(path), s.tree.get("sampled") or {}, len(s.tree["parent"])
     out = {}
     for k in range(len(sf.get("parent", []))):
         chain, p = [sf["name"][k]], sf["parent"][k]

@@ -148,6 +148,18 @@ class Summary:
             out[path] = out.get(path, 0) + t["calls"][i]
         return out
 
+    def node(self, path):
+        """The tree node of a call path (('main', 'f')), the first in node order, or None."""
+        t, names = self.tree, [f["name"] for f in self.funcs]
+        for i in range(len(t["parent"])):
+            p, got = i, []
+            while t["parent"][p] >= 0:
+                got.insert(0, names[t["func"][p]])
+                p = t["parent"][p]
+            if tuple(got) == path:
+                return i
+        return None
+
     def warning(self, kind):
         for w in self.doc["warnings"]:
             if w["kind"] == kind:
