@@ -159,8 +159,8 @@ struct xl_sframe {
 	char *name;       /* the function (a symbol, "??" when none); owned */
 	char *library;    /* soname; NULL: the executable; owned */
 	uint64_t samples; /* its own (nested frames' apart) */
-	/* its time: samples x the sampling period x its thread's stretch
-	 * (samples.c), scaled down when its traced node's sampled frames
+	/* its time: samples x the sampling period x its traced node's
+	 * stretch (samples.c), scaled down when its traced node's sampled frames
 	 * together would exceed its self_ns */
 	int64_t est_ns;
 };

@@ -485,72 +485,87 @@ static int32_t traced_of(const struct xl_model *m, int32_t p)
  * sleep, I/O, a lock), not the scheduler's: a runnable thread waits a few
  * time slices at most. */
 #define RUNNABLE_GAP_NS 50000000
+/* Gaps a node needs for a stretch of its own; fewer: its thread's. */
+#define STRETCH_MIN_GAPS 8
 
-/* Each thread's stretch: how much elapsed time a sample stood for while
- * the thread ran or was runnable, over the sampling period (1: a quiet
- * machine; 2: the thread shared its core with another).  From the gaps
- * between its consecutive samples, the waits left out.  At least 1. */
-static double *thread_stretch(const struct xl_model *m, double period)
+struct stretch {
+	double *gap; /* [nnodes + nthreads]: summed gaps, a node's then a thread's */
+	uint64_t *n; /* their counts */
+};
+
+/* The gaps between a thread's consecutive samples (waits left out), to
+ * both samples' node when they have the same one, and to the thread. */
+static int stretch_gaps(const struct xl_model *m, struct stretch *st)
 {
-	double *lam = calloc(m->nthreads + 1, sizeof(*lam));
+	size_t slots = m->nnodes + m->nthreads + 1;
+	st->gap = calloc(slots, sizeof(*st->gap));
+	st->n = calloc(slots, sizeof(*st->n));
 	int64_t *last = calloc(m->nthreads + 1, sizeof(*last));
-	uint64_t *n = calloc(m->nthreads + 1, sizeof(*n));
-	if (!lam || !last || !n) {
-		free(lam);
-		lam = NULL;
-	}
-	for (size_t i = 0; lam && i < m->nisamples; i++) {
+	int32_t *at = malloc((m->nthreads + 1) * sizeof(*at));
+	int rc = st->gap && st->n && last && at ? XL_OK : XL_ENOMEM;
+	for (size_t i = 0; rc == XL_OK && i < m->nisamples; i++) {
 		const struct xl_isamp *x = &m->isamples[i];
 		int64_t gap = last[x->thread] ? x->t_ns - last[x->thread] : 0;
+		int same = gap > 0 && x->node != XL_NONE && at[x->thread] == x->node;
 		last[x->thread] = x->t_ns;
-		if (gap > 0 && gap <= RUNNABLE_GAP_NS) {
-			lam[x->thread] += (double)gap;
-			n[x->thread]++;
+		at[x->thread] = x->node;
+		if (gap <= 0 || gap > RUNNABLE_GAP_NS)
+			continue;
+		st->gap[m->nnodes + x->thread] += (double)gap;
+		st->n[m->nnodes + x->thread]++;
+		if (same) {
+			st->gap[x->node] += (double)gap;
+			st->n[x->node]++;
 		}
 	}
-	for (size_t t = 0; lam && t < m->nthreads; t++) {
-		double l = n[t] && period > 0 ? lam[t] / ((double)n[t] * period) : 1.0;
-		lam[t] = l > 1.0 ? l : 1.0;
-	}
 	free(last);
-	free(n);
-	return lam;
+	free(at);
+	return rc;
 }
 
-/* Each sampled frame's time: its samples x the sampling period x its
- * thread's stretch.  The samples are of CPU time (a cpu-clock event): a
- * frame gets the time its code ran, plus its share of the time the thread
- * waited for a core (the stretch), and a traced frame that also waited
- * (a sleep, a lock, I/O) keeps that wait as its own.  The frames of a node
- * never take more than its exact self time: scaled down to fit when the
- * counts' noise or exact timing's own bias (a short callee's work
+/* How much elapsed time a sample of node p stood for while its thread
+ * ran or was runnable, over the sampling period (1: a quiet machine; 2:
+ * the thread shared its core with another): from the gaps between the
+ * node's own consecutive samples (the load when it ran), else its
+ * thread's.  At least 1. */
+static double stretch_of(const struct xl_model *m, const struct stretch *st, int32_t p, double period)
+{
+	size_t k = st->n[p] >= STRETCH_MIN_GAPS ? (size_t)p : m->nnodes + m->nodes[p].thread;
+	double l = st->n[k] && period > 0 ? st->gap[k] / ((double)st->n[k] * period) : 1.0;
+	return l > 1.0 ? l : 1.0;
+}
+
+/* Each sampled frame's time: its samples x the sampling period x the
+ * stretch of its traced node.  The samples are of CPU time (a cpu-clock
+ * event): a frame gets the time its code ran, plus its share of the time
+ * the thread waited for a core then, and a traced frame that also waited
+ * (a sleep, a lock, I/O) keeps that wait as its own.  The frames of a
+ * node never take more than its exact self time: scaled down to fit when
+ * the counts' noise or exact timing's own bias (a short callee's work
  * measured in its caller) would have them do so. */
 static int estimate_sframes(struct xl_model *m)
 {
 	if (!m->nsframes)
 		return XL_OK;
 	double per = m->sample_rate ? (double)(1000000000u / m->sample_rate) : 0;
+	struct stretch st = {NULL, NULL};
 	double *sum = calloc(m->nnodes, sizeof(*sum));
-	double *lam = thread_stretch(m, per);
-	if (!sum || !lam) {
-		free(sum);
-		free(lam);
-		return XL_ENOMEM;
+	int rc = sum ? stretch_gaps(m, &st) : XL_ENOMEM;
+	for (size_t i = 0; rc == XL_OK && i < m->nsframes; i++) {
+		int32_t p = traced_of(m, m->sframes[i].parent);
+		sum[p] += per * stretch_of(m, &st, p, per) * (double)m->sframes[i].samples;
 	}
-	for (size_t i = 0; i < m->nsframes; i++) {
-		const struct xl_sframe *f = &m->sframes[i];
-		sum[traced_of(m, f->parent)] += per * lam[f->thread] * (double)f->samples;
-	}
-	for (size_t i = 0; i < m->nsframes; i++) {
+	for (size_t i = 0; rc == XL_OK && i < m->nsframes; i++) {
 		struct xl_sframe *f = &m->sframes[i];
 		int32_t p = traced_of(m, f->parent);
 		double self = m->nodes[p].self_ns > 0 ? (double)m->nodes[p].self_ns : 0;
 		double scale = sum[p] > self ? self / sum[p] : 1.0;
-		f->est_ns = (int64_t)(per * lam[f->thread] * (double)f->samples * scale);
+		f->est_ns = (int64_t)(per * stretch_of(m, &st, p, per) * (double)f->samples * scale);
 	}
 	free(sum);
-	free(lam);
-	return XL_OK;
+	free(st.gap);
+	free(st.n);
+	return rc;
 }
 
 /* Every sample's line, inlined functions and call path. */

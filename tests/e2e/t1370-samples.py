@@ -244,7 +244,10 @@ with Workdir() as w:
         check(s.paths() == base.paths(), "%s: every call path and count as without the filter (%d paths)"
               % (name, len(base.paths())))
         eq(kinds(s.doc["warnings"]), kinds(base.doc["warnings"]), "%s: the same warnings" % name)
-        eq(kinds(s.doc["notes"], ("line_data_unavailable",)), kinds(base.doc["notes"]), "%s: the same other notes"
+        # (call_cost compares self times, which grow with the machine's load, with a fixed cost: it
+        # may come and go between two runs of fib)
+        eq(kinds(s.doc["notes"], ("line_data_unavailable", "call_cost")), kinds(base.doc["notes"], ("call_cost",)),
+           "%s: the same other notes"
            % name)
         p = w.run(["profile", "report", w.latest(), "--text"])
         check("line data unavailable: the kernel refused perf_event_open (%s" % name in p.stdout,
