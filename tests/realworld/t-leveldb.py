@@ -14,7 +14,8 @@ iterates (forwards, backwards, Seek), takes and releases a snapshot, compacts wi
 (log recovery) and prints what it read as checksums; no compaction starts by itself, so the calls
 repeat run to run (see its header).  Checked: both builds detected the same platform; output and
 status captured == uncaptured == the oracle build's; every traced function's calls == the entries
-in XRay basic mode's log (by linkage name, as t-json.py), the 30 most-called named; the same per
+in XRay basic mode's log (by linkage name, as t-json.py; CondVar::Wait's, which the scheduler
+decides, within 4), the 30 most-called named; the same per
 thread: LevelDB's background thread is a thread of its own in the capture, with the flushes and
 compactions (DBImpl::BackgroundCall, CompactMemTable, DoCompactionWork), and its calls equal its
 entries in the log; under --timing=sampled the same counts, per thread too, and call paths.
@@ -38,6 +39,10 @@ from rwtest import *
 N = "2000"   # ~2.3 million calls, ~250,000 of them on the background thread; XRay's log ~140 MB
 PACKAGE_DIRS = ("package/deps/leveldb/leveldb-1.20/", "package/deps/snappy/")
 LEVELDB = os.path.join("deps", "leveldb", "leveldb-1.20")
+# A count LevelDB's logic leaves to the scheduler: a waiter loops on its condition variable until
+# the background thread's work is done (CompactRange, the destructor), and how many times it wakes
+# before that depends on when the background thread signals.  Compared within a few, not exactly.
+SCHEDULED = {"_ZN7leveldb4port7CondVar4WaitEv": 4}
 LOST = ("nodes_full", "threads_full", "no_function_table", "truncated", "not_finalized", "corrupt_threads")
 # the background thread's own work, by linkage name: none of it on the driver's thread
 BACKGROUND = ["_ZN7leveldb6DBImpl14BackgroundCallEv", "_ZN7leveldb6DBImpl15CompactMemTableEv",
@@ -90,7 +95,8 @@ def same_output(p, plain, what):
 
 
 def differing(got, oracle, shown, label):
-    diff = sorted(k for k in set(got) | set(oracle) if got.get(k, 0) != oracle.get(k, 0))
+    """The functions whose counts differ (SCHEDULED ones by more than their slack)."""
+    diff = sorted(k for k in set(got) | set(oracle) if abs(got.get(k, 0) - oracle.get(k, 0)) > SCHEDULED.get(k, 0))
     for k in diff[:20]:
         print("  %s differs: %s: exaloop %d, XRay %d" % (label, shown.get(k, k)[:140], got.get(k, 0), oracle.get(k, 0)))
     return diff
@@ -209,7 +215,9 @@ with Workdir() as w:
     check_complete(ss, "leveldb, sampled timing")
     traced = lambda x: {k: c for k, c in x.paths().items() if c}  # sampled frames have no calls
     a, b = traced(s), traced(ss)
-    diff = [k for k in set(a) | set(b) if a.get(k) != b.get(k)]
+    # (a path that ends in CondVar::Wait counts the scheduler's wake-ups: within a few)
+    diff = [k for k in set(a) | set(b)
+            if abs(a.get(k, 0) - b.get(k, 0)) > (4 if k[-1] == "leveldb::port::CondVar::Wait()" else 0)]
     for k in diff[:5]:
         print("  path differs: %s: exact %s, sampled %s" % (" > ".join(x[:40] for x in k[-4:]), a.get(k), b.get(k)))
     eq(len(diff), 0, "leveldb, sampled timing: every call path's count (%d paths) == exact timing's" % len(a))
