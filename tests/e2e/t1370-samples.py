@@ -26,17 +26,6 @@ import re
 from xltest import *
 
 
-def line_of(src, marker):
-    for i, text in enumerate(open(src), 1):
-        if marker in text:
-            return i
-    raise RuntimeError(marker)
-
-
-def share(f, line):
-    return 100.0 * sum(l["samples"] for l in f["lines"] if l["line"] == line) / max(f["samples"], 1)
-
-
 def node_samples(s, path):
     i = s.node(path)
     return None if i is None else s.tree["samples"][i]
@@ -75,10 +64,10 @@ with Workdir() as w:
     two, inl = s.func("two_loops"), s.func("with_inline")
     check(two["samples"] >= 800 and inl["samples"] >= 400,
           "enough samples: two_loops %d, with_inline %d" % (two["samples"], inl["samples"]))
-    sa, sb = share(two, A), share(two, B)
+    sa, sb = line_share(two, A), line_share(two, B)
     check(abs(sa - 75) <= 5 and abs(sb - 25) <= 5, "two_loops: LINE_A %.1f%% (75), LINE_B %.1f%% (25)" % (sa, sb))
     check(sa + sb >= 98, "two_loops: its samples are on its two loop lines (%.1f%%)" % (sa + sb))
-    sc, sd = share(inl, C), share(inl, D)
+    sc, sd = line_share(inl, C), line_share(inl, D)
     check(abs(sc - 50) <= 7 and abs(sd - 50) <= 7, "with_inline: LINE_C %.1f%%, LINE_D %.1f%% (the inlined "
           "helper's samples at its call site)" % (sc, sd))
     check(not any(l["line"] == line_of(LINES, "/* LINE_E */") for l in inl["lines"]),

@@ -18,17 +18,6 @@ import json
 from xltest import *
 
 
-def line_of(src, marker):
-    for i, text in enumerate(open(src), 1):
-        if marker in text:
-            return i
-    raise RuntimeError(marker)
-
-
-def share(f, line):
-    return 100.0 * sum(l["samples"] for l in f["lines"] if l["line"] == line) / max(f["samples"], 1)
-
-
 def chains(f, line):
     """{chain: samples} of one of f's lines."""
     return {c["name"]: c["samples"] for l in f["lines"] if l["line"] == line for c in l.get("inlined", [])}
@@ -85,7 +74,7 @@ with Workdir() as w:
        "samples.json: their chains, outermost first")
     check(not any(x.get("line") in (INNER, OUTER_CALL, OUTER) for x in ips),
           "samples.json: no address of host at a line of outer's or inner's own")
-    sc, sh = share(host, CALL), share(host, HOST)
+    sc, sh = line_share(host, CALL), line_share(host, HOST)
     check(abs(sc - 200 / 3.0) <= 7 and abs(sh - 100 / 3.0) <= 7,
           "host: its call line %.1f%% (66.7), its own loop %.1f%% (33.3)" % (sc, sh))
     ch = chains(host, CALL)
@@ -108,7 +97,7 @@ with Workdir() as w:
           "enough samples: %r" % [(f["name"], f["samples"]) for f in s.funcs])
     empty = {"samples": 0, "lines": [], "inlined": []}
     run, lam = run or empty, lam or empty
-    sc, sr = share(run, RUN_CALL), share(run, RUN)
+    sc, sr = line_share(run, RUN_CALL), line_share(run, RUN)
     check(abs(sc - 50) <= 7 and abs(sr - 50) <= 7, "app::run: its call line %.1f%% (50), its own loop %.1f%% (50)"
           % (sc, sr))
     eq(list(chains(run, RUN_CALL)), [STEP + " > " + MIXT], "app::run's call line: the chain in full")
@@ -117,7 +106,7 @@ with Workdir() as w:
           "samples.json: no address of app::run at a line of mix's or step's")
     eq(sorted(sampled_nests(s, ("main", "app::run(long)"))), [(STEP,), (STEP, MIXT)],
        "tree.sampled: the template under the member under main > app::run")
-    sc, sw = share(lam, LAMBDA_CALL), share(lam, WITH)
+    sc, sw = line_share(lam, LAMBDA_CALL), line_share(lam, WITH)
     check(abs(sc - 50) <= 7 and abs(sw - 50) <= 7,
           "app::with_lambda: its call line %.1f%% (50), its own loop %.1f%% (50)" % (sc, sw))
     lc = list(chains(lam, LAMBDA_CALL))

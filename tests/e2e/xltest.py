@@ -173,6 +173,19 @@ class Summary:
         return None
 
 
+def line_of(src, marker):
+    """The number of the first line of file src that holds marker."""
+    for i, text in enumerate(open(src), 1):
+        if marker in text:
+            return i
+    raise RuntimeError(marker)
+
+
+def line_share(f, line):
+    """A line's share (%) of a summary function's instruction samples (functions[].lines)."""
+    return 100.0 * sum(l["samples"] for l in f["lines"] if l["line"] == line) / max(f["samples"], 1)
+
+
 def validate(doc, schema, path="$"):
     """A small JSON Schema subset: type, required, properties, items, enum, maxLength, nullable via
     type lists."""
