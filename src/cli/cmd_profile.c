@@ -174,9 +174,13 @@ static int parse_view(int argc, const char **argv, int is_export, struct view_op
 
 static int check_thread(const struct xl_model *m, const struct view_opts *v)
 {
+	if (v->emit.thread >= 0 && !m->nthreads) {
+		xl_error("no thread %d in this capture: it recorded no thread (drop --thread)", v->emit.thread);
+		return -1;
+	}
 	if (v->emit.thread >= 0 && (size_t)v->emit.thread >= m->nthreads) {
 		xl_error("no thread %d in this capture (it has %zu: 0..%zu)", v->emit.thread, m->nthreads,
-			 m->nthreads ? m->nthreads - 1 : 0);
+			 m->nthreads - 1);
 		return -1;
 	}
 	return 0;

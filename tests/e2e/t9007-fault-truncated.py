@@ -110,6 +110,16 @@ with Workdir() as w:
         inside = set(range(0, 64)) | set(range(64, 4096, 61)) | set(range(4096 - 8, 4096))
         ok, refused = sweep(w, seed, data, inside | set(range(4096, len(data) + 1)), full)
         eq(refused, len(inside), seed + ": refused exactly the cuts inside the 4096-byte header")
+        if seed == "fib.xlc":
+            # cut right after the header: it reads, with no thread, and --thread says so
+            bare = os.path.join(w.path, "bare")
+            os.makedirs(bare)
+            with open(os.path.join(bare, "capture.xlc"), "wb") as f:
+                f.write(data[:4096])
+            p = subprocess.run([EXALOOP, "profile", "report", bare, "--text", "--thread", "0"],
+                               capture_output=True, text=True, timeout=120)
+            eq((p.returncode, p.stderr.strip()), (2, "exaloop: error: no thread 0 in this capture: it recorded no "
+                                                   "thread (drop --thread)"), "header only: --thread 0 says why")
 
     # a full-size capture of a crash, at block boundaries and a stride
     p = w.run(["--profile", "--no-open", "run", prog("s-segv.c"), "1000"])
