@@ -247,6 +247,9 @@ static int setup(void **state)
 	pthread_join(t, NULL);
 	pthread_create(&t, NULL, bounded, NULL);
 	pthread_join(t, NULL);
+	/* as the runtime's exit does (rt_init.c, rt_fini): the control
+	 * thread first, or its sampler and the finalization's race */
+	rt__control_stop();
 	rt__finalize(XL_END_EXIT);
 	char err[512];
 	int rc = xl_model_load(capture_dir, &model, err, sizeof(err));

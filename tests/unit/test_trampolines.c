@@ -646,6 +646,9 @@ int main(int argc, char **argv)
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 	xray_handler = NULL;
+	/* as the runtime's exit does (rt_init.c, rt_fini): the control
+	 * thread first, or its sampler and the finalization's race */
+	rt__control_stop();
 	rt__finalize(XL_END_EXIT);
 	char cmd[300];
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", capture_dir);
