@@ -705,7 +705,6 @@ int xl_session_attach(const struct xl_session *s, pid_t pid, uint64_t entry, uin
 	strbuf_release(&ids);
 	struct xl_inject_call c = {
 		.pid = pid, .func = entry, .data = b.buf, .len = b.len, .safe_lo = text_lo, .safe_hi = text_hi};
-	int64_t t0 = xl_now_ns();
 	int irc = xl_inject_call(&c, err, sizeof(err));
 	strbuf_release(&b);
 	if (irc != 0 || c.result != XL_ATTACH_OK) {
@@ -731,6 +730,8 @@ int xl_session_attach(const struct xl_session *s, pid_t pid, uint64_t entry, uin
 	else
 		xl_note("capture window closed; exaloop let go of process %d, which runs on", (int)pid);
 	print_runtime_notes(dir);
-	write_run_json(s, dir, 0, 0, xl_now_ns() - t0, started_at, 0);
+	/* No application time: exaloop saw a part of the run, not the program's
+	 * (the note `attached` says when in it the window was). */
+	write_run_json(s, dir, 0, 0, -1, started_at, 0);
 	return render(dir, s->no_open, 0) == 0 ? XL_EXIT_OK : XL_EXIT_FAIL;
 }

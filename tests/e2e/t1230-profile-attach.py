@@ -70,6 +70,7 @@ with Workdir() as w:
     check(s.calls("work") > 0 and len(s.doc["threads"]) == 2, "the second thread is captured too")
     check(s.note("attached") is not None and s.warning("repaired_exits") is None,
           "the report says it was attached, and warns of nothing for it")
+    eq(s.doc["run"]["app_time_ns"], None, "no application time: exaloop saw a part of the run")
     check(os.path.exists(os.path.join(cap, "index.html")), "the report is written")
 
     # refusals: one line, the exit code, and the process runs on
