@@ -451,13 +451,14 @@ static int note_open_at_start(const struct rule_ctx *c)
 	const struct xl_model *m = c->m;
 	if (!m->open_exits)
 		return XL_OK;
+	int one = m->open_exits == 1;
 	return note(c->m, "open_at_start", XL_TOPIC_RUN, -1, -1,
-		    "%llu frame%s already open when recording began (the window opened while %s ran) returned "
-		    "during the capture: %s time before that is not captured, and the calls %s made inside the "
-		    "window are under %s callers",
-		    (unsigned long long)m->open_exits, m->open_exits == 1 ? " was" : "s were",
-		    m->open_exits == 1 ? "it" : "they", m->open_exits == 1 ? "its" : "their",
-		    m->open_exits == 1 ? "it" : "they", m->open_exits == 1 ? "its" : "their");
+		    "%llu frame%s already open when recording began (the window opened while %s ran) and returned "
+		    "during the capture: a call that began before the window is not in the call tree, not even "
+		    "for its time inside the window, and the calls %s made inside the window are at the top of "
+		    "%s thread's tree",
+		    (unsigned long long)m->open_exits, one ? " was" : "s were", one ? "it" : "they",
+		    one ? "it" : "they", one ? "its" : "their");
 }
 
 /* Instruction samples asked for but refused (samples.c says why): the
