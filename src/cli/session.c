@@ -602,9 +602,8 @@ static void attach_settings(const struct xl_session *s, const char *dir, const c
 	strbuf_add(b, "", 1);
 }
 
-/* Process pid still runs: it exists and is not a zombie waiting for its
- * parent (which is not exaloop). */
-static int still_runs(pid_t pid)
+/* Process pid's state letter (R, S, T, Z, ...), 0 when it is gone. */
+static char proc_state(pid_t pid)
 {
 	char path[64], buf[512];
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
@@ -615,7 +614,15 @@ static int still_runs(pid_t pid)
 	fclose(f);
 	buf[n] = 0;
 	const char *p = strrchr(buf, ')'); /* the command may hold spaces and parentheses */
-	return p && p[1] == ' ' && p[2] != 'Z' && p[2] != 'X';
+	return p && p[1] == ' ' ? p[2] : 0;
+}
+
+/* Process pid still runs: it exists and is not a zombie waiting for its
+ * parent (which is not exaloop). */
+static int still_runs(pid_t pid)
+{
+	char st = proc_state(pid);
+	return st && st != 'Z' && st != 'X';
 }
 
 static const char *attach_problem(int rc)
@@ -661,11 +668,16 @@ static int attach_wait(pid_t pid, const char *dir)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
-	int gone = 0, asked = 0;
+	int gone = 0, asked = 0, said_stopped = 0;
 	while (!window_closed(dir)) {
 		if (!still_runs(pid)) {
 			gone = 1;
 			break;
+		}
+		if (!said_stopped && proc_state(pid) == 'T') {
+			xl_note("process %d is stopped: its capture window closes when it runs again (kill -CONT %d)",
+				(int)pid, (int)pid);
+			said_stopped = 1;
 		}
 		if (attach_interrupted && !asked) {
 			xl_note("interrupted: closing the capture window now (again to leave without a report)");
@@ -708,7 +720,9 @@ int xl_session_attach(const struct xl_session *s, pid_t pid, uint64_t entry, uin
 	int irc = xl_inject_call(&c, err, sizeof(err));
 	strbuf_release(&b);
 	if (irc != 0 || c.result != XL_ATTACH_OK) {
-		if (irc != 0)
+		if (irc == XL_INJECT_STOPPED)
+			xl_error("%s", err);
+		else if (irc != 0)
 			xl_error("cannot attach to process %d: %s", (int)pid, err);
 		else
 			xl_error("cannot attach to process %d: %s", (int)pid, attach_problem(c.result));
@@ -718,7 +732,9 @@ int xl_session_attach(const struct xl_session *s, pid_t pid, uint64_t entry, uin
 		if (irc == 0)
 			print_runtime_notes(dir);
 		remove_capture_dir(dir);
-		return irc == XL_INJECT_NO_PROCESS ? XL_EXIT_NOTFOUND : XL_EXIT_FAIL;
+		return irc == XL_INJECT_NO_PROCESS ? XL_EXIT_NOTFOUND
+		       : irc == XL_INJECT_STOPPED  ? XL_EXIT_USAGE
+						   : XL_EXIT_FAIL;
 	}
 	char at[32], span[32];
 	xl_fmt_duration(s->attached_at_ns, at, sizeof(at));

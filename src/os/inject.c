@@ -133,6 +133,15 @@ static int stop_safely(struct xl_inject_call *c, struct user_regs_struct *r, cha
 		for (;;) {
 			if (wait_stop(c->pid, &status) != 0)
 				return fail(err, n, XL_INJECT_NO_PROCESS, "process %d ended", (int)c->pid);
+			/* Under PTRACE_SEIZE our interrupt's stop says SIGTRAP; a
+			 * group stop (the process stopped by SIGSTOP or a job-control
+			 * signal) says its signal: a call made now would wait for
+			 * SIGCONT, and so would the capture's window. */
+			if (status >> 16 == PTRACE_EVENT_STOP && WSTOPSIG(status) != SIGTRAP)
+				return fail(err, n, XL_INJECT_STOPPED,
+					    "process %d is stopped (SIGSTOP, or a job-control stop): continue it "
+					    "first (kill -CONT %d), then attach",
+					    (int)c->pid, (int)c->pid);
 			if (status >> 16 == PTRACE_EVENT_STOP)
 				break;
 			pass_on(c->pid, status); /* a signal on its way: deliver it, wait for the interrupt */

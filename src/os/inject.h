@@ -47,6 +47,7 @@ enum xl_inject_error {
 	XL_INJECT_NO_SAFE_POINT,  /* never stopped at a safe point in time */
 	XL_INJECT_UNSUPPORTED,    /* not x86-64 */
 	XL_INJECT_FAILED,         /* anything else (err says what) */
+	XL_INJECT_STOPPED,        /* stopped by job control (SIGSTOP, SIGTSTP, ...) */
 };
 
 /* 0, or an xl_inject_error with a one-line message in err.  The process is

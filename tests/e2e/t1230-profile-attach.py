@@ -119,7 +119,11 @@ with Workdir() as w:
     # a stopped process: refused at once (it would wait for SIGCONT, and its window run long)
     p = start(app, log, 4)
     os.kill(p.pid, signal.SIGSTOP)
-    r = w.run(["--no-open", "profile", "attach", str(p.pid), "--duration", "300ms"])
+    for _ in range(500):  # the stop takes effect when the process is next scheduled
+        if open("/proc/%d/stat" % p.pid).read().rsplit(")", 1)[1].split()[0] == "T":
+            break
+        time.sleep(0.01)
+    r = w.run(["--no-open", "profile", "attach", str(p.pid), "--duration", "300ms"], timeout=60)
     eq((r.returncode, r.stderr.strip()), (2, "exaloop: error: process %d is stopped (SIGSTOP, or a job-control stop): "
                                             "continue it first (kill -CONT %d), then attach" % (p.pid, p.pid)),
        "a stopped process: refused in one line")
