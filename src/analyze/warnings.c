@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "analyze_internal.h"
+#include "fileio.h"
 #include "units.h"
 #include "xl_array.h"
 
@@ -137,21 +138,10 @@ static int64_t ended_ns(const struct xl_model *m)
  * it is written is allowed (the mapping is published as it goes). */
 static int still_running(const struct xl_model *m)
 {
-	char path[64], buf[1024];
-	snprintf(path, sizeof(path), "/proc/%u/stat", m->pid);
-	FILE *f = m->pid && m->start_realtime_ns > 0 ? fopen(path, "r") : NULL;
-	if (!f)
-		return 0;
-	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = 0;
-	const char *p = strrchr(buf, ')');
 	char state = 0;
 	unsigned long long start = 0;
-	if (!p ||
-	    sscanf(p + 2, "%c %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %llu", &state,
-		   &start) != 2 ||
-	    state == 'Z' || state == 'X')
+	if (!m->pid || m->start_realtime_ns <= 0 || xl_proc_stat(m->pid, &state, &start) != 0 || state == 'Z' ||
+	    state == 'X')
 		return 0;
 	struct timespec rt, bt;
 	long hz = sysconf(_SC_CLK_TCK);

@@ -18,6 +18,7 @@
 #include "ctx.h"
 #include "exec_built.h"
 #include "exitcode.h"
+#include "fileio.h"
 #include "msg.h"
 #include "project.h"
 #include "session.h"
@@ -171,32 +172,13 @@ static int exe_mapping(pid_t pid, const char *exe, uint64_t *base, uint64_t *lo,
 	return have_base && have_text ? 0 : -1;
 }
 
-/* Process pid's state letter and start time (clock ticks after boot)
- * from /proc/PID/stat: 0, or -1 when it does not say. */
-static int read_stat(pid_t pid, char *state, unsigned long long *start)
-{
-	char path[64], buf[1024];
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return -1;
-	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = 0;
-	char *p = strrchr(buf, ')'); /* the command may hold spaces and parentheses */
-	if (!p || sscanf(p + 2, "%c %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %llu",
-			 state, start) != 2)
-		return -1;
-	return 0;
-}
-
 /* How long process pid has run, from its start time in /proc and the
  * boot clock; -1 when unknown. */
 static int64_t process_age_ns(pid_t pid)
 {
 	char state;
 	unsigned long long start = 0;
-	if (read_stat(pid, &state, &start) != 0)
+	if (xl_proc_stat(pid, &state, &start) != 0)
 		return -1;
 	struct timespec ts;
 	long hz = sysconf(_SC_CLK_TCK);
@@ -231,7 +213,7 @@ static int attachable(pid_t pid, char *exe, size_t len)
 	unsigned long long start;
 	snprintf(link, sizeof(link), "/proc/%d/exe", (int)pid);
 	ssize_t n = readlink(link, exe, len - 1);
-	int have_stat = read_stat(pid, &state, &start) == 0;
+	int have_stat = xl_proc_stat(pid, &state, &start) == 0;
 	if (n < 0 && (errno == ENOENT || errno == ESRCH)) {
 		if (have_stat && state == 'Z')
 			xl_error("process %d's main thread has exited (its other threads may run on): exaloop attaches "

@@ -32,6 +32,7 @@
 #include "captures.h"
 #include "emulate.h"
 #include "emit.h"
+#include "fileio.h"
 #include "exitcode.h"
 #include "foreign_exec.h"
 #include "msg.h"
@@ -605,16 +606,9 @@ static void attach_settings(const struct xl_session *s, const char *dir, const c
 /* Process pid's state letter (R, S, T, Z, ...), 0 when it is gone. */
 static char proc_state(pid_t pid)
 {
-	char path[64], buf[512];
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return 0;
-	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = 0;
-	const char *p = strrchr(buf, ')'); /* the command may hold spaces and parentheses */
-	return p && p[1] == ' ' ? p[2] : 0;
+	char st;
+	unsigned long long start;
+	return xl_proc_stat(pid, &st, &start) == 0 ? st : 0;
 }
 
 /* Process pid still runs: it exists and is not a zombie waiting for its

@@ -90,3 +90,21 @@ int xl_make_temp_file(const char *what, char *path, size_t len)
 {
 	return temp_name(what, path, len) == 0 ? mkostemp(path, O_CLOEXEC) : -1;
 }
+
+int xl_proc_stat(long pid, char *state, unsigned long long *start_ticks)
+{
+	char path[64], buf[1024];
+	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return -1;
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	/* "pid (comm) state ... starttime": comm may hold spaces and ')' */
+	const char *p = strrchr(buf, ')');
+	if (!p || sscanf(p + 2, "%c %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %llu",
+			 state, start_ticks) != 2)
+		return -1;
+	return 0;
+}

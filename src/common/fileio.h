@@ -45,4 +45,9 @@ int xl_make_temp_dir(const char *what, char *path, size_t len);
  * errno. */
 int xl_make_temp_file(const char *what, char *path, size_t len);
 
+/* Process pid's state letter (R, S, T, Z, ...) and start time (clock
+ * ticks after boot) from /proc/PID/stat: 0, or -1 when it is gone or /proc
+ * does not say. */
+int xl_proc_stat(long pid, char *state, unsigned long long *start_ticks);
+
 #endif
