@@ -287,10 +287,17 @@ static uint64_t min_u64(uint64_t a, uint64_t b)
  */
 #define MAIN_GONE_POLL_NS 5000000u
 
-static int tasks_at_most(unsigned n)
+/* Tasks of this process now, or -1 without /proc. */
+static int tasks_now(void)
 {
 	struct stat st;
-	return stat("/proc/self/task", &st) == 0 && st.st_nlink <= 2 + n;
+	return stat("/proc/self/task", &st) == 0 ? (int)st.st_nlink - 2 : -1;
+}
+
+static int tasks_at_most(unsigned n)
+{
+	int t = tasks_now();
+	return t >= 0 && (unsigned)t <= n;
 }
 
 static _Atomic int exit_helper; /* exit_main runs */
@@ -586,13 +593,6 @@ static void control_nudge(void)
 {
 	if (ctl_started && rt__cfg.sample_rate && atomic_load(&window_opened))
 		pthread_cond_signal(&ctl_cv);
-}
-
-/* Tasks of this process now, or -1 without /proc. */
-static int tasks_now(void)
-{
-	struct stat st;
-	return stat("/proc/self/task", &st) == 0 ? (int)st.st_nlink - 2 : -1;
 }
 
 int rt__control_pause(void)
