@@ -29,16 +29,10 @@ static void push_in(struct strvec *v, const char *dir, const char *path)
 		strvec_pushf(v, "%s/%s", dir, path);
 }
 
-int xl_target_argv(const struct xl_ctx *ctx, const char *cmd, int argc, int with_args, struct xl_target *t,
-		   const char ***argv_out, int *argc_out)
+int xl_target_load(const struct xl_ctx *ctx, struct xl_target *t)
 {
 	char path[PATH_MAX], err[1024];
-	if (argc > 1) {
-		xl_error(
-			"with '--target %s', sources and arguments come from exaloop.toml: remove the arguments after '%s'",
-			ctx->target, cmd);
-		return XL_EXIT_USAGE;
-	}
+	memset(t, 0, sizeof(*t));
 	if (xl_project_find(path, sizeof(path)) != 0) {
 		xl_error("'--target %s' needs an exaloop.toml in the current directory or a parent, and there is none",
 			 ctx->target);
@@ -49,11 +43,26 @@ int xl_target_argv(const struct xl_ctx *ctx, const char *cmd, int argc, int with
 		return XL_EXIT_USAGE;
 	}
 	/* The command line's --profile MODE wins over the target's `mode`:
-	 * one rule for run and build, applied here to the target. */
+	 * one rule for every command that takes a target. */
 	if (ctx->mode_explicit) {
 		t->profile.mode = ctx->mode;
 		t->profile.mode_set = 1;
 	}
+	return 0;
+}
+
+int xl_target_argv(const struct xl_ctx *ctx, const char *cmd, int argc, int with_args, struct xl_target *t,
+		   const char ***argv_out, int *argc_out)
+{
+	if (argc > 1) {
+		xl_error(
+			"with '--target %s', sources and arguments come from exaloop.toml: remove the arguments after '%s'",
+			ctx->target, cmd);
+		return XL_EXIT_USAGE;
+	}
+	int rc = xl_target_load(ctx, t);
+	if (rc)
+		return rc;
 	/* `allocations = false`: the link leaves the allocation functions
 	 * unwrapped and the runtime records none (toolchain.h, xl_capture.h). */
 	if (!t->profile.allocations)

@@ -11,6 +11,11 @@ struct xl_ctx;
 struct xl_sdk;
 struct xl_target;
 
+/* With --target: exaloop.toml found and ctx->target loaded into *t, the
+ * command line's --profile MODE over its `mode`.  0, or an exit code
+ * after printing why (free *t with xl_target_release() either way). */
+int xl_target_load(const struct xl_ctx *ctx, struct xl_target *t);
+
 /* With --target: the target's command line (build options, sources,
  * `--`, program arguments when with_args) as a NULL-terminated argv
  * starting with cmd, and its settings in *t.  argc > 1 (arguments given

@@ -19,6 +19,7 @@
 #include <jansson.h>
 
 #include "analyze.h"
+#include "build_setup.h"
 #include "captures.h"
 #include "cmd.h"
 #include "emit.h"
@@ -287,22 +288,10 @@ int cmd_profile_exec(int argc, const char **argv, struct xl_ctx *ctx)
 	/* A target's capture settings (its profile table: window, include,
 	 * intervals, timing) for a program built before; its sources, build
 	 * options and arguments are run's and build's, not used here. */
-	char path[PATH_MAX], err[1024];
 	struct xl_target t;
-	if (xl_project_find(path, sizeof(path)) != 0) {
-		xl_error("'--target %s' needs an exaloop.toml in the current directory or a parent, and there is none",
-			 ctx->target);
-		return XL_EXIT_USAGE;
-	}
-	if (xl_project_load_target(path, ctx->target, &t, err, sizeof(err)) != 0) {
-		xl_error("%s", err);
-		return XL_EXIT_USAGE;
-	}
-	if (ctx->mode_explicit) {
-		t.profile.mode = ctx->mode;
-		t.profile.mode_set = 1;
-	}
-	rc = xl_exec_built(argv[1], argv + 2, &t.profile, t.long_running, ctx);
+	rc = xl_target_load(ctx, &t);
+	if (rc == 0)
+		rc = xl_exec_built(argv[1], argv + 2, &t.profile, t.long_running, ctx);
 	xl_target_release(&t);
 	return rc;
 }
